@@ -1,0 +1,1 @@
+"""BASIC V2: tokenizer, detokenizer (and later the runner)."""

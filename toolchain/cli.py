@@ -1,0 +1,104 @@
+"""The ``c64tc`` command line.  Thin: it parses options and calls the packages' APIs."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from toolchain.diagnostics import Diagnostic, UserError
+from toolchain.fileio import read_bytes, read_text, write_atomic
+
+
+def _print_diagnostics(diagnostics: list[Diagnostic]) -> None:
+    for diagnostic in diagnostics:
+        click.echo(diagnostic.format(), err=True)
+
+
+def reports_user_errors(command: Callable[..., Any]) -> Callable[..., Any]:
+    """User mistakes become messages and exit status 1, never a traceback."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from toolchain.asm import AssemblyFailed
+
+        try:
+            return command(*args, **kwargs)
+        except UserError as exc:
+            _print_diagnostics(exc.diagnostics)
+        except AssemblyFailed as exc:
+            _print_diagnostics(exc.warnings + exc.errors)
+            count = len(exc.errors)
+            click.echo(f"{count} error{'s' if count != 1 else ''}; no output written", err=True)
+        sys.exit(1)
+
+    return wrapper
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="c64tc")
+def main() -> None:
+    """c64tc: from 1980s magazine listings to verified C64 PRG files and D64 disks."""
+
+
+def _load_asm_source(source: Path) -> str:
+    if source.suffix.lower() == ".prg":
+        # Profi-Ass kept its sources as BASIC programs: detokenize, then assemble.
+        from toolchain.basic import detokenize
+        from toolchain.disk import Prg
+
+        return detokenize(Prg.from_bytes(read_bytes(source), str(source)), name=source.name,
+                          path=str(source))
+    return read_text(source)
+
+
+@main.command("asm")
+@click.argument("source", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Output file (default: build/NAME.prg).")
+@click.option("--format", "output_format", type=click.Choice(["prg", "raw"]), default="prg",
+              show_default=True, help="prg: two-byte load address + code; raw: code only.")
+@click.option("-l", "--listing", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write a listing (address, bytes, line, source); '-' for standard output.")
+@click.option("--vice-labels", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write a VICE monitor label file (al C:xxxx .name).")
+@click.option("--symbols", is_flag=True, help="Print the symbol table, by name and by value.")
+@reports_user_errors
+def asm_command(source: Path, output: Path | None, output_format: str, listing: Path | None,
+                vice_labels: Path | None, symbols: bool) -> None:
+    """Assemble a Profi-Ass (64'er magazine) 6502 SOURCE into a PRG file.
+
+    SOURCE may be text (with or without BASIC line numbers, or a petcat listing)
+    or a tokenized .prg as Profi-Ass saved it.
+    """
+    from toolchain.asm import assemble
+    from toolchain.asm.output import listing as make_listing
+    from toolchain.asm.output import symbol_table
+    from toolchain.asm.output import vice_labels as make_labels
+    from toolchain.disk import Prg
+
+    program = assemble(_load_asm_source(source), str(source))
+    _print_diagnostics(program.warnings)
+    output = output or Path("build") / f"{source.stem}.prg"
+    image = Prg(program.start, program.image).to_bytes() if output_format == "prg" else program.image
+    write_atomic(output, image)
+    if listing is not None and str(listing) == "-":
+        click.echo(make_listing(program), nl=False)
+    elif listing is not None:
+        write_atomic(listing, make_listing(program))
+    elif program.listing_requested:
+        click.echo(make_listing(program), nl=False)  # ".opt p" asks for a printed listing
+    if vice_labels is not None:
+        write_atomic(vice_labels, make_labels(program))
+    if symbols:
+        click.echo(symbol_table(program), nl=False)
+    click.echo(f"{output}: ${program.start:04X}-${program.end - 1:04X}, {len(program.image)} bytes"
+               + (" (+2 load address)" if output_format == "prg" else ""), err=True)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,48 @@
+"""User-facing diagnostics: ``FILE:LINE:COL: error: MESSAGE`` plus the source line and
+a caret, as 64tass and gcc print them (editors jump to the place on a click)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    path: str
+    line: int  # 1-based line in the file; 0 when the problem concerns the whole file
+    column: int  # 1-based; 0 when no column applies
+    message: str
+    severity: str = "error"
+    source_line: str | None = None
+    listing_line: int | None = None  # the listing's own line number (BASIC-style), if any
+
+    def format(self) -> str:
+        place = self.path
+        if self.line:
+            place += f":{self.line}"
+            if self.column:
+                place += f":{self.column}"
+        text = f"{place}: {self.severity}: {self.message}"
+        if self.listing_line is not None:
+            text += f" (line {self.listing_line})"
+        if self.source_line is not None and self.column:
+            prefix = "".join("\t" if c == "\t" else " " for c in self.source_line[: self.column - 1])
+            text += f"\n{self.source_line}\n{prefix}^"
+        return text
+
+
+@dataclass
+class UserError(Exception):
+    """A mistake in the user's input: reported as messages, never as a traceback."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        super().__init__(self.report())
+
+    @classmethod
+    def single(cls, path: str, message: str, line: int = 0, column: int = 0, **kwargs: object) -> UserError:
+        return cls([Diagnostic(path, line, column, message, **kwargs)])  # type: ignore[arg-type]
+
+    def report(self) -> str:
+        return "\n".join(d.format() for d in self.diagnostics)
