@@ -216,28 +216,13 @@ class _ToStatements(Transformer):
         return [Label(self.line, name.column, name.value.lower())]
 
     def instruction(self, *children: object) -> list[Statement]:
-        statements: list[Statement] = []
         items = list(children)
-        if isinstance(items[0], Token) and items[0].type == "NAME":
-            name = items.pop(0)
-            statements.append(Label(self.line, name.column, name.value.lower()))
-        mnemonic_token = items[0]
-        assert isinstance(mnemonic_token, Token)
-        mnemonic = mnemonic_token.value.lower()
-        syntax, expr = items[1] if len(items) > 1 else (Syntax.IMPLIED, None)  # type: ignore[misc]
-        modes = MNEMONICS[mnemonic]
-        if syntax is Syntax.DIRECT:
-            if isinstance(expr, Symbol) and expr.name == "a" and Mode.ACC in modes:
-                syntax, expr = Syntax.ACCUMULATOR, None
-            elif isinstance(expr, Paren):
-                if mnemonic != "jmp":
-                    raise ParseError(f"'{mnemonic} (address)' does not exist on the 6502: only jmp has "
-                                     "indirect addressing without an index", expr.column)
-                syntax, expr = Syntax.INDIRECT, expr.inner
-        elif syntax is Syntax.IMPLIED and Mode.ACC in modes and Mode.IMP not in modes:
-            syntax = Syntax.ACCUMULATOR  # bare "asl" means "asl a"
-        statements.append(Instruction(self.line, mnemonic_token.column, mnemonic, syntax, expr))
-        return statements
+        label = items.pop(0) if isinstance(items[0], Token) and items[0].type == "NAME" else None
+        mnemonic = items[0]
+        assert isinstance(mnemonic, Token)
+        operand = items[1] if len(items) > 1 else (Syntax.IMPLIED, None)
+        return make_instruction(self.line, label and (label.value, label.column), mnemonic.value,
+                                mnemonic.column, operand)  # type: ignore[arg-type]
 
     def directive(self, *children: object) -> list[Statement]:
         statements: list[Statement] = []
@@ -266,6 +251,30 @@ class _ToStatements(Transformer):
 
     def start(self, *statement_lists: list[Statement]) -> list[Statement]:
         return [statement for group in statement_lists for statement in group]
+
+
+def make_instruction(line: SourceLine, label: tuple[str, int] | None, mnemonic: str, column: int,
+                     operand: tuple[Syntax, Expr | None]) -> list[Statement]:
+    """An instruction statement (after its label, if any), with the operand syntax
+    settled: ``a`` is the accumulator, ``(x)`` is indirect for jmp only."""
+    statements: list[Statement] = []
+    if label is not None:
+        statements.append(Label(line, label[1], label[0].lower()))
+    mnemonic = mnemonic.lower()
+    syntax, expr = operand
+    modes = MNEMONICS[mnemonic]
+    if syntax is Syntax.DIRECT:
+        if isinstance(expr, Symbol) and expr.name == "a" and Mode.ACC in modes:
+            syntax, expr = Syntax.ACCUMULATOR, None
+        elif isinstance(expr, Paren):
+            if mnemonic != "jmp":
+                raise ParseError(f"'{mnemonic} (address)' does not exist on the 6502: only jmp has "
+                                 "indirect addressing without an index", expr.column)
+            syntax, expr = Syntax.INDIRECT, expr.inner
+    elif syntax is Syntax.IMPLIED and Mode.ACC in modes and Mode.IMP not in modes:
+        syntax = Syntax.ACCUMULATOR  # bare "asl" means "asl a"
+    statements.append(Instruction(line, column, mnemonic, syntax, expr))
+    return statements
 
 
 def _load_grammar() -> str:
@@ -332,9 +341,118 @@ def _unknown_mnemonic(text: str, error_column: int, failing_name: Token | None) 
     return word.group(), statement_start + word.start() + 1
 
 
+# -- the fast path ---------------------------------------------------------------------
+# Most lines are a comment, "name = value" or "[label] mnemonic operand" with a simple
+# operand.  Those are recognised by one regular expression and built with the same
+# constructors as above; every other line goes through the lark grammar, which stays
+# the definition of the language (tests check that both paths agree).
+_TERM = r"(?:\$[0-9a-fA-F]+|%[01]+|[0-9]+|[A-Za-z_][A-Za-z0-9_]*|'[^']')"
+_VALUE = rf"(?:{_TERM}(?:[+-]{_TERM})?)"
+_COMMENT_END = r"[ \t]*(?:;.*)?"
+_FAST_INSTRUCTION = re.compile(
+    rf"[ \t]*(?:(?P<label>[A-Za-z_][A-Za-z0-9_]*)[ \t]+)?(?P<mnemonic>[A-Za-z]{{3}})"
+    rf"(?:[ \t]+(?:(?P<imm>#[<>]?{_VALUE})|(?P<izx>\({_VALUE},[xX]\))|(?P<izy>\({_VALUE}\),[yY])"
+    rf"|(?P<ind>\({_VALUE}\))|(?P<direct>{_VALUE})(?:,(?P<index>[xXyY]))?))?{_COMMENT_END}")
+_FAST_EQUATE = re.compile(
+    rf"[ \t]*(?P<name>[A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*(?P<value>{_VALUE}){_COMMENT_END}")
+_FAST_COMMENT = re.compile(r"[ \t]*(?:;.*)?")
+_FAST_TERM = re.compile(_TERM)
+_RESERVED = frozenset(MNEMONICS) | {"rem"}
+
+
+def _fast_term(text: str, column: int) -> Expr:
+    first = text[0]
+    if first == "$":
+        return Number(int(text[1:], 16), column)
+    if first == "%":
+        return Number(int(text[1:], 2), column)
+    if first.isdigit():
+        return Number(int(text), column)
+    if first == "'":
+        return Number(char_to_petscii(text[1]), column)  # ValueError: left to the grammar path
+    return Symbol(text.lower(), column)
+
+
+def _fast_value(text: str, column: int) -> Expr | None:
+    """A term, or two terms joined by + or -; None when a name is reserved."""
+    left_match = _FAST_TERM.match(text)
+    assert left_match is not None
+    left_text = left_match.group()
+    if left_text.lower() in _RESERVED:
+        return None
+    left = _fast_term(left_text, column)
+    if left_match.end() == len(text):
+        return left
+    right_text = text[left_match.end() + 1 :]
+    if right_text.lower() in _RESERVED:
+        return None
+    return Binary(text[left_match.end()], left, _fast_term(right_text, column + left_match.end() + 1),
+                  column)
+
+
+def _parse_fast(line: SourceLine, text: str) -> list[Statement] | None:
+    try:
+        return _parse_fast_unchecked(line, text)
+    except (ValueError, ParseError):
+        return None  # the grammar path gives the message
+
+
+def _parse_fast_unchecked(line: SourceLine, text: str) -> list[Statement] | None:
+    if _FAST_COMMENT.fullmatch(text):
+        return []
+    match = _FAST_INSTRUCTION.fullmatch(text)
+    if match is not None:
+        mnemonic = match.group("mnemonic").lower()
+        label = match.group("label")
+        if mnemonic not in MNEMONICS or (label is not None and label.lower() in _RESERVED):
+            return None
+        operand: tuple[Syntax, Expr | None] = (Syntax.IMPLIED, None)
+        if match.group("imm"):
+            imm = match.group("imm")
+            start = match.start("imm") + 1
+            if imm[1] in "<>":
+                inner = _fast_value(imm[2:], start + 2)
+                value = None if inner is None else Unary(imm[1], inner, start + 1)
+            else:
+                value = _fast_value(imm[1:], start + 1)
+            operand = (Syntax.IMMEDIATE, value)
+        elif match.group("izx"):
+            operand = (Syntax.INDIRECT_X, _fast_value(match.group("izx")[1:-3], match.start("izx") + 2))
+        elif match.group("izy"):
+            operand = (Syntax.INDIRECT_Y, _fast_value(match.group("izy")[1:-3], match.start("izy") + 2))
+        elif match.group("ind"):
+            inner = _fast_value(match.group("ind")[1:-1], match.start("ind") + 2)
+            operand = (Syntax.DIRECT, None if inner is None else Paren(inner, inner.column - 1))
+        elif match.group("direct"):
+            value = _fast_value(match.group("direct"), match.start("direct") + 1)
+            index = match.group("index")
+            syntax = Syntax.DIRECT if index is None else (
+                Syntax.INDEXED_X if index in "xX" else Syntax.INDEXED_Y)
+            operand = (syntax, value)
+        if operand[0] is not Syntax.IMPLIED and operand[1] is None:
+            return None
+        return make_instruction(line, label and (label, match.start("label") + 1), mnemonic,
+                                match.start("mnemonic") + 1, operand)
+    match = _FAST_EQUATE.fullmatch(text)
+    if match is not None and match.group("name").lower() not in _RESERVED:
+        value = _fast_value(match.group("value"), match.start("value") + 1)
+        if value is not None:
+            return [Equate(line, match.start("name") + 1, match.group("name").lower(), value)]
+    return None
+
+
 def parse_line(line: SourceLine) -> list[Statement]:
     """Parse one line's statements.  Raises ParseError with a column relative to the
     statement text."""
+    text = line.text[line.offset :]
+    fast = _parse_fast(line, text)
+    if fast is not None:
+        return fast
+    return parse_line_with_grammar(line)
+
+
+def parse_line_with_grammar(line: SourceLine) -> list[Statement]:
+    """The reference path: the lark grammar."""
     text = line.text[line.offset :]
     _transformer.line = line
     try:
