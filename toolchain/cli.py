@@ -100,5 +100,90 @@ def asm_command(source: Path, output: Path | None, output_format: str, listing: 
                + (" (+2 load address)" if output_format == "prg" else ""), err=True)
 
 
+def _parse_address(value: str) -> int:
+    """An address as users write it: $0801, 0x0801, or hex digits alone as petcat's -l."""
+    text = value.strip().lower().removeprefix("$").removeprefix("0x")
+    try:
+        address = int(text, 16)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a hex address like $0801") from None
+    if not 0 <= address <= 0xFFFF:
+        raise click.BadParameter(f"{value!r} is outside $0000-$FFFF")
+    return address
+
+
+class AddressType(click.ParamType):
+    name = "ADDRESS"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> int:
+        if isinstance(value, int):
+            return value
+        try:
+            return _parse_address(value)
+        except click.BadParameter as exc:
+            self.fail(exc.message, param, ctx)
+
+
+ADDRESS = AddressType()
+
+
+@main.command("tok")
+@click.argument("sources", nargs=-1, required=True,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Output PRG (default: build/NAME.prg, NAME from the first source).")
+@click.option("--load-address", type=ADDRESS, default="0801", show_default=True,
+              help="BASIC start of the target machine ($0801 C64, $1001 VIC-20/C16).")
+@click.option("-v", "--verbose", is_flag=True, help="Say which lines the errata replaced or deleted.")
+@reports_user_errors
+def tok_command(sources: tuple[Path, ...], output: Path | None, load_address: int, verbose: bool) -> None:
+    """Tokenize BASIC V2 listings (petcat text) into a PRG, as a C64 crunches typed lines.
+
+    Later SOURCES correct earlier ones, as typing them on a C64 would: a line with the
+    same number replaces the old one, a line number alone deletes it.
+    """
+    from toolchain.basic import tokenize
+
+    prg, events = tokenize([(str(path), read_text(path)) for path in sources], load_address)
+    if verbose:
+        for event in events:
+            click.echo(f"{event.by.path}:{event.by.source_line}: line {event.number} {event.action}",
+                       err=True)
+    output = output or Path("build") / f"{sources[0].stem}.prg"
+    write_atomic(output, prg.to_bytes())
+    click.echo(f"{output}: ${prg.load_address:04X}-${prg.end_address - 1:04X}, "
+               f"{len(prg.data)} bytes (+2 load address)", err=True)
+
+
+@main.command("detok")
+@click.argument("prg_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the text here instead of standard output.")
+@click.option("--no-header", is_flag=True, help="Leave out petcat's ';name ==0801==' header line.")
+@reports_user_errors
+def detok_command(prg_file: Path, output: Path | None, no_header: bool) -> None:
+    """Detokenize a BASIC PRG into petcat-format text."""
+    from toolchain.basic import detokenize
+    from toolchain.disk import Prg
+
+    prg = Prg.from_bytes(read_bytes(prg_file), str(prg_file))
+    text = detokenize(prg, None if no_header else prg_file.name, str(prg_file))
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        write_atomic(output, text)
+
+
+@main.command("list")
+@click.argument("prg_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@reports_user_errors
+def list_command(prg_file: Path) -> None:
+    """Print a BASIC PRG as the C64's LIST shows it (upper case)."""
+    from toolchain.basic import list_prg
+    from toolchain.disk import Prg
+
+    click.echo(list_prg(Prg.from_bytes(read_bytes(prg_file), str(prg_file)), str(prg_file)), nl=False)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,0 +1,156 @@
+"""Tokenized BASIC V2 program -> petcat-format text, and the C64's LIST.
+
+The text is what petcat writes, with one improvement: wherever the text would be
+crunched back into a different token (plain letters spelling a keyword, a token
+followed by letters that extend it into another keyword), the first character is
+written as a brace code (``{t}o``), as petcat does for the first case, so that
+tokenize(detokenize(program)) always gives the same bytes back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from toolchain.basic.tokens import FIRST_TOKEN, KEYWORDS, LAST_TOKEN, PI, TOKEN_DATA, TOKEN_REM, match_keyword
+from toolchain.diagnostics import UserError
+from toolchain.petscii import BYTE_TEXT, Unit
+
+
+@dataclass(frozen=True, slots=True)
+class ProgramLine:
+    number: int
+    body: bytes
+    offset: int  # byte offset of the line's link in the PRG file (load address included)
+
+
+def split_program(data: bytes, load_address: int, path: str = "<prg>") -> list[ProgramLine]:
+    """The lines of a tokenized program (PRG bytes after the load address).
+
+    Follows the line structure and checks each link; bytes after the end marker
+    (a machine-code part, as many programs have) are ignored, as by LOAD and petcat."""
+    lines: list[ProgramLine] = []
+    position = 0
+    while True:
+        file_offset = position + 2
+        if position + 2 > len(data):
+            raise UserError.single(path, f"broken program: it ends at byte offset {file_offset} "
+                                   "without the two 0 bytes that end a BASIC program")
+        link = int.from_bytes(data[position : position + 2], "little")
+        if link >> 8 == 0:  # the end marker (petcat and the ROM stop on a zero high byte)
+            return lines
+        if position + 4 > len(data):
+            raise UserError.single(path, f"broken program: line at byte offset {file_offset} is cut off")
+        number = int.from_bytes(data[position + 2 : position + 4], "little")
+        end = data.find(b"\x00", position + 4)
+        if end < 0:
+            raise UserError.single(path, f"broken program: line {number} at byte offset {file_offset} "
+                                   "has no terminating 0 byte")
+        expected = load_address + end + 1
+        if link != expected:
+            raise UserError.single(path, f"broken link at byte offset {file_offset} (line {number}): "
+                                   f"${link:04X}, but the next line starts at ${expected:04X}")
+        lines.append(ProgramLine(number, bytes(data[position + 4 : end]), file_offset))
+        position = end + 1
+
+
+def _naive_units(body: bytes) -> list[Unit]:
+    """The characters the text of ``body`` would show, as the tokenizer will see them
+    (keywords spelled out, brace codes as non-characters), one unit per character,
+    with ``column`` holding the byte index the character comes from."""
+    units: list[Unit] = []
+    quote = rem = data = False
+    for index, byte in enumerate(body):
+        if byte == 0x22:
+            quote = not quote
+        if not (quote or rem or data) and FIRST_TOKEN <= byte <= LAST_TOKEN:
+            units.extend(Unit(0, char, index) for char in KEYWORDS[byte - FIRST_TOKEN])
+            rem = rem or byte == TOKEN_REM
+            data = data or byte == TOKEN_DATA
+            continue
+        if byte == 0x3A and not quote:
+            data = False
+        text = BYTE_TEXT[byte]
+        units.append(Unit(byte, text if len(text) == 1 else None, index))
+    return units
+
+
+def detokenize_line(body: bytes) -> str:
+    units = _naive_units(body)
+    first_unit = {}
+    for position, unit in enumerate(units):
+        first_unit.setdefault(unit.column, position)
+    out: list[str] = []
+    quote = rem = data = False
+    escape_next_plain = False
+    for index, byte in enumerate(body):
+        if byte == 0x22:
+            quote = not quote
+        outside = not (quote or rem or data)
+        if outside and FIRST_TOKEN <= byte <= LAST_TOKEN:
+            keyword = KEYWORDS[byte - FIRST_TOKEN]
+            # the text must crunch back to this very token, not a longer keyword: if it
+            # would not, break the longer word at the next character, or, when that is
+            # another token's text, write this token as a code
+            escape_next_plain = match_keyword(units, first_unit[index]) != (byte, len(keyword))
+            next_is_token = index + 1 < len(body) and FIRST_TOKEN <= body[index + 1] <= LAST_TOKEN
+            if escape_next_plain and next_is_token:
+                out.append(f"{{${byte:02x}}}")
+                escape_next_plain = False
+            else:
+                out.append(keyword)
+            rem = byte == TOKEN_REM
+            data = byte == TOKEN_DATA
+            continue
+        if outside and byte == PI:
+            out.append("~")
+            escape_next_plain = False
+            continue
+        text = BYTE_TEXT[byte]
+        plain = len(text) == 1
+        if outside and plain and (escape_next_plain or match_keyword(units, first_unit[index])):
+            text = "{" + text + "}" if text.isalpha() or text in "+-*/<=>^" else f"{{${byte:02x}}}"
+        escape_next_plain = False
+        if byte == 0x3A and not quote:
+            data = False
+        if index == 0 and byte == 0x20:
+            text = "{space}"  # typed spaces after the line number are dropped when crunching
+        out.append(text)
+    return "".join(out)
+
+
+def detokenize_program(data: bytes, load_address: int, name: str | None = None,
+                       path: str = "<prg>") -> str:
+    """petcat-format text of a program, with petcat's header line when ``name`` is given."""
+    header = f"\n\n;{name} =={load_address:04x}==\n" if name is not None else ""
+    lines = split_program(data, load_address, path)
+    footer = "\n" if name is not None else ""  # petcat ends its output with an empty line
+    return header + "".join(f"{line.number:5d} {detokenize_line(line.body)}\n" for line in lines) + footer
+
+
+def list_program(data: bytes, load_address: int, path: str = "<prg>") -> str:
+    """The program as the C64's LIST shows it in its default (upper case) character set:
+    keywords and unshifted letters in capitals; other characters as petcat names."""
+    rows = []
+    for line in split_program(data, load_address, path):
+        text = []
+        quote = rem = data_mode = False
+        for byte in line.body:
+            if byte == 0x22:
+                quote = not quote
+            if not (quote or rem or data_mode) and FIRST_TOKEN <= byte <= LAST_TOKEN:
+                text.append(KEYWORDS[byte - FIRST_TOKEN].upper())
+                rem = byte == TOKEN_REM
+                data_mode = byte == TOKEN_DATA
+                continue
+            if byte == 0x3A and not quote:
+                data_mode = False
+            if byte == PI:
+                text.append("π")
+            elif 0x41 <= byte <= 0x5A:
+                text.append(chr(byte))
+            elif byte == 0x5C:
+                text.append("£")
+            else:
+                text.append(BYTE_TEXT[byte])
+        rows.append(f"{line.number} {''.join(text)}")
+    return "\n".join(rows) + ("\n" if rows else "")

@@ -1,0 +1,147 @@
+"""petcat-format text -> tokenized BASIC V2 program, as the C64 crunches typed lines.
+
+Text conventions are petcat's (see :mod:`toolchain.petscii`).  ``?`` is not turned
+into PRINT: petcat leaves it as the character $3F, and listings in its format write
+``print``; we do the same so that files move freely between the tools.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from toolchain.basic.tokens import TOKEN_DATA, TOKEN_REM, match_keyword
+from toolchain.diagnostics import Diagnostic, UserError
+from toolchain.petscii import PetsciiError, Unit, parse_units
+
+MAX_LINE_NUMBER = 63999
+# The screen editor accepts 80 typed characters (two screen lines), line number
+# included, and crunching never makes a line longer.  Listings typed with
+# abbreviations can still be longer when written out in full, so we enforce the
+# limit on the tokenized bytes: at most 80 bytes of tokenized text per line.
+MAX_TOKENIZED_LINE = 80
+C64_BASIC_START = 0x0801
+
+_LINE_NUMBER = re.compile(r"[ \t]*(\d+)")
+
+
+@dataclass(frozen=True, slots=True)
+class TokenizedLine:
+    number: int
+    body: bytes  # empty: "delete this line" (a line number typed alone)
+    path: str
+    source_line: int
+
+
+def _crunch(units: list[Unit]) -> bytes:
+    out = bytearray()
+    quote = rem = data = False
+    i = 0
+    n = len(units)
+    while i < n:
+        unit = units[i]
+        char = unit.char
+        if char is None:  # a brace code: copied as it is (petcat does not track quotes here)
+            out.append(unit.byte)
+            i += 1
+            continue
+        if char == '"':
+            quote = not quote
+        elif not (quote or rem or data):
+            match = match_keyword(units, i)
+            if match is not None:
+                token, length = match
+                out.append(token)
+                i += length
+                rem = token == TOKEN_REM
+                data = token == TOKEN_DATA
+                continue
+        out.append(unit.byte)
+        if char == ":" and not quote:
+            data = False
+        i += 1
+    return bytes(out)
+
+
+def tokenize_lines(text: str, path: str) -> list[TokenizedLine]:
+    """Tokenize every line of a petcat-format listing; raises UserError with all errors."""
+    lines: list[TokenizedLine] = []
+    errors: list[Diagnostic] = []
+    for index, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip("\r\n")
+        if not line.strip() or line.lstrip().startswith(";"):
+            continue
+        match = _LINE_NUMBER.match(line)
+        if match is None:
+            column = len(line) - len(line.lstrip()) + 1
+            errors.append(Diagnostic(path, index, column, "missing line number", source_line=line))
+            continue
+        number = int(match.group(1))
+        if number > MAX_LINE_NUMBER:
+            errors.append(Diagnostic(path, index, match.start(1) + 1,
+                                     f"line number {number} is out of range (0-{MAX_LINE_NUMBER})",
+                                     source_line=line))
+            continue
+        body_start = match.end()
+        while body_start < len(line) and line[body_start] in " \t":
+            body_start += 1  # spaces after the line number are dropped, as the ROM does
+        try:
+            units = parse_units(line[body_start:], column_offset=body_start)
+        except PetsciiError as exc:
+            errors.append(Diagnostic(path, index, exc.column + 1, str(exc), source_line=line,
+                                     listing_line=number))
+            continue
+        zero = next((unit for unit in units if unit.byte == 0), None)
+        if zero is not None:
+            errors.append(Diagnostic(path, index, zero.column + 1, "a 0 byte cannot be part of a BASIC "
+                                     "line (it ends the line)", source_line=line, listing_line=number))
+            continue
+        body = _crunch(units)
+        if len(body) > MAX_TOKENIZED_LINE:
+            errors.append(Diagnostic(path, index, 1,
+                                     f"line too long: {len(body)} bytes after tokenizing; the C64 "
+                                     f"accepts at most {MAX_TOKENIZED_LINE} (80 typed characters)",
+                                     source_line=line, listing_line=number))
+            continue
+        lines.append(TokenizedLine(number, body, path, index))
+    if errors:
+        raise UserError(errors)
+    return lines
+
+
+@dataclass(frozen=True, slots=True)
+class MergeEvent:
+    number: int
+    action: str  # "replaced" or "deleted"
+    by: TokenizedLine
+
+
+def merge(listings: list[list[TokenizedLine]]) -> tuple[list[TokenizedLine], list[MergeEvent]]:
+    """Apply listings in order, as typing them on a C64 would: a line replaces the one
+    with the same number, a line number alone deletes it.  Result in line order."""
+    program: dict[int, TokenizedLine] = {}
+    events: list[MergeEvent] = []
+    for listing in listings:
+        for line in listing:
+            existed = line.number in program
+            if not line.body:
+                if existed:
+                    events.append(MergeEvent(line.number, "deleted", line))
+                program.pop(line.number, None)
+                continue
+            if existed:
+                events.append(MergeEvent(line.number, "replaced", line))
+            program[line.number] = line
+    return [program[number] for number in sorted(program)], events
+
+
+def link(lines: list[TokenizedLine], load_address: int = C64_BASIC_START) -> bytes:
+    """The program's bytes (without the load address): each line is a link to the next
+    line's address, the line number, the tokenized text and a 0; two 0 bytes end it."""
+    out = bytearray()
+    address = load_address
+    for line in lines:
+        address += 4 + len(line.body) + 1
+        out += address.to_bytes(2, "little") + line.number.to_bytes(2, "little") + line.body + b"\x00"
+    out += b"\x00\x00"
+    return bytes(out)
