@@ -24,16 +24,13 @@ def reports_user_errors(command: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from toolchain.asm import AssemblyFailed
-
         try:
             return command(*args, **kwargs)
         except UserError as exc:
-            _print_diagnostics(exc.diagnostics)
-        except AssemblyFailed as exc:
-            _print_diagnostics(exc.warnings + exc.errors)
-            count = len(exc.errors)
-            click.echo(f"{count} error{'s' if count != 1 else ''}; no output written", err=True)
+            _print_diagnostics(getattr(exc, "warnings", []) + exc.diagnostics)
+            count = sum(d.severity == "error" for d in exc.diagnostics)
+            if count > 1:
+                click.echo(f"{count} errors; no output written", err=True)
         sys.exit(1)
 
     return wrapper
@@ -183,6 +180,179 @@ def list_command(prg_file: Path) -> None:
     from toolchain.disk import Prg
 
     click.echo(list_prg(Prg.from_bytes(read_bytes(prg_file), str(prg_file)), str(prg_file)), nl=False)
+
+
+@main.command("build")
+@click.option("--manifest", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("sources/manifest.toml"), show_default=True, help="What to build.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("build"),
+              show_default=True, help="Where the PRG files and the disk image go.")
+@reports_user_errors
+def build_command(manifest: Path, out_dir: Path) -> None:
+    """Build every program of the manifest, check them, and write the PRGs and the D64.
+
+    Nothing is written unless every program builds and every check passes.
+    """
+    from toolchain.build import build, summary
+
+    progress = _progress_printer()
+    report = build(manifest, out_dir, progress)
+    progress("")
+    click.echo(summary(report), nl=False)
+
+
+def _progress_printer() -> Callable[[str], None]:
+    """A one-line progress display on a terminal; silent when output is piped."""
+    if not sys.stderr.isatty():
+        return lambda message: None
+
+    def show(message: str) -> None:
+        click.echo("\r\x1b[K" + message, nl=False, err=True)
+
+    return show
+
+
+@main.group("d64")
+def d64_group() -> None:
+    """Create, list and change D64 disk images (1541 floppy)."""
+
+
+@d64_group.command("create")
+@click.argument("image", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--name", "disk_name", default="c64tc", show_default=True, help="Disk name (16 characters).")
+@click.option("--id", "disk_id", default="64", show_default=True, help="Disk id (2 characters).")
+@click.option("--force", is_flag=True, help="Replace an existing image.")
+@reports_user_errors
+def d64_create(image: Path, disk_name: str, disk_id: str, force: bool) -> None:
+    """Create an empty disk image."""
+    from toolchain.disk import d64
+
+    if image.exists() and not force:
+        raise UserError.single(str(image), "the image exists already (use --force to replace it)")
+    d64.create(image, disk_name, disk_id)
+
+
+@d64_group.command("add")
+@click.argument("image", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("files", nargs=-1, required=True,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--name", "disk_name", help="Name on the disk (default: the file name without extension).")
+@click.option("--type", "file_type", type=click.Choice(["prg", "seq", "usr"], case_sensitive=False),
+              default="prg", show_default=True)
+@click.option("--replace", is_flag=True, help="Overwrite a file of the same name.")
+@reports_user_errors
+def d64_add(image: Path, files: tuple[Path, ...], disk_name: str | None, file_type: str,
+            replace: bool) -> None:
+    """Add FILES to the disk image (as stored: a PRG keeps its load address)."""
+    from toolchain.disk import d64
+
+    if disk_name and len(files) > 1:
+        raise UserError.single(str(image), "--name needs exactly one file")
+    for path in files:
+        d64.add(image, disk_name or path.stem, read_bytes(path), file_type, replace)
+
+
+@d64_group.command("list")
+@click.argument("image", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@reports_user_errors
+def d64_list(image: Path, as_json: bool) -> None:
+    """Show the directory as LOAD"$",8 and LIST would."""
+    import json
+
+    from toolchain.disk import d64
+
+    directory = d64.directory(image)
+    if as_json:
+        click.echo(json.dumps(directory.as_dict(), indent=2))
+    else:
+        click.echo(directory.listing(), nl=False)
+
+
+@d64_group.command("extract")
+@click.argument("image", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("name")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Output file (default: NAME.prg in the current folder).")
+@reports_user_errors
+def d64_extract(image: Path, name: str, output: Path | None) -> None:
+    """Copy the file NAME out of the disk image."""
+    from toolchain.disk import d64
+
+    data = d64.extract(image, name)
+    write_atomic(output or Path(f"{name.lower().replace(' ', '_')}.prg"), data)
+
+
+@d64_group.command("rm")
+@click.argument("image", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("names", nargs=-1, required=True)
+@reports_user_errors
+def d64_rm(image: Path, names: tuple[str, ...]) -> None:
+    """Delete files from the disk image."""
+    from toolchain.disk import d64
+
+    for name in names:
+        d64.remove(image, name)
+
+
+@d64_group.command("rename")
+@click.argument("image", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("old")
+@click.argument("new")
+@reports_user_errors
+def d64_rename(image: Path, old: str, new: str) -> None:
+    """Rename a file on the disk image."""
+    from toolchain.disk import d64
+
+    d64.rename(image, old, new)
+
+
+@main.group("mse")
+def mse_group() -> None:
+    """MSE V1 hex dumps, as printed in the 64'er magazine."""
+
+
+@mse_group.command("check")
+@click.argument("dump_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@reports_user_errors
+def mse_check(dump_file: Path) -> None:
+    """Verify every line's checksum; report each bad line."""
+    from toolchain import mse
+
+    dump = mse.parse(read_text(dump_file), str(dump_file))
+    problems = mse.check(dump)
+    if problems:
+        raise UserError(problems)
+    click.echo(f"{dump_file}: {len(dump.lines)} lines, all checksums correct")
+
+
+@mse_group.command("toprg")
+@click.argument("dump_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Output PRG (default: build/NAME.prg).")
+@reports_user_errors
+def mse_toprg(dump_file: Path, output: Path | None) -> None:
+    """Turn a verified dump into a PRG file."""
+    from toolchain import mse
+
+    prg = mse.to_prg(mse.parse(read_text(dump_file), str(dump_file)))
+    output = output or Path("build") / f"{dump_file.stem}.prg"
+    write_atomic(output, prg.to_bytes())
+    click.echo(f"{output}: ${prg.load_address:04X}-${prg.end_address - 1:04X}, {len(prg.data)} bytes "
+               "(+2 load address)", err=True)
+
+
+@mse_group.command("fromprg")
+@click.argument("prg_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--name", help="Program name for the header (default: the file name).")
+@reports_user_errors
+def mse_fromprg(prg_file: Path, name: str | None) -> None:
+    """Print a PRG as an MSE dump in the magazine's format."""
+    from toolchain import mse
+    from toolchain.disk import Prg
+
+    prg = Prg.from_bytes(read_bytes(prg_file), str(prg_file))
+    click.echo(mse.from_prg(prg, name or prg_file.stem), nl=False)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -28,6 +28,8 @@ class Diagnostic:
         if self.source_line is not None and self.column:
             prefix = "".join("\t" if c == "\t" else " " for c in self.source_line[: self.column - 1])
             text += f"\n{self.source_line}\n{prefix}^"
+        elif self.source_line is not None and self.line:
+            text += f"\n{self.source_line}"  # the whole line is in question: no caret
         return text
 
 

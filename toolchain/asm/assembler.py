@@ -32,7 +32,7 @@ from toolchain.asm.parser import (
     split_lines,
 )
 from toolchain.cpu.opcodes import ENCODINGS, MNEMONICS, Mode
-from toolchain.diagnostics import Diagnostic
+from toolchain.diagnostics import Diagnostic, UserError
 
 KNOWN_OPTIONS = {"p", "p1", "p2", "o", "oo", "o8", "o1", "s"}
 
@@ -367,11 +367,13 @@ def _syntax_of(mode: Mode) -> str:
             Mode.REL: "branch"}[mode]  # fmt: skip
 
 
-class AssemblyFailed(Exception):
+class AssemblyFailed(UserError):
+    """Every error of one assembly (and the warnings given on the way)."""
+
     def __init__(self, errors: list[Diagnostic], warnings: list[Diagnostic]) -> None:
-        super().__init__("\n".join(d.format() for d in errors))
         self.errors = errors
         self.warnings = warnings
+        super().__init__(errors)
 
 
 def assemble(text: str, path: str = "<source>") -> Program:

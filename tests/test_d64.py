@@ -1,0 +1,139 @@
+"""D64 images: create, add, list, extract, delete, rename, and the ways they go wrong."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from d64 import DiskImage
+
+from tests.conftest import DATA
+from toolchain.cli import main
+from toolchain.diagnostics import UserError
+from toolchain.disk import d64
+
+SUPERHIRN = (DATA / "superhirn2-mse.bin").read_bytes()
+NIKOLAUS = (DATA / "nikolaus.petcat.prg").read_bytes()
+
+
+@pytest.fixture
+def image(tmp_path: Path) -> Path:
+    path = tmp_path / "t.d64"
+    d64.create(path, "test disk", "ab")
+    return path
+
+
+def run(*args: str) -> object:
+    return CliRunner().invoke(main, list(args))
+
+
+def test_new_image_has_664_free_blocks_and_the_name(image: Path) -> None:
+    directory = d64.directory(image)
+    assert (directory.name, directory.disk_id, directory.dos_type) == ("TEST DISK", "AB", "2A")
+    assert directory.files == [] and directory.blocks_free == 664
+    assert image.stat().st_size == 174848
+
+
+def test_add_list_extract(image: Path) -> None:
+    d64.add(image, "superhirn ii", SUPERHIRN)
+    d64.add(image, "nikolaus", NIKOLAUS)
+    assert d64.directory(image).listing() == (
+        '0 "TEST DISK       " AB 2A\n'
+        '3    "SUPERHIRN II"     PRG\n'
+        '4    "NIKOLAUS"         PRG\n'
+        "657 BLOCKS FREE.\n")
+    assert d64.extract(image, "nikolaus") == NIKOLAUS
+    # an independent reader: the d64 package itself
+    with DiskImage(image) as disk:
+        with disk.path(b"SUPERHIRN II").open() as handle:
+            assert handle.read() == SUPERHIRN
+
+
+def test_duplicate_is_refused_unless_replace(image: Path) -> None:
+    d64.add(image, "nikolaus", NIKOLAUS)
+    with pytest.raises(UserError, match="already on the disk"):
+        d64.add(image, "nikolaus", SUPERHIRN)
+    d64.add(image, "nikolaus", SUPERHIRN, replace=True)
+    assert d64.extract(image, "nikolaus") == SUPERHIRN
+    assert len(d64.directory(image).files) == 1
+
+
+def test_delete_and_rename(image: Path) -> None:
+    d64.add(image, "a", SUPERHIRN)
+    d64.add(image, "b", NIKOLAUS)
+    d64.remove(image, "a")
+    d64.rename(image, "b", "c")
+    directory = d64.directory(image)
+    assert [f.name for f in directory.files] == ["C"] and directory.blocks_free == 660
+    with pytest.raises(UserError, match='"A" is not on the disk'):
+        d64.extract(image, "a")
+
+
+def test_full_disk_is_an_error_and_leaves_the_image_unchanged(image: Path) -> None:
+    d64.add(image, "big", bytes(600 * 254))
+    before = image.read_bytes()
+    with pytest.raises(UserError, match="disk full: \"BIGGER\" needs 100 blocks, 64 are free"):
+        d64.add(image, "bigger", bytes(100 * 254))
+    assert image.read_bytes() == before
+
+
+def test_directory_full_is_an_error(image: Path) -> None:
+    for number in range(144):
+        d64.add(image, f"f{number}", b"\x01\x08")
+    with pytest.raises(UserError, match="disk full"):
+        d64.add(image, "one more", b"\x01\x08")
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda raw: raw[:1000], "not a D64 image: 1000 bytes"),
+    (lambda raw: raw[:0x16500] + b"\xff" * 256 + raw[0x16600:], "corrupt disk image (the BAM counts"),
+    (lambda raw: raw[:0x16600] + bytes([18, 1]) + raw[0x16602:], "looping chain"),
+])
+def test_corrupt_images_are_clear_errors(image: Path, damage, message: str) -> None:
+    d64.add(image, "x", SUPERHIRN)
+    image.write_bytes(damage(image.read_bytes()))
+    result = run("d64", "list", str(image))
+    assert result.exit_code == 1
+    assert message in result.output and "Traceback" not in result.output
+
+
+def test_file_chain_loop_is_an_error(image: Path) -> None:
+    d64.add(image, "x", SUPERHIRN)
+    with DiskImage(image) as disk:
+        entry = disk.path(b"X").entry
+        track, sector = entry.first_block().track, entry.first_block().sector
+    raw = bytearray(image.read_bytes())
+    offset = sum(21 if t <= 17 else 19 if t <= 24 else 18 if t <= 30 else 17 for t in range(1, track)) * 256
+    offset += sector * 256
+    raw[offset : offset + 2] = bytes([track, sector])  # the first block links to itself
+    image.write_bytes(bytes(raw))
+    with pytest.raises(UserError, match="loops"):
+        d64.extract(image, "x")
+
+
+def test_names_are_checked(image: Path) -> None:
+    for bad in ["", "a" * 17, "a*b", "x,y"]:
+        with pytest.raises(UserError):
+            d64.add(image, bad, b"\x01\x08")
+
+
+def test_cli(tmp_path: Path) -> None:
+    disk = tmp_path / "c.d64"
+    prg = tmp_path / "superhirn2.prg"
+    prg.write_bytes(SUPERHIRN)
+    assert run("d64", "create", str(disk), "--name", "cli test", "--id", "42").exit_code == 0
+    assert run("d64", "create", str(disk)).exit_code == 1  # exists
+    assert run("d64", "add", str(disk), str(prg)).exit_code == 0
+    assert run("d64", "add", str(disk), str(prg)).exit_code == 1
+    assert run("d64", "add", "--replace", str(disk), str(prg), "--name", "sh").exit_code == 0
+    listing = json.loads(run("d64", "list", "--json", str(disk)).output)
+    assert [(f["name"], f["blocks"], f["file_type"]) for f in listing["files"]] == [
+        ("SUPERHIRN2", 3, "PRG"), ("SH", 3, "PRG")]
+    out = tmp_path / "out.prg"
+    assert run("d64", "extract", str(disk), "sh", "-o", str(out)).exit_code == 0
+    assert out.read_bytes() == SUPERHIRN
+    assert run("d64", "rm", str(disk), "sh").exit_code == 0
+    assert run("d64", "rename", str(disk), "superhirn2", "s2").exit_code == 0
+    assert '3    "S2"               PRG' in run("d64", "list", str(disk)).output
