@@ -355,5 +355,148 @@ def mse_fromprg(prg_file: Path, name: str | None) -> None:
     click.echo(mse.from_prg(prg, name or prg_file.stem), nl=False)
 
 
+def _parse_number(value: str) -> int:
+    """A number as C64 users write it: 13312, $3400 or 0x3400."""
+    text = value.strip().lower()
+    if text.startswith(("$", "0x")):
+        return int(text.removeprefix("$").removeprefix("0x"), 16)
+    return int(text)
+
+
+class NumberType(click.ParamType):
+    name = "NUMBER"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> int:
+        if isinstance(value, int):
+            return value
+        try:
+            return _parse_number(value)
+        except ValueError:
+            self.fail(f"{value!r} is not a number (13312, $3400 or 0x3400)", param, ctx)
+
+
+NUMBER = NumberType()
+
+
+def _interactive_line_source(machine: Any) -> Callable[[], str | None]:
+    """Typed lines from the terminal; what the program printed is shown first."""
+    from toolchain.c64.screen import petscii_to_screen_code, screen_code_to_text
+
+    shown = 0
+
+    def next_line() -> str | None:
+        nonlocal shown
+        text = []
+        for byte in machine.output_log[shown:]:
+            if byte in (0x0D, 0x8D, 0x93):
+                text.append("\n")
+            elif not (byte < 0x20 or 0x80 <= byte < 0xA0):
+                text.append(screen_code_to_text(petscii_to_screen_code(byte)))
+        shown = len(machine.output_log)
+        click.echo("".join(text), nl=False)
+        try:
+            return input()
+        except EOFError:
+            return None
+
+    return next_line
+
+
+@main.command("run")
+@click.argument("program", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--sys", "sys_address", type=NUMBER, help="Start address, as SYS takes it (13312 or $3400).")
+@click.option("--input", "input_text", help="What the user types; RETURN is '|' or a line break.")
+@click.option("--input-file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Read the typed input from a file.")
+@click.option("--max-cycles", type=NUMBER, default=2_000_000_000, show_default=True,
+              help="Stop after this many cycles.")
+@click.option("--screen", "show", flag_value="screen", help="Print the final screen.")
+@click.option("--transcript", "show", flag_value="transcript", default=True,
+              help="Print every screen line as it scrolled by, then the final screen (default).")
+@click.option("--raw", "show", flag_value="raw", help="Print the PETSCII bytes the program printed.")
+@click.option("--trace", is_flag=True, help="Print every instruction to standard error.")
+@reports_user_errors
+def run_command(program: Path, sys_address: int | None, input_text: str | None, input_file: Path | None,
+                max_cycles: int, show: str, trace: bool) -> None:
+    """Run a machine-code PROGRAM on the emulated C64, as SYS would.
+
+    Without --input the program is played interactively on a terminal.  Exit status:
+    0 returned to BASIC, 1 BRK, JAM or an unmodelled ROM call, 2 cycle limit,
+    3 input used up while the program waits for more.
+    """
+    from toolchain.c64.machine import C64, Keyboard
+    from toolchain.cpu.disassembler import trace_line
+    from toolchain.disk import Prg
+
+    prg = Prg.from_bytes(read_bytes(program), str(program))
+    if sys_address is None:
+        raise UserError.single(str(program), f"say where to start: --sys {prg.load_address} "
+                               f"(${prg.load_address:04X} is where the program loads)")
+    machine = C64()
+    interactive = input_text is None and input_file is None and sys.stdin.isatty()
+    if input_file is not None:
+        input_text = read_text(input_file)
+    machine.keyboard = Keyboard(input_text, _interactive_line_source(machine) if interactive else None)
+    machine.load(prg)
+    tracer = (lambda cpu: click.echo(trace_line(cpu), err=True)) if trace else None
+    result = machine.sys(sys_address, max_cycles, tracer)
+    if show == "screen":
+        click.echo(machine.screen.text(), nl=False)
+    elif show == "raw":
+        sys.stdout.buffer.write(bytes(machine.output_log))
+        sys.stdout.flush()
+    elif not interactive:
+        click.echo(machine.screen.transcript(), nl=False)
+    else:
+        _interactive_line_source(machine)  # nothing more to read
+        click.echo()
+    click.echo(f"{result.message}: {result.instructions:,} instructions, {result.cycles:,} cycles "
+               f"({result.seconds:.2f} s on a PAL C64)", err=True)
+    sys.exit(result.stop.exit_status)
+
+
+@main.command("verify")
+@click.argument("name", type=click.Choice(["superhirn"]))
+@click.option("--prg", "prg_file", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("build/superhirn2.prg"), show_default=True, help="The built program.")
+@click.option("--sample", type=int, help="Play this many secrets (chosen at random, fixed seed) "
+              "instead of all.")
+@reports_user_errors
+def verify_command(name: str, prg_file: Path, sample: int | None) -> None:
+    """Play every game of a built program against an independent Python model.
+
+    superhirn: all 1296 secrets of Superhirn II, each answered correctly by an
+    automatic player; every game must agree with the model of the article's algorithm.
+    """
+    from toolchain.disk import Prg
+    from toolchain.verify import VERIFIERS, guess_statistics
+    from toolchain.verify.superhirn import secrets_sample
+
+    if not prg_file.exists():
+        raise UserError.single(str(prg_file), "not built yet: run c64tc build first")
+    prg = Prg.from_bytes(read_bytes(prg_file), str(prg_file))
+    progress = _progress_bar()
+    verification = VERIFIERS[name](prg, secrets_sample(sample) if sample else None, progress)
+    progress(0, 0)
+    click.echo(guess_statistics(verification), nl=False)
+    sys.exit(0 if verification.passed else 1)
+
+
+def _progress_bar() -> Callable[[int, int], None]:
+    """A progress bar on a terminal; nothing when standard error is piped."""
+    if not sys.stderr.isatty():
+        return lambda done, total: None
+
+    def show(done: int, total: int) -> None:
+        if total == 0:
+            click.echo("\r\x1b[K", nl=False, err=True)
+            return
+        width = 40
+        filled = width * done // total
+        click.echo(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", nl=False, err=True)
+
+    return show
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

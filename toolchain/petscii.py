@@ -109,6 +109,8 @@ class PetsciiError(ValueError):
 def char_to_petscii(char: str) -> int:
     """One plain text character to PETSCII, as petcat converts it (outside braces)."""
     c = ord(char)
+    if c == 0x0A:
+        return 0x0D  # a line break is RETURN, as in petcat
     if c == 0x7E:
         return 0xFF
     if 0x60 <= c <= 0x7E:

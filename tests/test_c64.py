@@ -1,0 +1,205 @@
+"""The C64 model: screen editor, KERNAL traps, keyboard, stop conditions, and
+Superhirn II played on the machine code as the 64'er printed it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import DATA
+from toolchain.c64.machine import C64, Keyboard, Stop
+from toolchain.c64.screen import Screen, petscii_to_screen_code, screen_codes_to_text
+from toolchain.disk import Prg
+from toolchain.petscii import text_to_petscii
+from toolchain.verify.superhirn import all_secrets, model_game, score, secrets_sample, verify
+
+SUPERHIRN = Prg.from_bytes((DATA / "superhirn2-mse.bin").read_bytes()[:-1])
+SEED_DIALOGUE = "1|1|0|0|1|2|1|2|3|0|4"
+
+
+def play(answers: str) -> tuple[C64, object]:
+    machine = C64(Keyboard(answers))
+    machine.load(SUPERHIRN)
+    return machine, machine.sys(0x3400)
+
+
+def printed_guesses(machine: C64) -> list[str]:
+    lines = machine.screen.transcript().splitlines()
+    return [line for line in lines if len(line) == 4 and line.isdigit()]
+
+
+# -- Superhirn II ------------------------------------------------------------------------
+
+def test_the_article_dialogue_for_3436() -> None:
+    machine, result = play(SEED_DIALOGUE)
+    assert result.stop is Stop.RETURNED
+    assert printed_guesses(machine) == ["1234", "2211", "4333", "3344", "3435", "3436"]
+    assert machine.screen.transcript().splitlines()[-1] == "OK"
+
+
+def test_only_the_first_character_of_an_answer_counts() -> None:
+    machine, _ = play("123456|1|0|0|1|2|1|2|3|0|4")
+    assert printed_guesses(machine) == ["1234", "2211", "4333", "3344", "3435", "3436"]
+    assert "123456" in machine.screen.transcript()  # echoed as typed
+
+
+def test_impossible_answers_end_in_error() -> None:
+    # 1234: no digit; 5555: no 5 -> only 6666 is left; 6666: no 6 -> no code fits
+    machine, result = play("0|0|0|0|0|0")
+    assert result.stop is Stop.RETURNED
+    assert printed_guesses(machine) == ["1234", "5555", "6666"]
+    # the code prints from $A36B, inside BASIC's "  ERROR" at $A369: without the spaces
+    assert machine.screen.transcript().splitlines()[-1] == "ERROR"
+
+
+def test_input_exhausted_stops_the_run() -> None:
+    _, result = play("1|1")
+    assert result.stop is Stop.INPUT_EXHAUSTED and result.stop.exit_status == 3
+
+
+def test_sampled_games_agree_with_the_model() -> None:
+    verification = verify(SUPERHIRN, secrets_sample(40) + ["3436", "4465"])
+    assert verification.mismatches == []
+    assert all(game.outcome == "OK" for game in verification.games)
+
+
+@pytest.mark.slow
+def test_all_1296_games_agree_with_the_model() -> None:
+    verification = verify(SUPERHIRN)
+    assert verification.mismatches == [] and len(verification.games) == 1296
+    assert max(len(g.guesses) for g in verification.games) == 9
+
+
+def test_model_follows_the_article() -> None:
+    assert model_game("3436") == (["1234", "2211", "4333", "3344", "3435", "3436"], "OK")
+    assert score("3436", "4333") == (1, 2) and score("3436", "1234") == (1, 1)
+    lengths = [len(model_game(secret)[0]) for secret in all_secrets()]
+    # the magazine promised six guesses at most; the algorithm as printed needs up to nine
+    assert max(lengths) == 9 and sum(n > 6 for n in lengths) == 124
+
+
+# -- the machine -------------------------------------------------------------------------------
+
+def run_code(code: bytes, keys: str | None = None, max_cycles: int = 1_000_000) -> tuple[C64, object]:
+    machine = C64(Keyboard(keys))
+    machine.load(Prg(0xC000, code))
+    return machine, machine.sys(0xC000, max_cycles)
+
+
+def test_rom_messages_are_where_basic_has_them() -> None:
+    machine = C64()
+    assert machine.memory[0xA364:0xA369] == b"\r\x4f\x4b\r\x00"
+    assert machine.memory[0xA369:0xA371] == b"  ERROR\x00"
+
+
+def test_unmodelled_rom_call_names_the_address() -> None:
+    _, result = run_code(bytes([0x20, 0x44, 0xE5]))  # JSR $E544 (clear screen, not modelled)
+    assert result.stop is Stop.ROM_CALL and "$E544" in result.message
+
+
+def test_brk_jam_and_cycle_limit() -> None:
+    _, result = run_code(bytes([0xEA, 0x00]))
+    assert result.stop is Stop.BRK and result.message == "BRK at $C001"
+    _, result = run_code(bytes([0x02]))
+    assert result.stop is Stop.HALTED and "JAM" in result.message
+    _, result = run_code(bytes([0x4C, 0x00, 0xC0]), max_cycles=3000)
+    assert result.stop is Stop.CYCLE_LIMIT and result.cycles == 3000
+
+
+def test_getin_plot_and_stop() -> None:
+    code = bytes([0x20, 0xE4, 0xFF, 0x85, 0x02,  # JSR GETIN: STA $02
+                  0x18, 0xA2, 0x05, 0xA0, 0x07, 0x20, 0xF0, 0xFF,  # CLC, LDX #5, LDY #7, JSR PLOT
+                  0xA9, 0x2A, 0x20, 0xD2, 0xFF,  # print "*"
+                  0x20, 0xE1, 0xFF, 0x60])  # JSR STOP, RTS
+    machine, result = run_code(code, "x")
+    assert result.stop is Stop.RETURNED
+    assert machine.memory[0x02] == 0x58  # "x" typed: unshifted X
+    assert machine.screen.text_rows()[5] == "       *"
+    assert machine.cpu.z == 0
+
+
+def test_chrin_waits_for_a_line_and_a_print_discards_its_rest() -> None:
+    code = bytes([0x20, 0xCF, 0xFF, 0x85, 0x02, 0x20, 0xCF, 0xFF, 0x85, 0x03,  # two CHRIN
+                  0xA9, 0x2E, 0x20, 0xD2, 0xFF, 0x20, 0xCF, 0xFF, 0x85, 0x04, 0x60])
+    machine, _ = run_code(code, "ab|cd")
+    assert machine.memory[2:5] == bytes([0x41, 0x42, 0x43])  # A, B, then (after ".") C of the next line
+
+
+# -- the screen editor -----------------------------------------------------------------------
+
+def typed(text: str) -> Screen:
+    screen = Screen()
+    for byte in text_to_petscii(text):
+        screen.output(byte)
+    return screen
+
+
+def test_forty_characters_then_return_leave_an_empty_row() -> None:
+    screen = typed("x" * 40 + "\n" + "y")
+    assert screen.text_rows()[:3] == ["X" * 40, "", "Y"]
+
+
+def test_cursor_movement_reverse_and_clear() -> None:
+    screen = typed("ab{left}c{rvon}d{rvof}{home}z{down}{rght}q")
+    assert screen.text_rows()[:2] == ["ZCD", "  Q"]
+    assert screen.codes[0][2] == petscii_to_screen_code(0x44) | 0x80  # D in reverse
+    screen = typed("gone{clr}new")
+    assert screen.transcript() == "GONE\nNEW\n"
+
+
+def test_scrolling_keeps_the_transcript() -> None:
+    screen = typed("".join(f"line {n}\n" for n in range(30)))
+    transcript = screen.transcript().splitlines()
+    assert transcript[0] == "LINE 0" and transcript[-1] == "LINE 29" and len(transcript) == 30
+    assert screen.text_rows()[0] == "LINE 6"
+
+
+def test_quote_mode_shows_control_codes_reversed() -> None:
+    screen = typed('"{clr}"x')
+    assert screen.codes[0][1] == 0x93 - 0x40 | 0x80 and screen.text_rows()[0][3] == "X"
+
+
+def test_screen_code_text() -> None:
+    assert screen_codes_to_text(bytes([0x00, 0x01, 0x1A, 0x20, 0x31, 0x1C, 0x5E])) == "@AZ 1£π"
+
+
+# -- the command line ----------------------------------------------------------------------------
+
+def c64tc(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "toolchain", *args], capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL)
+
+
+def test_cli_run_prints_the_transcript_and_cycles(tmp_path: Path) -> None:
+    prg = tmp_path / "sh.prg"
+    prg.write_bytes(SUPERHIRN.to_bytes())
+    result = c64tc("run", str(prg), "--sys", "13312", "--input", SEED_DIALOGUE)
+    assert result.returncode == 0
+    assert result.stdout.split() == ["1234", "1", "1", "2211", "0", "0", "4333", "1", "2", "3344", "1",
+                                     "2", "3435", "3", "0", "3436", "4", "OK"]
+    assert "returned to BASIC: 153,122 instructions, 582,296 cycles (0.59 s on a PAL C64)" in result.stderr
+    assert c64tc("run", str(prg), "--sys", "$3400", "--input", "1|1").returncode == 3
+    raw = subprocess.run([sys.executable, "-m", "toolchain", "run", str(prg), "--sys", "13312", "--input",
+                          SEED_DIALOGUE, "--raw"], capture_output=True).stdout
+    assert raw.startswith(b"\x931234\r") and raw.endswith(b"\rOK\r")
+
+
+def test_cli_run_trace_and_missing_sys(tmp_path: Path) -> None:
+    prg = tmp_path / "sh.prg"
+    prg.write_bytes(SUPERHIRN.to_bytes())
+    result = c64tc("run", str(prg), "--sys", "13312", "--input", "4", "--trace", "--max-cycles", "100")
+    assert result.stderr.splitlines()[0].startswith("3400  A9 93     LDA #$93")
+    assert result.returncode == 2
+    result = c64tc("run", str(prg))
+    assert result.returncode == 1 and "--sys 13312" in result.stderr
+
+
+def test_cli_verify_sample(tmp_path: Path) -> None:
+    prg = tmp_path / "sh.prg"
+    prg.write_bytes(SUPERHIRN.to_bytes())
+    result = c64tc("verify", "superhirn", "--prg", str(prg), "--sample", "12")
+    assert result.returncode == 0
+    assert "every game agrees with the Python model" in result.stdout

@@ -1,0 +1,262 @@
+"""A small C64: 64 KiB of RAM, the 6502, the screen, the keyboard, and the KERNAL and
+BASIC routines programs call, carried out in Python when the CPU reaches their
+entry points (the real ROMs are not ours to ship).
+
+Modelled entry points: CHROUT $FFD2, CHRIN $FFCF, GETIN $FFE4, STOP $FFE1, PLOT $FFF0,
+CLRCHN $FFCC, and BASIC's string output $AB1E.  ROM bytes that programs read directly
+are where the C64 has them: the BASIC messages at $A364 ("\\rOK\\r") and $A369
+("  ERROR").  A jump into any other ROM address stops the run with a message naming
+it.  Time spent inside the modelled routines is not counted in the cycles (only the
+JSR into them and the RTS back are).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from toolchain.c64.screen import Screen
+from toolchain.cpu.core import CPU, CpuHalted
+from toolchain.disk.prg import Prg
+from toolchain.petscii import char_to_petscii
+
+PAL_CLOCK_HZ = 985_248
+
+CHROUT, CHRIN, GETIN, STOP, PLOT, CLRCHN = 0xFFD2, 0xFFCF, 0xFFE4, 0xFFE1, 0xFFF0, 0xFFCC
+STROUT = 0xAB1E
+# BASIC's SYS pushes a return address so that the called code's RTS lands back in the
+# interpreter ($E147, after the JMP in the SYS routine at $E12A).
+RETURN_TO_BASIC = 0xE147
+
+# ROM bytes programs read directly (C64 BASIC ROM 901226-01)
+ROM_BYTES = {
+    0xA364: bytes([0x0D, 0x4F, 0x4B, 0x0D, 0x00]),  # "\rOK\r"
+    0xA369: bytes([0x20, 0x20, 0x45, 0x52, 0x52, 0x4F, 0x52, 0x00]),  # "  ERROR"
+}
+ROM_RANGES = ((0xA000, 0xC000), (0xD000, 0xE000), (0xE000, 0x10000))  # BASIC, I/O, KERNAL
+DEFAULT_MAX_CYCLES = 2_000_000_000  # generous but finite: about 34 minutes of C64 time
+
+
+class Stop(enum.Enum):
+    """Why a run ended, with the exit status the command line uses."""
+
+    RETURNED = ("returned to BASIC", 0)
+    BRK = ("BRK", 1)
+    HALTED = ("CPU halted", 1)
+    ROM_CALL = ("call into a ROM routine that is not modelled", 1)
+    CYCLE_LIMIT = ("cycle limit reached", 2)
+    INPUT_EXHAUSTED = ("input exhausted while the program waits for input", 3)
+
+    def __init__(self, description: str, exit_status: int) -> None:
+        self.description = description
+        self.exit_status = exit_status
+
+
+@dataclass
+class RunResult:
+    stop: Stop
+    message: str
+    cycles: int
+    instructions: int
+
+    @property
+    def seconds(self) -> float:
+        """The time a PAL C64 takes for these cycles."""
+        return self.cycles / PAL_CLOCK_HZ
+
+
+class _Stopped(Exception):
+    def __init__(self, stop: Stop, message: str) -> None:
+        super().__init__(message)
+        self.stop = stop
+        self.message = message
+
+
+def text_to_keys(text: str) -> bytes:
+    """Typed text to PETSCII key codes: a-z unshifted, A-Z shifted (petcat's rule)."""
+    return bytes(char_to_petscii(c) for c in text)
+
+
+class Keyboard:
+    """Where typed input comes from: a script, a function, or nothing.
+
+    A script is text with RETURN written as a line break or ``|``.  ``line_source``
+    (a function returning the next typed line, or None when there is none) serves
+    interactive play and automatic answerers."""
+
+    def __init__(self, script: str | None = None,
+                 line_source: Callable[[], str | None] | None = None) -> None:
+        self.keys: deque[int] = deque()
+        if script is not None:
+            for line in script.replace("|", "\n").split("\n")[:-1] if script.replace("|", "\n").endswith(
+                    "\n") else script.replace("|", "\n").split("\n"):
+                self.keys.extend(text_to_keys(line))
+                self.keys.append(0x0D)
+        self.line_source = line_source
+
+    def next_line(self) -> bytes | None:
+        """The next line typed (without its RETURN), or None if there is no more input."""
+        if self.keys:
+            line = bytearray()
+            while self.keys:
+                key = self.keys.popleft()
+                if key == 0x0D:
+                    return bytes(line)
+                line.append(key)
+            return bytes(line)
+        if self.line_source is not None:
+            text = self.line_source()
+            return None if text is None else text_to_keys(text)
+        return None
+
+    def next_key(self) -> int | None:
+        """One key for GETIN, or None when nothing is typed."""
+        if self.keys:
+            return self.keys.popleft()
+        if self.line_source is not None:
+            text = self.line_source()
+            if text is None:
+                return None
+            self.keys.extend(text_to_keys(text))
+            self.keys.append(0x0D)
+            return self.keys.popleft()
+        return None
+
+
+class C64:
+    # GETIN polled this often with nothing typed and no more input means the program waits
+    IDLE_GETIN_LIMIT = 10_000
+
+    def __init__(self, keyboard: Keyboard | None = None) -> None:
+        self.memory = bytearray(0x10000)
+        for address, data in ROM_BYTES.items():
+            self.memory[address : address + len(data)] = data
+        self.cpu = CPU(self.memory)
+        self.screen = Screen()
+        self.keyboard = keyboard or Keyboard()
+        self.output_log = bytearray()  # every byte printed, for --raw and answerers
+        self.pending_input: deque[int] = deque()  # the rest of the typed line CHRIN returns
+        self.idle_getin = 0
+        self.traps: dict[int, Callable[[], None]] = {
+            CHROUT: self._chrout, CHRIN: self._chrin, GETIN: self._getin, STOP: self._stop_key,
+            PLOT: self._plot, CLRCHN: lambda: None, STROUT: self._strout,
+        }
+
+    # -- loading and calling ------------------------------------------------------------------
+    def load(self, prg: Prg) -> None:
+        self.memory[prg.load_address : prg.end_address] = prg.data
+
+    def sys(self, address: int, max_cycles: int = DEFAULT_MAX_CYCLES,
+            trace: Callable[[CPU], None] | None = None) -> RunResult:
+        """Call ``address`` as BASIC's SYS does and run until the code returns or stops."""
+        cpu = self.cpu
+        cpu.sp = 0xFA
+        cpu.push((RETURN_TO_BASIC - 1) >> 8)
+        cpu.push(RETURN_TO_BASIC - 1)
+        cpu.pc = address
+        return self.run(max_cycles, trace)
+
+    def run(self, max_cycles: int = DEFAULT_MAX_CYCLES,
+            trace: Callable[[CPU], None] | None = None) -> RunResult:
+        cpu = self.cpu
+        memory = self.memory
+        start_cycles, start_instructions = cpu.cycles, cpu.instructions
+        limit = cpu.cycles + max_cycles
+        if trace is None:
+            step = cpu.step
+        else:
+            def step() -> int:
+                trace(cpu)
+                return cpu.step()
+        try:
+            while True:
+                pc = cpu.pc
+                if pc >= 0xA000 and (pc < 0xC000 or pc >= 0xD000):
+                    self._enter_rom(pc)
+                    continue
+                if memory[pc] == 0x00:
+                    raise _Stopped(Stop.BRK, f"BRK at ${pc:04X}")
+                step()
+                if cpu.cycles >= limit:
+                    raise _Stopped(Stop.CYCLE_LIMIT, f"stopped after {max_cycles} cycles at ${cpu.pc:04X}")
+        except _Stopped as stopped:
+            return RunResult(stopped.stop, stopped.message, cpu.cycles - start_cycles,
+                             cpu.instructions - start_instructions)
+        except CpuHalted as halted:
+            return RunResult(Stop.HALTED, str(halted), cpu.cycles - start_cycles,
+                             cpu.instructions - start_instructions)
+
+    def _enter_rom(self, pc: int) -> None:
+        if pc == RETURN_TO_BASIC:
+            raise _Stopped(Stop.RETURNED, "returned to BASIC")
+        trap = self.traps.get(pc)
+        if trap is None:
+            raise _Stopped(Stop.ROM_CALL, f"call to ROM address ${pc:04X}, which c64tc does not model "
+                           "(modelled: CHROUT, CHRIN, GETIN, STOP, PLOT, CLRCHN, $AB1E)")
+        trap()
+        # return as the routine's RTS would
+        cpu = self.cpu
+        low = cpu.pull()
+        cpu.pc = ((cpu.pull() << 8 | low) + 1) & 0xFFFF
+        cpu.cycles += 6
+
+    # -- the routines ---------------------------------------------------------------------------
+    def print_byte(self, byte: int) -> None:
+        """CHROUT to the screen: a program that prints ends any typed line still being
+        read, so CHRIN's next call waits for a new line (this is why Superhirn II reads
+        only the first character of each answer)."""
+        self.pending_input.clear()
+        self.output_log.append(byte)
+        self.screen.output(byte)
+
+    def _chrout(self) -> None:
+        self.print_byte(self.cpu.a)
+        self.cpu.c = 0
+
+    def _strout(self) -> None:
+        address = self.cpu.a | self.cpu.y << 8
+        while self.memory[address]:
+            self.print_byte(self.memory[address])
+            address = (address + 1) & 0xFFFF
+
+    def _chrin(self) -> None:
+        if not self.pending_input:
+            line = self.keyboard.next_line()
+            if line is None:
+                raise _Stopped(Stop.INPUT_EXHAUSTED, "the program waits for a typed line, but the "
+                               "input is used up")
+            for key in line:  # the editor echoes what is typed
+                self.screen.output(key)
+            self.pending_input.extend(line)
+            self.pending_input.append(0x0D)
+        key = self.pending_input.popleft()
+        if key == 0x0D:
+            self.screen.carriage_return()  # the editor moves on when it hands over the RETURN
+        self.cpu.a = key
+        self.cpu.c = 0
+
+    def _getin(self) -> None:
+        key = self.keyboard.next_key()
+        if key is None:
+            self.idle_getin += 1
+            if self.idle_getin > self.IDLE_GETIN_LIMIT:
+                raise _Stopped(Stop.INPUT_EXHAUSTED, "the program waits for a key, but the input is "
+                               "used up")
+            key = 0
+        else:
+            self.idle_getin = 0
+        self.cpu.a = key
+        self.cpu.z = int(key == 0)
+        self.cpu.c = 0
+
+    def _stop_key(self) -> None:
+        self.cpu.z = 0  # the STOP key is never pressed
+
+    def _plot(self) -> None:
+        cpu = self.cpu
+        if cpu.c:
+            cpu.x, cpu.y = self.screen.cursor()
+        else:
+            self.screen.set_cursor(cpu.x, cpu.y)

@@ -1,0 +1,226 @@
+"""The C64's 40x25 text screen as the KERNAL's screen editor drives it.
+
+What CHROUT ($FFD2, editor routine $E716) does with each PETSCII byte: printable
+characters become screen codes at the cursor (reversed while RVS is on); RETURN
+ends the logical line (and quote and reverse mode); CLR/HOME, cursor keys, DEL
+and INST move or edit; colour codes change the current colour.  A physical line
+filled to column 40 continues as a second row of the same logical line (80
+characters at most), so RETURN after exactly 40 characters leaves an empty row,
+as on the real machine.  In quote mode (after an odd number of ") control codes
+are shown as reverse characters instead of being carried out.
+
+The transcript is every row as the user saw it: rows scrolled off the top and
+rows wiped by CLR, in order, then the final screen.
+"""
+
+from __future__ import annotations
+
+COLUMNS = 40
+ROWS = 25
+
+# PETSCII colour codes -> colour number (black 0 ... light grey 15)
+COLOUR_CODES = {0x90: 0, 0x05: 1, 0x1C: 2, 0x9F: 3, 0x9C: 4, 0x1E: 5, 0x1F: 6, 0x9E: 7, 0x81: 8,
+                0x95: 9, 0x96: 10, 0x97: 11, 0x98: 12, 0x99: 13, 0x9A: 14, 0x9B: 15}  # fmt: skip
+LIGHT_BLUE = 14
+
+
+def petscii_to_screen_code(byte: int) -> int:
+    """The screen code the editor stores for a printable PETSCII character."""
+    if byte < 0x20:
+        return byte + 0x80  # control characters in quote mode: reverse @..._
+    if byte < 0x40:
+        return byte
+    if byte < 0x60:
+        return byte - 0x40
+    if byte < 0x80:
+        return byte - 0x20
+    if byte < 0xA0:
+        return (byte - 0x40) | 0x80  # control codes $80-$9F in quote mode: reverse
+    if byte < 0xC0:
+        return byte - 0x40
+    if byte < 0xFF:
+        return byte - 0x80
+    return 0x5E  # pi
+
+
+# Screen codes $00-$7F in the default upper-case/graphics character set, as text:
+# ASCII where the glyph is a character, the nearest Unicode symbol for graphics.
+# Graphics screen codes $40-$7F, one glyph each ("SP" is the shifted space)
+_GRAPHICS = """
+─ ♠ │ ─ ─ ─ ─ │ │ ╮ ╰ ╯ └ ╲ ╱ ┌ ┐ ● ─ ♥ │ ╭ ╳ ○ ♣ │ ♦ ┼ ▒ │ π ◥
+SP ▌ ▄ ▔ ▁ ▏ ▒ ▕ ▒ ◤ ▕ ├ ▗ └ ┐ ▂ ┌ ┴ ┬ ┤ ▎ ▍ ▕ ▔ ▔ ▃ ✓ ▖ ▝ ┘ ▘ ▚
+""".split()
+_DISPLAY = ("@ABCDEFGHIJKLMNOPQRSTUVWXYZ[£]↑←" + "".join(chr(c) for c in range(0x20, 0x40))
+            + "".join(" " if glyph == "SP" else glyph for glyph in _GRAPHICS))
+assert len(_DISPLAY) == 128
+
+
+def screen_code_to_text(code: int) -> str:
+    """One screen code as text (reverse characters show as their glyph)."""
+    return _DISPLAY[code & 0x7F]
+
+
+def screen_codes_to_text(codes: bytes | list[int]) -> str:
+    return "".join(_DISPLAY[c & 0x7F] for c in codes)
+
+
+class Screen:
+    def __init__(self) -> None:
+        self.codes = [bytearray(b" " * COLUMNS) for _ in range(ROWS)]
+        self.colours = [bytearray([LIGHT_BLUE] * COLUMNS) for _ in range(ROWS)]
+        self.continued = [False] * ROWS  # row i continues the logical line of row i-1
+        self.row = self.column = 0
+        self.reverse = False
+        self.quote = False
+        self.colour = LIGHT_BLUE
+        self.history: list[str] = []  # rows that scrolled away or were cleared
+
+    # -- what the program sees -------------------------------------------------------------
+    def text_rows(self) -> list[str]:
+        return [screen_codes_to_text(row).rstrip() for row in self.codes]
+
+    def text(self) -> str:
+        """The final screen: 25 rows, trailing spaces removed."""
+        return "\n".join(self.text_rows()) + "\n"
+
+    def transcript(self) -> str:
+        rows = self.history + self.text_rows()
+        while rows and not rows[-1]:
+            rows.pop()
+        return "\n".join(rows) + ("\n" if rows else "")
+
+    def memory_image(self) -> bytes:
+        """Screen memory $0400-$07E7 as the C64 holds it."""
+        return b"".join(bytes(row) for row in self.codes)
+
+    # -- the editor ----------------------------------------------------------------------------
+    def _logical_end(self, row: int) -> int:
+        while row + 1 < ROWS and self.continued[row + 1]:
+            row += 1
+        return row
+
+    def _scroll(self) -> None:
+        while True:
+            self.history.append(screen_codes_to_text(self.codes[0]).rstrip())
+            self.codes = self.codes[1:] + [bytearray(b" " * COLUMNS)]
+            self.colours = self.colours[1:] + [bytearray([self.colour] * COLUMNS)]
+            self.continued = self.continued[1:] + [False]
+            self.row -= 1
+            if not self.continued[0]:
+                break
+            self.continued[0] = False
+
+    def _down(self, new_logical_line: bool) -> None:
+        self.row += 1
+        if self.row >= ROWS:
+            self.row = ROWS - 1
+            self._scroll()
+            self.row = ROWS - 1
+        if new_logical_line:
+            self.continued[self.row] = False
+
+    def _put(self, code: int) -> None:
+        if self.reverse:
+            code |= 0x80
+        self.codes[self.row][self.column] = code
+        self.colours[self.row][self.column] = self.colour
+        self.column += 1
+        if self.column == COLUMNS:
+            self.column = 0
+            starts_line = self.continued[self.row]  # a logical line has two rows at most
+            self._down(new_logical_line=False)
+            self.codes[self.row][:] = b" " * COLUMNS
+            self.continued[self.row] = not starts_line
+
+    def carriage_return(self) -> None:
+        self.row = self._logical_end(self.row)
+        self.column = 0
+        self.reverse = self.quote = False
+        self._down(new_logical_line=True)
+
+    def clear(self) -> None:
+        rows = self.text_rows()
+        while rows and not rows[-1]:
+            rows.pop()
+        self.history.extend(rows)
+        for row in range(ROWS):
+            self.codes[row][:] = b" " * COLUMNS
+            self.colours[row][:] = bytes([self.colour]) * COLUMNS
+            self.continued[row] = False
+        self.row = self.column = 0
+
+    def output(self, byte: int) -> None:
+        """CHROUT to the screen."""
+        if byte in (0x0D, 0x8D):
+            self.carriage_return()
+            return
+        if byte == 0x22:
+            self.quote = not self.quote
+            self._put(petscii_to_screen_code(byte))
+            return
+        control = byte < 0x20 or 0x80 <= byte < 0xA0
+        if not control:
+            self._put(petscii_to_screen_code(byte))
+            return
+        if self.quote and byte != 0x14:  # DEL still deletes in quote mode
+            self.reverse, reverse = True, self.reverse
+            self._put(petscii_to_screen_code(byte) & 0x7F)
+            self.reverse = reverse
+            return
+        if byte in COLOUR_CODES:
+            self.colour = COLOUR_CODES[byte]
+        elif byte == 0x93:
+            self.clear()
+        elif byte == 0x13:
+            self.row = self.column = 0
+        elif byte == 0x12:
+            self.reverse = True
+        elif byte == 0x92:
+            self.reverse = False
+        elif byte == 0x11:
+            self._down(new_logical_line=False)
+        elif byte == 0x91:
+            if self.row > 0:
+                self.row -= 1
+        elif byte == 0x1D:
+            self.column += 1
+            if self.column == COLUMNS:
+                self.column = 0
+                self._down(new_logical_line=False)
+        elif byte == 0x9D:
+            if self.column > 0:
+                self.column -= 1
+            elif self.row > 0:
+                self.row -= 1
+                self.column = COLUMNS - 1
+        elif byte == 0x14:
+            self._delete()
+        elif byte == 0x94:
+            self._insert()
+        # other control codes ($0E/$8E character set, $08/$09 shift lock, ...) change
+        # nothing on a text screen that we model
+
+    def _delete(self) -> None:
+        if self.column == 0 and self.row > 0 and self.continued[self.row]:
+            self.row -= 1
+            self.column = COLUMNS
+        if self.column == 0:
+            return
+        self.column -= 1
+        line = self.codes[self.row]
+        line[self.column : COLUMNS - 1] = line[self.column + 1 :]
+        line[COLUMNS - 1] = 0x20
+
+    def _insert(self) -> None:
+        line = self.codes[self.row]
+        if line[COLUMNS - 1] != 0x20:
+            return
+        line[self.column + 1 :] = line[self.column : COLUMNS - 1]
+        line[self.column] = 0x20
+
+    def cursor(self) -> tuple[int, int]:
+        return self.row, self.column
+
+    def set_cursor(self, row: int, column: int) -> None:
+        self.row = min(max(row, 0), ROWS - 1)
+        self.column = min(max(column, 0), COLUMNS - 1)

@@ -1,0 +1,141 @@
+"""Superhirn II: the machine code against a model written from the 64'er article.
+
+The article's algorithm (Superhirn II, 64'er; see ../shared/seeds/README.md): the
+first guess is 1234; then candidates are tried in order 1111 ... 6666 with the FIRST
+position changing fastest, and the first candidate consistent with every answer so
+far is the next guess; the search goes on after the last guess; reaching the end
+means an impossible answer: ERROR.  Answers are scored the standard Mastermind way.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+from collections.abc import Iterator
+
+from toolchain.c64.machine import C64, Keyboard, Stop
+from toolchain.disk.prg import Prg
+from toolchain.verify import Game, Progress, Verification, register
+
+POSITIONS, DIGITS = 4, 6
+START = 0x3400  # SYS 13312
+
+
+def score(secret: str, guess: str) -> tuple[int, int]:
+    """(black, white): right digit in the right place, right digit in the wrong place."""
+    black = sum(s == g for s, g in zip(secret, guess, strict=True))
+    common = sum((Counter(secret) & Counter(guess)).values())
+    return black, common - black
+
+
+def all_codes_first_position_fastest() -> list[str]:
+    """1111, 2111, ..., 6111, 1211, ...: the order Superhirn II searches in."""
+    return ["".join(reversed(code)) for code in itertools.product("123456", repeat=POSITIONS)]
+
+
+def all_secrets() -> list[str]:
+    return ["".join(code) for code in itertools.product("123456", repeat=POSITIONS)]
+
+
+_ORDER = all_codes_first_position_fastest()
+
+
+def model_game(secret: str) -> tuple[list[str], str]:
+    """The guesses Superhirn II makes for ``secret``, and the outcome."""
+    guesses = ["1234"]
+    answers = [score(secret, "1234")]
+    position = 0  # the search starts at 1111
+    while answers[-1][0] != POSITIONS:
+        for index in range(position, len(_ORDER)):
+            candidate = _ORDER[index]
+            if all(score(candidate, g) == a for g, a in zip(guesses, answers, strict=True)):
+                guesses.append(candidate)
+                answers.append(score(secret, candidate))
+                position = index + 1
+                break
+        else:
+            return guesses, "ERROR"
+    return guesses, "OK"
+
+
+class Answerer:
+    """Types the answers a careful player gives: blacks, RETURN, whites, RETURN."""
+
+    GUESS = re.compile(rb"[1-6]{4}")
+
+    def __init__(self, machine: C64, secret: str, max_guesses: int = 20) -> None:
+        self.machine = machine
+        self.secret = secret
+        self.guesses: list[str] = []
+        self.seen = 0
+        self.white: int | None = None
+        self.max_guesses = max_guesses
+
+    def __call__(self) -> str | None:
+        printed = bytes(self.machine.output_log[self.seen :])
+        self.seen = len(self.machine.output_log)
+        found = self.GUESS.findall(printed)
+        if found:
+            guess = found[-1].decode()
+            self.guesses.append(guess)
+            if len(self.guesses) > self.max_guesses:
+                return None
+            black, self.white = score(self.secret, guess)
+            return str(black)
+        if self.white is None:
+            return None
+        white, self.white = self.white, None
+        return str(white)
+
+
+def play(prg: Prg, secret: str, template: C64 | None = None) -> Game:
+    """One game on the emulated C64."""
+    machine = C64()
+    if template is not None:
+        machine.memory[:] = template.memory
+    else:
+        machine.load(prg)
+    answerer = Answerer(machine, secret)
+    machine.keyboard = Keyboard(line_source=answerer)
+    result = machine.sys(START, max_cycles=50_000_000)
+    tail = bytes(machine.output_log[-8:])
+    if result.stop is Stop.RETURNED and b"OK" in tail:
+        outcome = "OK"
+    elif result.stop is Stop.RETURNED and b"ERROR" in tail:
+        outcome = "ERROR"
+    else:
+        outcome = result.message
+    return Game(secret, answerer.guesses, outcome, result.instructions, result.cycles)
+
+
+def secrets_sample(count: int, seed: int = 1985) -> list[str]:
+    import random
+
+    return random.Random(seed).sample(all_secrets(), count)
+
+
+@register("superhirn")
+def verify(prg: Prg, secrets: list[str] | None = None, progress: Progress | None = None) -> Verification:
+    """Play every secret (or the given ones) and compare each game with the model."""
+    secrets = secrets or all_secrets()
+    template = C64()
+    template.load(prg)
+    games: list[Game] = []
+    mismatches: list[str] = []
+    for number, secret in enumerate(secrets, start=1):
+        game = play(prg, secret, template)
+        games.append(game)
+        expected, outcome = model_game(secret)
+        if game.guesses != expected or game.outcome != outcome:
+            mismatches.append(f"{secret}: machine {' '.join(game.guesses)} {game.outcome}; "
+                              f"model {' '.join(expected)} {outcome}")
+        if progress is not None:
+            progress(number, len(secrets))
+    return Verification("Superhirn II", games, mismatches)
+
+
+def model_games() -> Iterator[tuple[str, list[str], str]]:
+    for secret in all_secrets():
+        guesses, outcome = model_game(secret)
+        yield secret, guesses, outcome
