@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from toolchain.c64.screen import Screen
 from toolchain.cpu.core import CPU, CpuHalted
+from toolchain.cpu.translator import BLOCKS_PER_CHECK, MAX_BLOCK_CYCLES, TranslatingCPU
 from toolchain.disk.prg import Prg
 from toolchain.petscii import char_to_petscii
 
@@ -133,7 +134,9 @@ class C64:
         self.memory = bytearray(0x10000)
         for address, data in ROM_BYTES.items():
             self.memory[address : address + len(data)] = data
-        self.cpu = CPU(self.memory)
+        rom = [address for start, end in ROM_RANGES for address in range(start, end)]
+        self.cpu = TranslatingCPU(self.memory, stops=rom, break_on_brk=True)
+        self.cpu.stop_block = self._block_for
         self.screen = Screen()
         self.keyboard = keyboard or Keyboard()
         self.output_log = bytearray()  # every byte printed, for --raw and answerers
@@ -143,6 +146,21 @@ class C64:
             CHROUT: self._chrout, CHRIN: self._chrin, GETIN: self._getin, STOP: self._stop_key,
             PLOT: self._plot, CLRCHN: lambda: None, STROUT: self._strout,
         }
+
+    def reset(self, memory_image: bytes | bytearray, keyboard: Keyboard | None = None) -> None:
+        """Back to a fresh machine holding ``memory_image`` (as after loading a program),
+        keeping the CPU's translations of code that is unchanged."""
+        self.cpu.restore_memory(memory_image)
+        cpu = self.cpu
+        cpu.a = cpu.x = cpu.y = cpu.n = cpu.v = cpu.d = cpu.z = cpu.c = 0
+        cpu.i = 1
+        cpu.sp = 0xFD
+        cpu.cycles = cpu.instructions = 0
+        self.screen = Screen()
+        self.keyboard = keyboard or Keyboard()
+        self.output_log.clear()
+        self.pending_input.clear()
+        self.idle_getin = 0
 
     # -- loading and calling ------------------------------------------------------------------
     def load(self, prg: Prg) -> None:
@@ -164,29 +182,57 @@ class C64:
         memory = self.memory
         start_cycles, start_instructions = cpu.cycles, cpu.instructions
         limit = cpu.cycles + max_cycles
-        if trace is None:
-            step = cpu.step
-        else:
-            def step() -> int:
-                trace(cpu)
-                return cpu.step()
+        blocks = cpu.blocks
+        translate = cpu._translate
+        # blocks end at ROM addresses; ROM routines, the return to BASIC and BRK are
+        # blocks of their own (see _block_for), so the fast loop only looks up and calls
+        soft_limit = limit - MAX_BLOCK_CYCLES * BLOCKS_PER_CHECK
+        checks = range(BLOCKS_PER_CHECK)
         try:
             while True:
+                if trace is None:
+                    pc = cpu.pc
+                    while cpu.cycles < soft_limit:
+                        for _ in checks:
+                            block = blocks.get(pc)
+                            if block is None:
+                                block = translate(pc)
+                            pc = block(cpu)
+                # one instruction at a time on the interpreter: for the trace, and near
+                # the cycle limit so that the limit is exact
                 pc = cpu.pc
                 if pc >= 0xA000 and (pc < 0xC000 or pc >= 0xD000):
                     self._enter_rom(pc)
                     continue
                 if memory[pc] == 0x00:
                     raise _Stopped(Stop.BRK, f"BRK at ${pc:04X}")
-                step()
+                if trace is not None:
+                    trace(cpu)
+                cpu.step()
                 if cpu.cycles >= limit:
-                    raise _Stopped(Stop.CYCLE_LIMIT, f"stopped after {max_cycles} cycles at ${cpu.pc:04X}")
+                    raise _Stopped(Stop.CYCLE_LIMIT,
+                                   f"stopped after {cpu.cycles - start_cycles} cycles at ${cpu.pc:04X}")
         except _Stopped as stopped:
             return RunResult(stopped.stop, stopped.message, cpu.cycles - start_cycles,
                              cpu.instructions - start_instructions)
         except CpuHalted as halted:
             return RunResult(Stop.HALTED, str(halted), cpu.cycles - start_cycles,
                              cpu.instructions - start_instructions)
+
+    def _block_for(self, pc: int) -> Callable[[CPU], int]:
+        """The block the translating CPU runs at a ROM address or a BRK; like every
+        block it returns the PC it leaves with."""
+        if self.memory[pc] == 0 and not (pc >= 0xA000 and (pc < 0xC000 or pc >= 0xD000)):
+            def brk(cpu: CPU) -> int:
+                raise _Stopped(Stop.BRK, f"BRK at ${pc:04X}")
+
+            return brk
+
+        def rom(cpu: CPU) -> int:
+            self._enter_rom(pc)
+            return cpu.pc
+
+        return rom
 
     def _enter_rom(self, pc: int) -> None:
         if pc == RETURN_TO_BASIC:

@@ -64,7 +64,7 @@ class CPU:
     # -- running --------------------------------------------------------------------------
     def step(self) -> int:
         """Run one instruction; return its cycles."""
-        cycles = _HANDLERS[self.memory[self.pc]](self)
+        cycles = HANDLERS[self.memory[self.pc]](self)
         self.cycles += cycles
         self.instructions += 1
         return cycles
@@ -208,27 +208,41 @@ def _signed(value: int) -> int:
     return value - 0x100 if value & 0x80 else value
 
 
-def adc(cpu: CPU, value: int) -> None:
-    a, carry = cpu.a, cpu.c
-    binary = a + value + carry
-    if not cpu.d:
-        cpu.c = int(binary > 0xFF)
-        cpu.v = int(bool(~(a ^ value) & (a ^ binary) & 0x80))
-        cpu.a = _nz(cpu, binary & 0xFF)
-        return
-    # NMOS decimal mode (Clark, appendix A, sequences 1 and 2); Z comes from the binary sum
+def decimal_adc(a: int, value: int, carry: int) -> tuple[int, int, int, int, int]:
+    """NMOS ADC in decimal mode (Clark, appendix A, sequences 1 and 2).  Returns
+    (A, N, V, Z, C); Z comes from the binary sum, as on the NMOS chip."""
     low = (a & 0x0F) + (value & 0x0F) + carry
     if low >= 0x0A:
         low = ((low + 0x06) & 0x0F) + 0x10
     signed_sum = _signed(a & 0xF0) + _signed(value & 0xF0) + low
-    cpu.n = int(bool(signed_sum & 0x80))
-    cpu.v = int(signed_sum < -128 or signed_sum > 127)
     result = (a & 0xF0) + (value & 0xF0) + low
     if result >= 0xA0:
         result += 0x60
-    cpu.c = int(result >= 0x100)
-    cpu.z = int(binary & 0xFF == 0)
-    cpu.a = result & 0xFF
+    return (result & 0xFF, int(bool(signed_sum & 0x80)), int(signed_sum < -128 or signed_sum > 127),
+            int((a + value + carry) & 0xFF == 0), int(result >= 0x100))
+
+
+def decimal_sbc_result(a: int, value: int, carry: int) -> int:
+    """The accumulator after NMOS SBC in decimal mode (Clark, sequence 3); the flags
+    are those of the binary subtraction."""
+    low = (a & 0x0F) - (value & 0x0F) + carry - 1
+    if low < 0:
+        low = ((low - 0x06) & 0x0F) - 0x10
+    result = (a & 0xF0) - (value & 0xF0) + low
+    if result < 0:
+        result -= 0x60
+    return result & 0xFF
+
+
+def adc(cpu: CPU, value: int) -> None:
+    a, carry = cpu.a, cpu.c
+    if cpu.d:
+        cpu.a, cpu.n, cpu.v, cpu.z, cpu.c = decimal_adc(a, value, carry)
+        return
+    binary = a + value + carry
+    cpu.c = int(binary > 0xFF)
+    cpu.v = int(bool(~(a ^ value) & (a ^ binary) & 0x80))
+    cpu.a = _nz(cpu, binary & 0xFF)
 
 
 def sbc(cpu: CPU, value: int) -> None:
@@ -238,16 +252,7 @@ def sbc(cpu: CPU, value: int) -> None:
     cpu.c = int(binary >= 0)
     cpu.v = int(bool((a ^ value) & (a ^ binary) & 0x80))
     _nz(cpu, binary & 0xFF)
-    if not cpu.d:
-        cpu.a = binary & 0xFF
-        return
-    low = (a & 0x0F) - (value & 0x0F) + carry - 1
-    if low < 0:
-        low = ((low - 0x06) & 0x0F) - 0x10
-    result = (a & 0xF0) - (value & 0xF0) + low
-    if result < 0:
-        result -= 0x60
-    cpu.a = result & 0xFF
+    cpu.a = decimal_sbc_result(a, value, carry) if cpu.d else binary & 0xFF
 
 
 def _compare(cpu: CPU, register: int, value: int) -> None:
@@ -575,6 +580,7 @@ def _refuse(code: int) -> Callable[[CPU], int]:
     return unstable
 
 
-_HANDLERS: tuple[Callable[[CPU], int], ...] = tuple(
+#: One handler per opcode byte: runs the instruction at cpu.pc, returns its cycles.
+HANDLERS: tuple[Callable[[CPU], int], ...] = tuple(
     _make_handler(OPCODES[code]) if code in OPCODES else _refuse(code) for code in range(256))
 assert all(code in JAM_OPCODES or code in UNSTABLE_OPCODES for code in range(256) if code not in OPCODES)

@@ -9,6 +9,7 @@ means an impossible answer: ERROR.  Answers are scored the standard Mastermind w
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections import Counter
@@ -22,6 +23,7 @@ POSITIONS, DIGITS = 4, 6
 START = 0x3400  # SYS 13312
 
 
+@functools.cache
 def score(secret: str, guess: str) -> tuple[int, int]:
     """(black, white): right digit in the right place, right digit in the wrong place."""
     black = sum(s == g for s, g in zip(secret, guess, strict=True))
@@ -89,13 +91,13 @@ class Answerer:
         return str(white)
 
 
-def play(prg: Prg, secret: str, template: C64 | None = None) -> Game:
-    """One game on the emulated C64."""
-    machine = C64()
-    if template is not None:
-        machine.memory[:] = template.memory
-    else:
+def play(prg: Prg, secret: str, machine: C64 | None = None, image: bytes | None = None) -> Game:
+    """One game on the emulated C64 (reusing ``machine``, reset to ``image``, if given)."""
+    if machine is None or image is None:
+        machine = C64()
         machine.load(prg)
+    else:
+        machine.reset(image)
     answerer = Answerer(machine, secret)
     machine.keyboard = Keyboard(line_source=answerer)
     result = machine.sys(START, max_cycles=50_000_000)
@@ -119,12 +121,13 @@ def secrets_sample(count: int, seed: int = 1985) -> list[str]:
 def verify(prg: Prg, secrets: list[str] | None = None, progress: Progress | None = None) -> Verification:
     """Play every secret (or the given ones) and compare each game with the model."""
     secrets = secrets or all_secrets()
-    template = C64()
-    template.load(prg)
+    machine = C64()
+    machine.load(prg)
+    image = bytes(machine.memory)
     games: list[Game] = []
     mismatches: list[str] = []
     for number, secret in enumerate(secrets, start=1):
-        game = play(prg, secret, template)
+        game = play(prg, secret, machine, image)
         games.append(game)
         expected, outcome = model_game(secret)
         if game.guesses != expected or game.outcome != outcome:

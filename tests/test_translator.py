@@ -1,0 +1,108 @@
+"""The translating core must do exactly what the reference interpreter does."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.conftest import shared_path
+from toolchain.cpu.core import CPU, CpuHalted
+from toolchain.cpu.opcodes import JAM_OPCODES, OPCODES, UNSTABLE_OPCODES, Mode
+from toolchain.cpu.translator import TranslatingCPU
+
+_BRANCHES = (0x10, 0x30, 0x50, 0x70, 0x90, 0xB0, 0xD0, 0xF0)
+
+
+def _self_jump(memory: bytearray, pc: int) -> bool:
+    if memory[pc] == 0x4C:
+        return memory[pc + 1] | memory[pc + 2] << 8 == pc
+    return memory[pc] in _BRANCHES and memory[pc + 1] == 0xFE
+
+
+def test_klaus_dormann_functional_test_translated() -> None:
+    memory = bytearray(shared_path("cputests", "6502_functional_test.bin").read_bytes())
+    cpu = TranslatingCPU(memory)
+    cpu.pc = 0x0400
+    while True:  # a trap is a block at a jump-to-itself that leaves the PC where it was
+        pc = cpu.pc
+        cpu.run_block()
+        if cpu.pc == pc and _self_jump(memory, pc):
+            break
+    assert cpu.pc == 0x3469, f"trapped at ${cpu.pc:04X}, test case ${memory[0x200]:02X}"
+
+
+def test_bruce_clark_decimal_test_translated() -> None:
+    memory = bytearray(0x10000)
+    binary = shared_path("cputests", "6502_decimal_test.bin").read_bytes()
+    memory[0x200 : 0x200 + len(binary)] = binary
+    cpu = TranslatingCPU(memory)
+    cpu.pc = 0x0200
+    cpu.run(until=0x024B)
+    assert cpu.pc == 0x024B and memory[0x0B] == 0
+
+
+def _pair(code: bytes, at: int = 0x1000) -> tuple[CPU, TranslatingCPU]:
+    cpus = []
+    for cls in (CPU, TranslatingCPU):
+        memory = bytearray(0x10000)
+        memory[at : at + len(code)] = code
+        cpu = cls(memory)
+        cpu.pc = at
+        cpus.append(cpu)
+    return cpus[0], cpus[1]  # type: ignore[return-value]
+
+
+def _state(cpu: CPU) -> tuple[object, ...]:
+    return cpu.pc, cpu.a, cpu.x, cpu.y, cpu.sp, cpu.p, cpu.cycles, cpu.instructions, bytes(cpu.memory)
+
+
+def test_self_modifying_code_in_the_running_block() -> None:
+    # LDA #$E8 (INX) : STA $1005 : NOP (replaced by INX before it runs) : INX : JMP *
+    code = bytes([0xA9, 0xE8, 0x8D, 0x05, 0x10, 0xEA, 0xE8, 0x4C, 0x07, 0x10])
+    reference, translated = _pair(code)
+    reference.run(until=0x1007)
+    translated.run(until=0x1007)
+    assert translated.x == reference.x == 2
+    assert _state(translated) == _state(reference)
+
+
+def test_patched_operand_is_seen_on_the_next_run() -> None:
+    # loop: LDA #0 ; INC loop+1 ; CPX ... a block whose immediate changes every pass
+    code = bytes([0xA9, 0x00, 0xEE, 0x01, 0x10, 0xAA, 0xE0, 0x05, 0xD0, 0xF6, 0x00])
+    reference, translated = _pair(code)
+    reference.run(until=0x100A)
+    translated.run(until=0x100A)
+    assert _state(translated) == _state(reference) and translated.x == 5
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_random_programs_agree_with_the_interpreter(seed: int) -> None:
+    """Random code over every documented and stable opcode, looping until the cycle
+    budget is spent; data and pointers random, so stores may hit the code too."""
+    rng = random.Random(seed)
+    excluded = {0x00, 0x40, 0x60, 0x20, 0x4C, 0x6C} | JAM_OPCODES | UNSTABLE_OPCODES
+    stable = [op for op in OPCODES if op not in excluded]
+    code = bytearray()
+    while len(code) < 240:
+        op = rng.choice(stable)
+        operands = [rng.randrange(256) for _ in range(OPCODES[op].length - 1)]
+        if OPCODES[op].mode is Mode.REL:
+            operands = [0]  # taken or not, go on with the next instruction
+        elif OPCODES[op].length == 3:
+            operands[1] = rng.randrange(0x20, 0x40)  # keep absolute accesses in the data area
+        code += bytes([op, *operands])
+    code += bytes([0x4C, 0x00, 0x10])  # and round again
+    reference, translated = _pair(bytes(code))
+    reference.memory[0x2000:0x4000] = bytes(rng.randrange(256) for _ in range(0x2000))
+    reference.memory[0:0x100] = bytes(rng.randrange(0x20, 0x40) for _ in range(0x100))
+    translated.memory[:] = reference.memory
+    halts = []
+    for cpu in (reference, translated):
+        try:
+            cpu.run(max_cycles=20_000)
+        except CpuHalted as halted:  # stores may rewrite the code into a JAM: both must agree
+            halts.append(str(halted))
+    assert len(halts) in (0, 2) and len(set(halts)) <= 1
+    assert halts or reference.instructions > 2000  # a run that did not halt did real work
+    assert _state(translated) == _state(reference)
