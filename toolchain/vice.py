@@ -1,0 +1,249 @@
+"""Running programs in VICE (x64sc): interactively, and as a headless check.
+
+How a program is started, as a user would: a BASIC program is autostarted (from its
+PRG file or from the disk); a machine-code program is loaded and started with SYS,
+typed through the C64's keyboard buffer (from a disk: ``LOAD"NAME",8,1`` first).
+VICE runs monitor commands from a file (``-moncommands``) when it first enters its
+monitor; ``-initbreak`` at BASIC's READY ($A474) makes that happen once the machine
+has booted.  The same file loads our VICE label file, so the monitor shows the
+program's labels.
+
+The headless check (VICE's headless build has no interactive monitor input) saves
+screen memory ($0400-$07E7) from a breakpoint in the KERNAL's interrupt handler
+($EA31, sixty times a second) and stops VICE after the given cycles
+(``-limitcycles``); the file left behind is the screen at the end.  The screen codes
+are turned into text by the same decoder as our own machine model's.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from toolchain.c64.screen import COLUMNS, ROWS, screen_codes_to_text
+from toolchain.diagnostics import UserError
+from toolchain.disk.prg import Prg
+
+EMULATOR_ENV = "C64TC_VICE"
+DATA_ENV = "C64TC_VICE_DATA"  # VICE's data folder, for a VICE built but not installed
+BASIC_START = 0x0801
+READY = 0xA474  # BASIC's READY: the machine has booted
+IRQ_HANDLER = 0xEA31  # the KERNAL's interrupt handler, entered sixty times a second
+SCREEN = (0x0400, 0x07E7)
+
+HOW_TO_GET_VICE = (
+    "VICE's x64sc was not found.  Install VICE (for example your distribution's 'vice' "
+    "package, or a build from the official sources at vice-emu.sourceforge.io, configured "
+    "with --enable-headlessui for checks), then put x64sc on the PATH, or name it with "
+    f"--emulator or the {EMULATOR_ENV} environment variable.")
+
+
+def find_emulator(explicit: str | None = None) -> Path:
+    """x64sc: --emulator, then $C64TC_VICE, then the PATH."""
+    for candidate in (explicit, os.environ.get(EMULATOR_ENV)):
+        if candidate:
+            path = Path(candidate)
+            if path.is_file() and os.access(path, os.X_OK):
+                return path
+            raise UserError.single(candidate, f"not an executable file. {HOW_TO_GET_VICE}")
+    found = shutil.which("x64sc")
+    if found is None:
+        raise UserError.single("x64sc", HOW_TO_GET_VICE)
+    return Path(found)
+
+
+def data_directory(emulator: Path) -> Path | None:
+    """Where the ROMs are, for a VICE that was built but not installed (src/x64sc
+    beside data/); None when VICE finds its own."""
+    configured = os.environ.get(DATA_ENV)
+    if configured:
+        return Path(configured)
+    beside = emulator.resolve().parent.parent / "data"
+    return beside if (beside / "C64").is_dir() else None
+
+
+@dataclass(frozen=True)
+class Target:
+    """What to start: a PRG file, or a program on a D64 image."""
+
+    path: Path
+    program: str | None  # the name on the disk (D64 only)
+    load_address: int
+    sys_address: int | None  # for machine code; None for BASIC
+
+    @property
+    def is_disk(self) -> bool:
+        return self.path.suffix.lower() == ".d64"
+
+    @property
+    def is_basic(self) -> bool:
+        return self.sys_address is None
+
+
+def target_for(path: Path, program: str | None = None, sys_address: int | None = None) -> Target:
+    """Work out how to start ``path``; a PRG not loaded at $0801 is machine code."""
+    from toolchain.disk import d64
+
+    if path.suffix.lower() == ".d64":
+        directory = d64.directory(path)
+        names = [entry.name for entry in directory.files if entry.file_type == "PRG"]
+        if not names:
+            raise UserError.single(str(path), "the disk holds no PRG file to start")
+        if program is None:
+            program = names[0]
+        elif program.upper() not in names:
+            raise UserError.single(str(path), f'"{program.upper()}" is not on the disk '
+                                   f"(it has: {', '.join(names)})")
+        prg = Prg.from_bytes(d64.extract(path, program), f"{path}:{program}")
+    else:
+        prg = Prg.from_bytes(path.read_bytes(), str(path))
+    if sys_address is None and prg.load_address != BASIC_START:
+        sys_address = prg.load_address
+    return Target(path, program.upper() if program else None, prg.load_address, sys_address)
+
+
+def _keys(text: str) -> str:
+    """Typed keys for VICE's keybuf, with the meaning our own --input has: lines
+    separated by | or line breaks, each ended by RETURN (written \\n for VICE)."""
+    if not text:
+        return ""
+    lines = text.replace("|", "\n").split("\n")
+    if text.endswith(("|", "\n")):
+        lines.pop()
+    return "".join(line.replace("\\", "\\\\") + "\\n" for line in lines)
+
+
+def _quoted(path: Path) -> str:
+    return '"' + str(path).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def monitor_commands(target: Target, typed: str = "", labels: Path | None = None,
+                     screen_file: Path | None = None) -> str:
+    """The monitor command file: labels, loading and starting, the typed input, and
+    (for a check) the screen dumps."""
+    lines = []
+    if labels is not None:
+        lines += [line for line in labels.read_text().splitlines() if line.startswith("al ")]
+    keys = ""
+    if not target.is_basic:
+        if target.is_disk:
+            keys += f'load"{target.program.lower()}",8,1\\n'  # lower case: unshifted, as typed
+        else:
+            lines.append(f"l {_quoted(target.path.resolve())} 0")
+        keys += f"sys{target.sys_address}\\n"
+    keys += _keys(typed)
+    if keys:
+        lines.append(f"keybuf {keys}")
+    if screen_file is not None:
+        lines.append(f"break ${IRQ_HANDLER:04x}")
+        # the breakpoint just made is number 2 (number 1 is -initbreak's)
+        inner = f"s {_quoted(screen_file)} 0 {SCREEN[0]:04x} {SCREEN[1]:04x}"
+        lines.append('command 2 "' + inner.replace("\\", "\\\\").replace('"', '\\"') + '"')
+    lines.append("x")
+    return "\n".join(lines) + "\n"
+
+
+def command_line(emulator: Path, target: Target, commands_file: Path, warp: bool = False,
+                 headless_cycles: int | None = None) -> list[str]:
+    """The x64sc command line."""
+    args = [str(emulator)]
+    if headless_cycles is not None:
+        # -default first: it resets every setting made before it on the command line
+        args += ["-default", "+sound", "-limitcycles", str(headless_cycles)]
+        warp = True
+    data = data_directory(emulator)
+    if data is not None:
+        args += ["-directory", str(data)]
+    if warp:
+        args.append("-warp")
+    if target.is_basic:
+        source = f"{target.path}:{target.program.lower()}" if target.is_disk else str(target.path)
+        args += ["-autostart", source]
+    elif target.is_disk:
+        args += ["-8", str(target.path)]
+    args += ["-initbreak", f"0x{READY:04x}", "-moncommands", str(commands_file)]
+    return args
+
+
+def _environment(state: Path) -> dict[str, str]:
+    """VICE needs writable configuration and state folders (without them it crashes
+    while logging): give it its own."""
+    environment = dict(os.environ)
+    for variable in ("XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
+        folder = state / variable.lower()
+        (folder / "vice").mkdir(parents=True, exist_ok=True)
+        environment[variable] = str(folder)
+    return environment
+
+
+def start(emulator: Path, target: Target, typed: str = "", labels: Path | None = None,
+          warp: bool = False) -> int:
+    """Start VICE with its window and wait for the user to close it."""
+    state = Path(tempfile.mkdtemp(prefix="c64tc-vice-"))
+    try:
+        commands = state / "start.mon"
+        commands.write_text(monitor_commands(target, typed, labels))
+        return subprocess.call(command_line(emulator, target, commands, warp), env=_environment(state))
+    finally:
+        shutil.rmtree(state, ignore_errors=True)
+
+
+@dataclass
+class CheckResult:
+    screen: list[str]  # 25 rows of text
+    log: str
+
+
+def run_headless(emulator: Path, target: Target, typed: str, cycles: int, labels: Path | None = None,
+                 timeout: float = 600) -> CheckResult:
+    """Run VICE without a window for ``cycles`` cycles; return the final screen."""
+    state = Path(tempfile.mkdtemp(prefix="c64tc-vice-"))
+    try:
+        screen_file = state / "screen.bin"
+        commands = state / "check.mon"
+        commands.write_text(monitor_commands(target, typed, labels, screen_file))
+        log_file = state / "vice.log"
+        arguments = command_line(emulator, target, commands, headless_cycles=cycles)
+        arguments += ["-logfile", str(log_file)]
+        try:
+            subprocess.run(arguments, env=_environment(state), stdin=subprocess.DEVNULL,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout,
+                           check=False)  # -limitcycles ends VICE with a non-zero status
+        except subprocess.TimeoutExpired:
+            raise UserError.single(str(emulator), f"VICE did not finish within {timeout:.0f} s") from None
+        log = log_file.read_text(errors="replace") if log_file.exists() else ""
+        if not screen_file.exists():
+            tail = "\n".join(log.splitlines()[-8:])
+            raise UserError.single(str(emulator), "VICE ended without saving the screen (is it a "
+                                   f"headless build, and are its ROMs found?). Its log ends:\n{tail}")
+        data = screen_file.read_bytes()[2:]  # the monitor saves a PRG: load address first
+        rows = [screen_codes_to_text(data[row * COLUMNS : (row + 1) * COLUMNS]).rstrip()
+                for row in range(ROWS)]
+        return CheckResult(rows, log)
+    finally:
+        shutil.rmtree(state, ignore_errors=True)
+
+
+def compare(screen: list[str], expected_texts: list[str], expected_screen: list[str] | None) -> list[str]:
+    """What does not match: each expected text must appear on the screen, in the order
+    given; an expected screen must equal the screen row by row."""
+    problems = []
+    text = "\n".join(screen)
+    position = 0
+    for expected in expected_texts:
+        found = text.find(expected, position)
+        if found < 0:
+            where = "after the previous expected text" if position else "on the screen"
+            problems.append(f"expected {expected!r} {where}, not found")
+        else:
+            position = found + len(expected)
+    if expected_screen is not None:
+        wanted = [row.rstrip() for row in expected_screen] + [""] * (ROWS - len(expected_screen))
+        for number, (got, want) in enumerate(zip(screen, wanted[:ROWS], strict=True), start=1):
+            if got != want:
+                problems.append(f"row {number}: expected {want!r}, got {got!r}")
+    return problems
