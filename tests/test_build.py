@@ -112,3 +112,13 @@ def test_build_api_reports_every_failure(project: Path) -> None:
         build(project / "sources" / "manifest.toml", project / "build")
     failed = [d.message for d in info.value.diagnostics if "failed to build" in d.message]
     assert failed == ["program 'superhirn2' failed to build", "program 'nikolaus' failed to build"]
+
+
+def test_a_dialogue_that_goes_wrong_fails_the_build(project: Path) -> None:
+    manifest = project / "sources" / "manifest.toml"
+    # answering 4 blacks at once ends the game after the first guess: 2211 is never shown
+    manifest.write_text(manifest.read_text().replace('input = "1|1|0|0|1|2|1|2|3|0|4"', 'input = "4"'))
+    result = build_in(project)
+    assert result.returncode == 1
+    assert "check dialogue failed: '2211' not shown (in order)" in result.stderr
+    assert not (project / "build").exists()

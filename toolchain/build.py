@@ -220,6 +220,30 @@ def _check_round_trip(built: BuiltProgram, check: dict[str, Any], manifest: Mani
     return CheckResult("text round trip", passed, "" if passed else "detok/tok changed the bytes")
 
 
+@register_check("dialogue")
+def _check_dialogue(built: BuiltProgram, check: dict[str, Any], manifest: Manifest) -> CheckResult:
+    """Machine code: run it on the emulated C64 from ``sys`` with the typed ``input``;
+    it must return to BASIC, and each text of ``expect`` must appear in the
+    transcript, in order."""
+    from toolchain.c64.machine import C64, Keyboard, Stop
+
+    name = "dialogue"
+    machine = C64(Keyboard(str(check.get("input", ""))))
+    machine.load(built.prg)
+    result = machine.sys(int(check.get("sys", built.prg.load_address)),
+                         int(check.get("max_cycles", 100_000_000)))
+    if result.stop is not Stop.RETURNED:
+        return CheckResult(name, False, result.message)
+    transcript = machine.screen.transcript()
+    position = 0
+    for text in check.get("expect", []):
+        found = transcript.find(str(text), position)
+        if found < 0:
+            return CheckResult(name, False, f"{text!r} not shown (in order); the screen:\n{transcript}")
+        position = found + len(str(text))
+    return CheckResult(name, True)
+
+
 # -- the build -----------------------------------------------------------------------------------
 
 class BuildFailed(UserError):
