@@ -8,6 +8,7 @@ import pytest
 from tests.conftest import shared_path
 from toolchain.cpu.core import CPU, CpuHalted
 from toolchain.cpu.disassembler import disassemble
+from toolchain.cpu.translator import TranslatingCPU
 
 
 def machine(code: bytes, at: int = 0x0200, **registers: int) -> CPU:
@@ -42,14 +43,15 @@ def test_klaus_dormann_functional_test() -> None:
     assert cpu.cycles == 96_241_367  # the figure given for a correct NMOS core
 
 
-def test_bruce_clark_decimal_test() -> None:
+@pytest.mark.parametrize("core", [CPU, TranslatingCPU], ids=["interpreter", "translator"])
+def test_bruce_clark_decimal_test(core: type[CPU]) -> None:
     memory = bytearray(0x10000)
     binary = shared_path("cputests", "6502_decimal_test.bin").read_bytes()
     memory[0x200 : 0x200 + len(binary)] = binary
-    cpu = CPU(memory)
+    cpu = core(memory)
     cpu.pc = 0x0200
     cpu.run(until=0x024B)
-    assert memory[0x0B] == 0  # ERROR
+    assert cpu.pc == 0x024B and memory[0x0B] == 0  # DONE reached, ERROR clear
 
 
 # -- arithmetic ------------------------------------------------------------------------------

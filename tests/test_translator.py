@@ -32,16 +32,6 @@ def test_klaus_dormann_functional_test_translated() -> None:
     assert cpu.pc == 0x3469, f"trapped at ${cpu.pc:04X}, test case ${memory[0x200]:02X}"
 
 
-def test_bruce_clark_decimal_test_translated() -> None:
-    memory = bytearray(0x10000)
-    binary = shared_path("cputests", "6502_decimal_test.bin").read_bytes()
-    memory[0x200 : 0x200 + len(binary)] = binary
-    cpu = TranslatingCPU(memory)
-    cpu.pc = 0x0200
-    cpu.run(until=0x024B)
-    assert cpu.pc == 0x024B and memory[0x0B] == 0
-
-
 def _pair(code: bytes, at: int = 0x1000) -> tuple[CPU, TranslatingCPU]:
     cpus = []
     for cls in (CPU, TranslatingCPU):

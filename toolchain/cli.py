@@ -99,29 +99,36 @@ def asm_command(source: Path, output: Path | None, output_format: str, listing: 
 
 def _parse_address(value: str) -> int:
     """An address as users write it: $0801, 0x0801, or hex digits alone as petcat's -l."""
-    text = value.strip().lower().removeprefix("$").removeprefix("0x")
-    try:
-        address = int(text, 16)
-    except ValueError:
-        raise click.BadParameter(f"{value!r} is not a hex address like $0801") from None
+    address = int(value.strip().lower().removeprefix("$").removeprefix("0x"), 16)
     if not 0 <= address <= 0xFFFF:
-        raise click.BadParameter(f"{value!r} is outside $0000-$FFFF")
+        raise OutOfRange("outside $0000-$FFFF")
     return address
 
 
-class AddressType(click.ParamType):
-    name = "ADDRESS"
+class OutOfRange(ValueError):
+    pass
+
+
+class IntegerType(click.ParamType):
+    """A click parameter read by ``parse``; its ValueError becomes a usage message."""
+
+    def __init__(self, name: str, parse: Callable[[str], int], hint: str) -> None:
+        self.name = name
+        self.parse = parse
+        self.hint = hint
 
     def convert(self, value: Any, param: Any, ctx: Any) -> int:
         if isinstance(value, int):
             return value
         try:
-            return _parse_address(value)
-        except click.BadParameter as exc:
-            self.fail(exc.message, param, ctx)
+            return self.parse(value)
+        except OutOfRange as exc:
+            self.fail(f"{value!r} is {exc}", param, ctx)
+        except ValueError:
+            self.fail(f"{value!r} is not {self.hint}", param, ctx)
 
 
-ADDRESS = AddressType()
+ADDRESS = IntegerType("ADDRESS", _parse_address, "a hex address like $0801")
 
 
 @main.command("tok")
@@ -363,19 +370,7 @@ def _parse_number(value: str) -> int:
     return int(text)
 
 
-class NumberType(click.ParamType):
-    name = "NUMBER"
-
-    def convert(self, value: Any, param: Any, ctx: Any) -> int:
-        if isinstance(value, int):
-            return value
-        try:
-            return _parse_number(value)
-        except ValueError:
-            self.fail(f"{value!r} is not a number (13312, $3400 or 0x3400)", param, ctx)
-
-
-NUMBER = NumberType()
+NUMBER = IntegerType("NUMBER", _parse_number, "a number (13312, $3400 or 0x3400)")
 
 
 def _interactive_line_source(machine: Any) -> Callable[[], str | None]:
