@@ -285,3 +285,17 @@ def test_listing_vice_labels_and_symbols() -> None:
     assert vice_labels(program) == "al C:c000 .done\nal C:c000 .start\n"
     table = symbol_table(program)
     assert "symbols by name:\n  done    $C000  equate\n  start   $C000  label" in table
+
+
+def test_cli_assembles_a_tokenized_source_prg(tmp_path: Path) -> None:
+    """Profi-Ass saved its sources as BASIC programs: such a PRG assembles directly."""
+    from toolchain.basic import tokenize_text
+
+    path = shared_path("corpus", "asm", "8609_viza.patch.quell.txt")
+    text = path.read_text(encoding="latin-1")
+    source_prg = tmp_path / "viza.src.prg"
+    source_prg.write_bytes(tokenize_text(text).to_bytes())  # "sys", "and", ... become tokens
+    from_prg, from_text = tmp_path / "a.prg", tmp_path / "b.prg"
+    assert CliRunner().invoke(main, ["asm", str(source_prg), "-o", str(from_prg)]).exit_code == 0
+    assert CliRunner().invoke(main, ["asm", str(path), "-o", str(from_text)]).exit_code == 0
+    assert from_prg.read_bytes() == from_text.read_bytes() and len(from_prg.read_bytes()) == 64
