@@ -451,7 +451,7 @@ def run_command(program: Path, sys_address: int | None, input_text: str | None, 
 
 
 @main.command("verify")
-@click.argument("name", type=click.Choice(["superhirn"]))
+@click.argument("name", type=click.Choice(["superhirn", "strategies"]))
 @click.option("--prg", "prg_file", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("build/superhirn2.prg"), show_default=True, help="The built program.")
 @click.option("--sample", type=int, help="Play this many secrets (chosen at random, fixed seed) "
@@ -462,10 +462,20 @@ def verify_command(name: str, prg_file: Path, sample: int | None) -> None:
 
     superhirn: all 1296 secrets of Superhirn II, each answered correctly by an
     automatic player; every game must agree with the model of the article's algorithm.
+
+    strategies: the Python models of Superhirn II, Superhirn III (minimax over the
+    consistent codes) and Knuth's minimax compared over all 1296 codes.
     """
     from toolchain.disk import Prg
     from toolchain.verify import VERIFIERS, guess_statistics
     from toolchain.verify.superhirn import secrets_sample
+
+    if name == "strategies":
+        from toolchain.verify import strategies
+
+        click.echo(strategies.comparison([strategies.superhirn2(), strategies.superhirn3(),
+                                          strategies.knuth()]), nl=False)
+        return
 
     if not prg_file.exists():
         raise UserError.single(str(prg_file), "not built yet: run c64tc build first")
