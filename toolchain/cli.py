@@ -451,17 +451,19 @@ def run_command(program: Path, sys_address: int | None, input_text: str | None, 
 
 
 @main.command("verify")
-@click.argument("name", type=click.Choice(["superhirn", "strategies"]))
+@click.argument("name", type=click.Choice(["superhirn", "superhirn3", "strategies"]))
 @click.option("--prg", "prg_file", type=click.Path(dir_okay=False, path_type=Path),
-              default=Path("build/superhirn2.prg"), show_default=True, help="The built program.")
+              help="The built program (default: build/superhirn2.prg, build/superhirn3.prg).")
 @click.option("--sample", type=int, help="Play this many secrets (chosen at random, fixed seed) "
               "instead of all.")
 @reports_user_errors
-def verify_command(name: str, prg_file: Path, sample: int | None) -> None:
+def verify_command(name: str, prg_file: Path | None, sample: int | None) -> None:
     """Play every game of a built program against an independent Python model.
 
     superhirn: all 1296 secrets of Superhirn II, each answered correctly by an
     automatic player; every game must agree with the model of the article's algorithm.
+
+    superhirn3: the same for Superhirn III against the minimax model.
 
     strategies: the Python models of Superhirn II, Superhirn III (minimax over the
     consistent codes) and Knuth's minimax compared over all 1296 codes.
@@ -477,6 +479,7 @@ def verify_command(name: str, prg_file: Path, sample: int | None) -> None:
                                           strategies.knuth()]), nl=False)
         return
 
+    prg_file = prg_file or Path("build") / ("superhirn3.prg" if name == "superhirn3" else "superhirn2.prg")
     if not prg_file.exists():
         raise UserError.single(str(prg_file), "not built yet: run c64tc build first")
     prg = Prg.from_bytes(read_bytes(prg_file), str(prg_file))

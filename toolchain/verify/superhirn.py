@@ -13,7 +13,7 @@ import functools
 import itertools
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from toolchain.c64.machine import C64, Keyboard, Stop
 from toolchain.disk.prg import Prg
@@ -117,9 +117,10 @@ def secrets_sample(count: int, seed: int = 1985) -> list[str]:
     return random.Random(seed).sample(all_secrets(), count)
 
 
-@register("superhirn")
-def verify(prg: Prg, secrets: list[str] | None = None, progress: Progress | None = None) -> Verification:
-    """Play every secret (or the given ones) and compare each game with the model."""
+def verify_against(prg: Prg, name: str, model: Callable[[str], tuple[list[str], str]],
+                   secrets: list[str] | None = None, progress: Progress | None = None) -> Verification:
+    """Play every secret (or the given ones) on the machine code and compare each game
+    with ``model`` (secret -> guesses, outcome)."""
     secrets = secrets or all_secrets()
     machine = C64()
     machine.load(prg)
@@ -129,13 +130,29 @@ def verify(prg: Prg, secrets: list[str] | None = None, progress: Progress | None
     for number, secret in enumerate(secrets, start=1):
         game = play(prg, secret, machine, image)
         games.append(game)
-        expected, outcome = model_game(secret)
+        expected, outcome = model(secret)
         if game.guesses != expected or game.outcome != outcome:
             mismatches.append(f"{secret}: machine {' '.join(game.guesses)} {game.outcome}; "
                               f"model {' '.join(expected)} {outcome}")
         if progress is not None:
             progress(number, len(secrets))
-    return Verification("Superhirn II", games, mismatches)
+    return Verification(name, games, mismatches)
+
+
+@register("superhirn")
+def verify(prg: Prg, secrets: list[str] | None = None, progress: Progress | None = None) -> Verification:
+    """Superhirn II against the model of the 64'er article's algorithm."""
+    return verify_against(prg, "Superhirn II", model_game, secrets, progress)
+
+
+@register("superhirn3")
+def verify_superhirn3(prg: Prg, secrets: list[str] | None = None,
+                      progress: Progress | None = None) -> Verification:
+    """Superhirn III against the minimax model (toolchain.verify.strategies)."""
+    from toolchain.verify.strategies import superhirn3_games
+
+    games = superhirn3_games()
+    return verify_against(prg, "Superhirn III", lambda secret: (games[secret], "OK"), secrets, progress)
 
 
 def model_games() -> Iterator[tuple[str, list[str], str]]:
