@@ -153,3 +153,37 @@ def test_cli_check_exit_status(files: dict[str, Path]) -> None:
     bad = CliRunner().invoke(main, ["vice", "--check", str(files["prg"]), "--input", SEED_DIALOGUE,
                                     "--max-cycles", "25000000", "--expect", "ERROR"])
     assert bad.exit_code == 1 and "mismatch: expected 'ERROR'" in bad.output
+
+
+def _nikolaus_solutions() -> list[list[int]]:
+    """An independent model of the listing: corner 1 to corner 2 over all eight edges,
+    in the order of its loop over k (erratum range)."""
+    edges = {(1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4), (3, 5), (4, 5)}
+    solutions = []
+    for k in range(2311111, 4555554 + 1):
+        digits = [int(c) for c in str(k)]
+        if any(d == 0 or d > 5 for d in digits):
+            continue
+        path = [1, *digits, 2]
+        used = {tuple(sorted(pair)) for pair in zip(path, path[1:], strict=False)}
+        if len(used) == 8 and used <= edges:
+            solutions.append(path)
+    return solutions
+
+
+def test_nikolaus_model_finds_the_blogs_44() -> None:
+    solutions = _nikolaus_solutions()
+    assert len(solutions) == 44 and solutions[0] == [1, 2, 3, 1, 4, 3, 5, 4, 2]
+
+
+@pytest.mark.slow
+def test_nikolaus_in_vice_prints_the_models_first_solutions(files: dict[str, Path]) -> None:
+    """About 41 minutes of C64 time (3.5 minutes in VICE's warp mode)."""
+    emulator = Path(_x64sc())
+    target = vice.target_for(files["disk"], "nikolaus")
+    result = vice.run_headless(emulator, target, "", 2_400_000_000)
+    # print "loesung"c"{left}:"; then str$(k(j)); for each corner: {left} undoes the
+    # cursor-right that follows a printed number
+    expected = [f"LOESUNG {n}:" + "".join(f" {corner}" for corner in solution)
+                for n, solution in enumerate(_nikolaus_solutions()[:2], start=1)]
+    assert [row for row in result.screen if row.startswith("LOESUNG")][:2] == expected
