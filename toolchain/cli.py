@@ -373,28 +373,42 @@ def _parse_number(value: str) -> int:
 NUMBER = IntegerType("NUMBER", _parse_number, "a number (13312, $3400 or 0x3400)")
 
 
-def _interactive_line_source(machine: Any) -> Callable[[], str | None]:
-    """Typed lines from the terminal; what the program printed is shown first."""
-    from toolchain.c64.screen import petscii_to_screen_code, screen_code_to_text
+class _Terminal:
+    """Interactive play: what the program printed is shown, then a line is read.
 
-    shown = 0
+    The terminal moves to a new line when the player presses Enter; on the C64 the
+    cursor stays behind the typed text until the program prints its RETURN.  So the
+    first RETURN printed after a typed line is already on the terminal: skip it."""
 
-    def next_line() -> str | None:
-        nonlocal shown
+    def __init__(self, machine: Any) -> None:
+        self.machine = machine
+        self.shown = 0
+        self.after_input = False
+
+    def flush(self) -> None:
+        from toolchain.c64.screen import petscii_to_screen_code, screen_code_to_text
+
         text = []
-        for byte in machine.output_log[shown:]:
+        for byte in self.machine.output_log[self.shown :]:
+            if byte in (0x0D, 0x8D) and self.after_input:
+                self.after_input = False
+                continue
+            self.after_input = False
             if byte in (0x0D, 0x8D, 0x93):
                 text.append("\n")
             elif not (byte < 0x20 or 0x80 <= byte < 0xA0):
                 text.append(screen_code_to_text(petscii_to_screen_code(byte)))
-        shown = len(machine.output_log)
+        self.shown = len(self.machine.output_log)
         click.echo("".join(text), nl=False)
+
+    def __call__(self) -> str | None:
+        self.flush()
         try:
-            return input()
+            line = input()
         except EOFError:
             return None
-
-    return next_line
+        self.after_input = True
+        return line
 
 
 @main.command("run")
@@ -431,7 +445,8 @@ def run_command(program: Path, sys_address: int | None, input_text: str | None, 
     interactive = input_text is None and input_file is None and sys.stdin.isatty()
     if input_file is not None:
         input_text = read_text(input_file)
-    machine.keyboard = Keyboard(input_text, _interactive_line_source(machine) if interactive else None)
+    terminal = _Terminal(machine) if interactive else None
+    machine.keyboard = Keyboard(input_text, terminal)
     machine.load(prg)
     tracer = (lambda cpu: click.echo(trace_line(cpu), err=True)) if trace else None
     result = machine.sys(sys_address, max_cycles, tracer)
@@ -440,10 +455,10 @@ def run_command(program: Path, sys_address: int | None, input_text: str | None, 
     elif show == "raw":
         sys.stdout.buffer.write(bytes(machine.output_log))
         sys.stdout.flush()
-    elif not interactive:
+    elif terminal is None:
         click.echo(machine.screen.transcript(), nl=False)
     else:
-        _interactive_line_source(machine)  # nothing more to read
+        terminal.flush()  # what the program printed after the last answer
         click.echo()
     click.echo(f"{result.message}: {result.instructions:,} instructions, {result.cycles:,} cycles "
                f"({result.seconds:.2f} s on a PAL C64)", err=True)
