@@ -53,6 +53,9 @@ def split_program(data: bytes, load_address: int, path: str = "<prg>") -> list[P
         position = end + 1
 
 
+_ONE_CHARACTER_NAMES = frozenset("abcdefghijklmnopqrstuvwxyz+-*/<=>^")
+
+
 def _naive_units(body: bytes) -> list[Unit]:
     """The characters the text of ``body`` would show, as the tokenizer will see them
     (keywords spelled out, brace codes as non-characters), one unit per character,
@@ -108,7 +111,8 @@ def detokenize_line(body: bytes) -> str:
         text = BYTE_TEXT[byte]
         plain = len(text) == 1
         if outside and plain and (escape_next_plain or match_keyword(units, first_unit[index])):
-            text = "{" + text + "}" if text.isalpha() or text in "+-*/<=>^" else f"{{${byte:02x}}}"
+            # petcat's one-character names are the unshifted letters and the operators
+            text = "{" + text + "}" if text in _ONE_CHARACTER_NAMES else f"{{${byte:02x}}}"
         escape_next_plain = False
         if byte == 0x3A and not quote:
             data = False
