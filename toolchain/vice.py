@@ -24,6 +24,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from toolchain.c64.machine import typed_lines
 from toolchain.c64.screen import COLUMNS, ROWS, screen_codes_to_text
 from toolchain.diagnostics import UserError
 from toolchain.disk.prg import Prg
@@ -109,12 +110,7 @@ def target_for(path: Path, program: str | None = None, sys_address: int | None =
 def _keys(text: str) -> str:
     """Typed keys for VICE's keybuf, with the meaning our own --input has: lines
     separated by | or line breaks, each ended by RETURN (written \\n for VICE)."""
-    if not text:
-        return ""
-    lines = text.replace("|", "\n").split("\n")
-    if text.endswith(("|", "\n")):
-        lines.pop()
-    return "".join(line.replace("\\", "\\\\") + "\\n" for line in lines)
+    return "".join(line.replace("\\", "\\\\") + "\\n" for line in typed_lines(text))
 
 
 def _quoted(path: Path) -> str:

@@ -75,6 +75,17 @@ class _Stopped(Exception):
         self.message = message
 
 
+def typed_lines(script: str) -> list[str]:
+    """The lines of typed input: separated by | or line breaks, each ended by RETURN
+    (a final | or line break ends the last line, it adds no empty one)."""
+    if not script:
+        return []
+    lines = script.replace("|", "\n").split("\n")
+    if script.endswith(("|", "\n")):
+        lines.pop()
+    return lines
+
+
 def text_to_keys(text: str) -> bytes:
     """Typed text to PETSCII key codes: a-z unshifted, A-Z shifted (petcat's rule)."""
     return bytes(char_to_petscii(c) for c in text)
@@ -90,11 +101,9 @@ class Keyboard:
     def __init__(self, script: str | None = None,
                  line_source: Callable[[], str | None] | None = None) -> None:
         self.keys: deque[int] = deque()
-        if script is not None:
-            for line in script.replace("|", "\n").split("\n")[:-1] if script.replace("|", "\n").endswith(
-                    "\n") else script.replace("|", "\n").split("\n"):
-                self.keys.extend(text_to_keys(line))
-                self.keys.append(0x0D)
+        for line in typed_lines(script or ""):
+            self.keys.extend(text_to_keys(line))
+            self.keys.append(0x0D)
         self.line_source = line_source
 
     def next_line(self) -> bytes | None:
