@@ -241,3 +241,11 @@ def test_interactive_play_on_a_terminal(tmp_path: Path) -> None:
     # the terminal shows what the C64 screen shows: guesses, the typed answers, OK
     assert shown[:18] == ["1234", "1", "1", "2211", "0", "0", "4333", "1", "2", "3344", "1", "2",
                           "3435", "3", "0", "3436", "4", "OK"]
+
+
+def test_cli_run_says_basic_is_not_runnable_yet(tmp_path: Path) -> None:
+    prg = tmp_path / "nik.prg"
+    prg.write_bytes((DATA / "nikolaus.petcat.prg").read_bytes())
+    result = c64tc("run", str(prg))
+    assert result.returncode == 1 and "this is a BASIC program" in result.stderr
+    assert "c64tc vice" in result.stderr

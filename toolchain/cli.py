@@ -438,6 +438,9 @@ def run_command(program: Path, sys_address: int | None, input_text: str | None, 
     from toolchain.disk import Prg
 
     prg = Prg.from_bytes(read_bytes(program), str(program))
+    if sys_address is None and prg.load_address == 0x0801:
+        raise UserError.single(str(program), "this is a BASIC program (it loads at $0801): c64tc "
+                               "cannot run BASIC yet; try it in VICE with: c64tc vice " + str(program))
     if sys_address is None:
         raise UserError.single(str(program), f"say where to start: --sys {prg.load_address} "
                                f"(${prg.load_address:04X} is where the program loads)")
