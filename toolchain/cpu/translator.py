@@ -344,10 +344,11 @@ class _BlockWriter:
             target = (following + offset - (0x100 if offset & 0x80 else 0)) & 0xFFFF
             self.cycles += op.cycles
             self.count += 1
+            # a side exit: the taken branch leaves the block, the fall-through path goes on
+            # in the same block (no dispatch for a branch not taken)
             self.emit(f"if {_BRANCHES[name]}:")
             self.exit(str(target), 1 + ((following ^ target) > 0xFF), indent=2)
-            self.exit(str(following))
-            return True
+            return False
         if name == "jmp" and mode is Mode.ABS:
             self.cycles += op.cycles
             self.count += 1
