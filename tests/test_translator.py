@@ -96,3 +96,16 @@ def test_random_programs_agree_with_the_interpreter(seed: int) -> None:
     assert len(halts) in (0, 2) and len(set(halts)) <= 1
     assert halts or reference.instructions > 2000  # a run that did not halt did real work
     assert _state(translated) == _state(reference)
+
+
+def test_code_running_through_ffff_and_patched_after_the_wrap() -> None:
+    # $FFFE: NOP NOP, then at $0000: LDA #$05 ; CLC ; ADC $20 ; STA $20 (a running sum of the
+    # loaded values) ; INC $0001 (the LDA's own operand) ; JMP $FFFE
+    code = bytes([0xA9, 0x05, 0x18, 0x65, 0x20, 0x85, 0x20, 0xEE, 0x01, 0x00, 0x4C, 0xFE, 0xFF])
+    reference, translated = _pair(code, at=0x0000)
+    for cpu in (reference, translated):
+        cpu.memory[0xFFFE:0x10000] = bytes([0xEA, 0xEA])
+        cpu.pc = 0xFFFE
+    reference.run(max_cycles=2000)
+    translated.run(max_cycles=2000)
+    assert _state(translated) == _state(reference) and reference.memory[1] > 0x20

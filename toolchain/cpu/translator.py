@@ -253,7 +253,10 @@ class _BlockWriter:
                 break
             if self.instruction(op, pc, operand, following):
                 break
+            wrapped = following < pc
             pc = following
+            if wrapped:  # end the block at $FFFF: its bytes stay one contiguous range
+                break
         if not self.closed:  # ran to the size limit or up to a stop address
             self.exit(str(pc))
         return self._source(), self.end
