@@ -306,6 +306,14 @@ class _BlockWriter:
         self.emit(f"if code_bytes[{address}] and invalidate({address}, {self.start}, BLOCK_END):")
         self.exit(str(following), indent=2)
 
+    def write_memory(self, op: Any, code: str, address: str, following: int) -> None:
+        """An instruction that writes memory: its code, then the self-modification check
+        (which may leave the block, so the instruction is counted first)."""
+        self.emit(code)
+        self.cycles += op.cycles
+        self.count += 1
+        self.smc_check(address, following)
+
     def push(self, value: str) -> None:
         # Code translated from the stack page is dropped when pushed over; the block
         # that pushes runs on (code that overwrites itself through the stack while
@@ -398,17 +406,12 @@ class _BlockWriter:
             self.emit(_READS[name].format(v=value))
         elif name in _WRITES:
             address = self.address(mode, operand, False)
-            self.emit(f"mem[{address}] = {_WRITES[name]}")
-            self.cycles += op.cycles
-            self.count += 1
-            self.smc_check(address, following)
+            self.write_memory(op, f"mem[{address}] = {_WRITES[name]}", address, following)
             return False
         elif documented and name in _MODIFIES:
             address = self.address(mode, operand, False)
-            self.emit(f"t = mem[{address}]\n{_MODIFIES[name]}\nmem[{address}] = nr = zr = r")
-            self.cycles += op.cycles
-            self.count += 1
-            self.smc_check(address, following)
+            code = f"t = mem[{address}]\n{_MODIFIES[name]}\nmem[{address}] = nr = zr = r"
+            self.write_memory(op, code, address, following)
             return False
         elif name in _MODIFIES_VIA_FALLBACK and mode is not Mode.IMM:
             # the interpreter writes memory for us: find where first, then keep the
