@@ -1,0 +1,728 @@
+"""The C64's floating-point arithmetic, bit for bit.
+
+BASIC V2 keeps numbers in 5 bytes (exponent, 32-bit mantissa) and computes in the
+floating accumulator (FAC), which has one more byte below the mantissa: the rounding
+byte.  Results differ from IEEE doubles in the last bits, and those bits show when a
+number is printed (``.1`` added nine times to ``.1`` prints `` 1`` but is not 1).  So
+every operation here follows what the ROM routines do, step by step, on Python integers:
+the alignment shift that drops bits, the multiply loop that truncates as it shifts,
+the restoring division that keeps two extra quotient bits, the rounding on store.
+The behaviour was read from Marko Mäkelä's commented ROM disassembly (ROM 901226-01,
+mist64/c64ref) and checked against figures measured on the ROM.
+
+Values outside this module are Python floats: a number as stored (32-bit mantissa),
+or the FAC with its rounding byte (40 bits), both exactly representable in a double.
+"""
+
+from __future__ import annotations
+
+import math
+
+MASK40 = (1 << 40) - 1
+
+
+class FloatError(Exception):
+    """?OVERFLOW, ?DIVISION BY ZERO or ?ILLEGAL QUANTITY raised inside a routine."""
+
+    def __init__(self, error: str) -> None:
+        super().__init__(error)
+        self.error = error
+
+
+def _overflow() -> FloatError:
+    return FloatError("OVERFLOW")
+
+
+# A FAC is (exponent, negative, mantissa40): exponent 0 means zero, otherwise
+# value = mantissa40 * 2**(exponent - 168), mantissa40 normalized (bit 39 set).
+Fac = tuple[int, bool, int]
+ZERO: Fac = (0, False, 0)
+
+
+def to_fac(value: float) -> Fac:
+    if value == 0:
+        return ZERO
+    fraction, exponent = math.frexp(abs(value))
+    return exponent + 128, value < 0, int(fraction * (1 << 40))
+
+
+def from_fac(fac: Fac) -> float:
+    exponent, negative, mantissa = fac
+    if exponent == 0:
+        return 0.0
+    value = math.ldexp(mantissa, exponent - 168)
+    return -value if negative else value
+
+
+def from_bytes(data: bytes) -> float:
+    """A number in the 5-byte memory format (MFLPT), as in variables and the ROM."""
+    if data[0] == 0:
+        return 0.0
+    mantissa = (data[1] | 0x80) << 24 | data[2] << 16 | data[3] << 8 | data[4]
+    return from_fac((data[0], bool(data[1] & 0x80), mantissa << 8))
+
+
+def to_bytes(value: float) -> bytes:
+    exponent, negative, mantissa = round_fac(to_fac(value))
+    if exponent == 0:
+        return bytes(5)
+    m = mantissa >> 8
+    return bytes([exponent, (m >> 24 & 0x7F) | (0x80 if negative else 0),
+                  m >> 16 & 0xFF, m >> 8 & 0xFF, m & 0xFF])
+
+
+def _normalize(exponent: int, negative: bool, mantissa: int) -> Fac:
+    """$B8D7: shift left until bit 39 is set; a mantissa whose top 32 bits are zero
+    is zero (the rounding byte alone does not count), as is an exponent underflow."""
+    shift = 0
+    while mantissa >> 32 == 0:
+        mantissa = mantissa << 8 & MASK40
+        shift += 8
+        if shift == 32:
+            return ZERO
+    while not mantissa >> 39:
+        mantissa <<= 1
+        shift += 1
+    if shift >= exponent:
+        return ZERO
+    return exponent - shift, negative, mantissa
+
+
+def round_fac(fac: Fac) -> Fac:
+    """$BC1B: round the mantissa by the rounding byte's top bit (as on every store)."""
+    exponent, negative, mantissa = fac
+    if exponent == 0:
+        return fac
+    top = mantissa >> 8
+    if mantissa & 0x80:
+        top += 1
+        if top >> 32:
+            exponent += 1
+            if exponent > 255:
+                raise _overflow()
+            top >>= 1
+    return exponent, negative, top << 8
+
+
+def rounded(value: float) -> float:
+    """The value as a variable stores it."""
+    return from_fac(round_fac(to_fac(value)))
+
+
+def _add(arg: Fac, fac: Fac) -> Fac:
+    """$B86A: ARG + FAC.  ARG comes from memory (no rounding byte); FAC may have one."""
+    a_exp, a_neg, a_man = arg
+    f_exp, f_neg, f_man = fac
+    if f_exp == 0:
+        return arg
+    if a_exp == 0:
+        return fac
+    if a_exp > f_exp:
+        exponent, negative = a_exp, a_neg
+        big, small = a_man, f_man >> (a_exp - f_exp)
+    else:
+        exponent, negative = f_exp, f_neg
+        big, small = f_man, a_man >> (f_exp - a_exp)
+    if a_neg == f_neg:
+        total = big + small
+        if a_exp == f_exp:
+            # the carry left set by the exponent comparison goes into the rounding
+            # byte's addition ($B8FE is reached with C=1 only from here)
+            total += 1
+        if total >> 40:
+            exponent += 1
+            if exponent > 255:
+                raise _overflow()
+            total >>= 1
+        return exponent, negative, total
+    difference = big - small
+    if difference < 0:
+        negative = not negative
+        difference = -difference
+    return _normalize(exponent, negative, difference)
+
+
+def _product_exponent(a_exp: int, f_exp: int) -> int:
+    """$BAB7: add the exponents; 0 means the result underflows to zero."""
+    total = a_exp + f_exp
+    if total >= 256:
+        if total - 256 >= 128:
+            raise _overflow()
+        return total - 128
+    if total < 128:
+        return 0
+    return total - 128
+
+
+def _multiply(arg: Fac, fac: Fac) -> Fac:
+    """$BA28: ARG * FAC.  The FAC's bytes, rounding byte first, each drive eight
+    add-and-shift steps on a 40-bit accumulator whose lowest bits fall off."""
+    if fac[0] == 0 or arg[0] == 0:
+        return ZERO
+    exponent = _product_exponent(arg[0], fac[0])
+    if exponent == 0:
+        return ZERO
+    addend = (arg[2] >> 8) << 8
+    multiplier = fac[2]
+    accumulator = 0
+    # A zero byte shifts the accumulator a byte at a time through $B983, which adds 8
+    # with the carry as it happens to be: with the carry clear (after the exponent
+    # addition when the exponents sum to 256 or more, or after another zero byte) the
+    # top 32 bits move one bit further and that bit is lost.  This is the ROM's
+    # behaviour, and it shows: LOG(2) is exactly the stored constant only because of it.
+    carry = arg[0] + fac[0] < 256
+    for shift in range(0, 40, 8):
+        byte = multiplier >> shift & 0xFF
+        if byte == 0:
+            accumulator >>= 8
+            if not carry:
+                accumulator = (accumulator >> 9 << 8) | (accumulator & 0xFF)
+            carry = False
+            continue
+        for bit in range(8):
+            if byte >> bit & 1:
+                accumulator += addend
+            accumulator >>= 1
+        carry = True
+    return _normalize(exponent, arg[1] != fac[1], accumulator)
+
+
+def _divide(arg: Fac, fac: Fac, negative: bool | None = None) -> Fac:
+    """$BB12: ARG / FAC.  The divisor is rounded first; the restoring division
+    produces 34 quotient bits, the last two in the rounding byte."""
+    if fac[0] == 0:
+        raise FloatError("DIVISION BY ZERO")
+    fac = round_fac(fac)
+    if arg[0] == 0:
+        return ZERO
+    difference = arg[0] - fac[0]
+    if difference >= 128:
+        raise _overflow()
+    if difference <= -128:
+        return ZERO
+    exponent = difference + 129
+    if exponent > 255:
+        raise _overflow()
+    divisor = fac[2] >> 8
+    remainder = arg[2] >> 8
+    quotient = 0
+    for _ in range(34):
+        bit = remainder >= divisor
+        if bit:
+            remainder -= divisor
+        quotient = quotient << 1 | bit
+        remainder <<= 1
+    if negative is None:
+        negative = arg[1] != fac[1]
+    return _normalize(exponent, negative, quotient << 6)
+
+
+def _negate(fac: Fac) -> Fac:
+    return fac if fac[0] == 0 else (fac[0], not fac[1], fac[2])
+
+
+def _memory(fac: Fac) -> Fac:
+    """A value as it comes from memory into ARG: rounded, no rounding byte."""
+    return round_fac(fac)
+
+
+def _times10(fac: Fac) -> Fac:
+    """$BAE2: 4x + x, then double: the value is rounded first."""
+    fac = round_fac(fac)
+    if fac[0] == 0:
+        return fac
+    exponent = fac[0] + 2
+    if exponent > 255:
+        raise _overflow()
+    total = _add((exponent, fac[1], fac[2]), fac)
+    if total[0] + 1 > 255:
+        raise _overflow()
+    return total[0] + 1, total[1], total[2]
+
+
+TEN = to_fac(10.0)
+
+
+def _divide10(fac: Fac) -> Fac:
+    """$BAFE: the result is always positive (the callers keep the sign apart)."""
+    return _divide(round_fac(fac), TEN, negative=False)
+
+
+def _compare(memory: Fac, fac: Fac) -> int:
+    """$BC5B: -1, 0 or 1 as FAC is below, equal to or above the memory value; the
+    FAC's rounding byte counts as a rounding of its last mantissa byte."""
+    m_exp, m_neg, m_man = memory
+    f_exp, f_neg, f_man = fac
+    if m_exp == 0:
+        return 0 if f_exp == 0 else (-1 if f_neg else 1)
+    if f_exp == 0:
+        return 1 if m_neg else -1
+    if m_neg != f_neg:
+        return -1 if f_neg else 1
+    sign = -1 if f_neg else 1
+    if m_exp != f_exp:
+        return sign if f_exp > m_exp else -sign
+    m_top, f_top = m_man >> 16, f_man >> 16
+    if m_top != f_top:
+        return sign if f_top > m_top else -sign
+    m_low = m_man >> 8 & 0xFF
+    f_low = (f_man >> 8 & 0xFF) + (1 if f_man & 0x80 else 0)
+    if m_low == f_low:
+        return 0
+    return sign if f_low > m_low else -sign
+
+
+def _floor_integer(fac: Fac) -> int:
+    """QINT ($BC9B) as a Python integer: the floor of the 40-bit value."""
+    exponent, negative, mantissa = fac
+    if exponent == 0:
+        return 0
+    shift = 168 - exponent
+    if shift <= 0:
+        magnitude = mantissa << -shift
+        return -magnitude if negative else magnitude
+    if negative:
+        return -((mantissa + (1 << shift) - 1) >> shift)
+    return mantissa >> shift
+
+
+def _from_integer(number: int) -> Fac:
+    if number == 0:
+        return ZERO
+    magnitude = abs(number)
+    return _normalize(128 + 32, number < 0, magnitude << 8) if magnitude < (1 << 32) else \
+        to_fac(float(number))
+
+
+# -- the operators, on floats (left operand as stored, right operand as in the FAC) --------
+
+def add(left: float, right: float) -> float:
+    total = left + right
+    # integers below 2**32 come out of the ROM routine exactly (no bits to drop)
+    if -4294967296.0 < total < 4294967296.0 and total == int(total):
+        return total
+    return from_fac(_add(_memory(to_fac(left)), to_fac(right)))
+
+
+def subtract(left: float, right: float) -> float:
+    total = left - right
+    if -4294967296.0 < total < 4294967296.0 and total == int(total):
+        return total
+    return from_fac(_add(_memory(to_fac(left)), _negate(to_fac(right))))
+
+
+def multiply(left: float, right: float) -> float:
+    product = left * right
+    # exact for integers when the right operand has at most three significant bytes
+    # (more can meet the zero-byte quirk in _multiply: 3*16777217 is 50331649.5)
+    if (-4294967296.0 < product < 4294967296.0 and -16777216.0 < right < 16777216.0
+            and product == int(product) and left == int(left) and right == int(right)):
+        return product
+    return from_fac(_multiply(_memory(to_fac(left)), to_fac(right)))
+
+
+def divide(left: float, right: float) -> float:
+    return from_fac(_divide(_memory(to_fac(left)), to_fac(right)))
+
+
+def compare(left: float, right: float) -> int:
+    """-1, 0, 1 as left is below, equal to or above right (the ROM compares the
+    FAC, holding the right operand, with the left one)."""
+    return -_compare(_memory(to_fac(left)), to_fac(right))
+
+
+def floor(value: float) -> float:
+    """INT: the floor; numbers of 2**31 and above are already integers."""
+    fac = to_fac(value)
+    if fac[0] >= 0xA0:
+        return value
+    return from_fac(_from_integer(_floor_integer(fac)))
+
+
+def to_integer(value: float) -> int:
+    """AYINT ($B1BF): to -32768..32767 by flooring, else ?ILLEGAL QUANTITY."""
+    fac = to_fac(value)
+    if fac[0] >= 0x90 and _compare(to_fac(-32768.0), fac) != 0:
+        raise FloatError("ILLEGAL QUANTITY")
+    return _floor_integer(fac)
+
+
+def power(base: float, exponent: float) -> float:
+    return from_fac(_power(_memory(to_fac(base)), to_fac(exponent)))
+
+
+def negate(value: float) -> float:
+    return -value if value else 0.0
+
+
+# -- the functions ---------------------------------------------------------------------
+
+def _constant(*data: int) -> Fac:
+    return to_fac(from_bytes(bytes(data)))
+
+
+ONE = _constant(0x81, 0x00, 0x00, 0x00, 0x00)
+HALF = _constant(0x80, 0x00, 0x00, 0x00, 0x00)
+MINUS_HALF = _constant(0x80, 0x80, 0x00, 0x00, 0x00)
+SQR_HALF = _constant(0x80, 0x35, 0x04, 0xF3, 0x34)  # 0.5 * SQR(2)
+SQR_TWO = _constant(0x81, 0x35, 0x04, 0xF3, 0x34)
+LOG_TWO = _constant(0x80, 0x31, 0x72, 0x17, 0xF8)
+ONE_OVER_LOG_TWO = _constant(0x81, 0x38, 0xAA, 0x3B, 0x29)
+HALF_PI = _constant(0x81, 0x49, 0x0F, 0xDA, 0xA2)
+TWO_PI = _constant(0x83, 0x49, 0x0F, 0xDA, 0xA2)
+QUARTER = _constant(0x7F, 0x00, 0x00, 0x00, 0x00)
+PI = from_bytes(bytes([0x82, 0x49, 0x0F, 0xDA, 0xA1]))
+LOG_SERIES = [_constant(*c) for c in (
+    (0x7F, 0x5E, 0x56, 0xCB, 0x79), (0x80, 0x13, 0x9B, 0x0B, 0x64),
+    (0x80, 0x76, 0x38, 0x93, 0x16), (0x82, 0x38, 0xAA, 0x3B, 0x20))]
+EXP_SERIES = [_constant(*c) for c in (
+    (0x71, 0x34, 0x58, 0x3E, 0x56), (0x74, 0x16, 0x7E, 0xB3, 0x1B),
+    (0x77, 0x2F, 0xEE, 0xE3, 0x85), (0x7A, 0x1D, 0x84, 0x1C, 0x2A),
+    (0x7C, 0x63, 0x59, 0x58, 0x0A), (0x7E, 0x75, 0xFD, 0xE7, 0xC6),
+    (0x80, 0x31, 0x72, 0x18, 0x10), (0x81, 0x00, 0x00, 0x00, 0x00))]
+SIN_SERIES = [_constant(*c) for c in (
+    (0x84, 0xE6, 0x1A, 0x2D, 0x1B), (0x86, 0x28, 0x07, 0xFB, 0xF8),
+    (0x87, 0x99, 0x68, 0x89, 0x01), (0x87, 0x23, 0x35, 0xDF, 0xE1),
+    (0x86, 0xA5, 0x5D, 0xE7, 0x28), (0x83, 0x49, 0x0F, 0xDA, 0xA2))]
+ATN_SERIES = [_constant(*c) for c in (
+    (0x76, 0xB3, 0x83, 0xBD, 0xD3), (0x79, 0x1E, 0xF4, 0xA6, 0xF5),
+    (0x7B, 0x83, 0xFC, 0xB0, 0x10), (0x7C, 0x0C, 0x1F, 0x67, 0xCA),
+    (0x7C, 0xDE, 0x53, 0xCB, 0xC1), (0x7D, 0x14, 0x64, 0x70, 0x4C),
+    (0x7D, 0xB7, 0xEA, 0x51, 0x7A), (0x7D, 0x63, 0x30, 0x88, 0x7E),
+    (0x7E, 0x92, 0x44, 0x99, 0x3A), (0x7E, 0x4C, 0xCC, 0x91, 0xC7),
+    (0x7F, 0xAA, 0xAA, 0xAA, 0x13), (0x81, 0x00, 0x00, 0x00, 0x00))]
+RND_MULTIPLIER = _constant(0x98, 0x35, 0x44, 0x7A, 0x00)
+RND_ADDEND = _constant(0x68, 0x28, 0xB1, 0x46, 0x00)
+RND_FIRST_SEED = bytes([0x80, 0x4F, 0xC7, 0x52, 0x58])  # $E3BA, copied at power-on
+
+
+def _polynomial(x: Fac, series: list[Fac]) -> Fac:
+    """$E059: Horner's rule, x kept as stored (rounded) between the steps."""
+    stored = _memory(x)
+    fac = _multiply(series[0], stored)
+    fac = _add(series[1], fac)
+    for coefficient in series[2:]:
+        fac = _multiply(stored, fac)
+        fac = _add(coefficient, fac)
+    return fac
+
+
+def _odd_polynomial(x: Fac, series: list[Fac]) -> Fac:
+    """$E043: x * P(x*x)."""
+    stored = _memory(x)
+    square = _multiply(stored, stored)
+    return _multiply(stored, _polynomial(square, series))
+
+
+def _signed_byte(number: int) -> Fac:
+    return _from_integer(number)
+
+
+def _log(fac: Fac) -> Fac:
+    if fac[0] == 0 or fac[1]:
+        raise FloatError("ILLEGAL QUANTITY")
+    scale = fac[0] - 0x80
+    fac = (0x80, False, fac[2])
+    fac = _add(SQR_HALF, fac)
+    fac = _divide(SQR_TWO, fac)
+    fac = _add(ONE, _negate(fac))
+    fac = _odd_polynomial(fac, LOG_SERIES)
+    fac = _add(MINUS_HALF, fac)
+    fac = _add(_memory(fac), _signed_byte(scale))
+    return _multiply(LOG_TWO, fac)
+
+
+def _exp(fac: Fac) -> Fac:
+    fac = _multiply(ONE_OVER_LOG_TWO, fac)
+    leftover = (fac[2] & 0xFF) + 0x50
+    if leftover > 0xFF:
+        fac = round_fac((fac[0], fac[1], fac[2] | 0x80))
+    leftover &= 0xFF
+    if fac[0] >= 0x88:
+        if fac[1]:
+            return ZERO
+        raise _overflow()
+    whole = _floor_integer((fac[0], fac[1], fac[2] >> 8 << 8))
+    scale = (whole + 0x81) & 0xFF
+    if scale == 0:
+        if fac[1]:
+            return ZERO
+        raise _overflow()
+    fraction_input = (fac[0], fac[1], (fac[2] >> 8 << 8) | leftover)
+    integer_part = _memory(_from_integer(whole))
+    fraction = _negate(_add(integer_part, _negate(fraction_input)))
+    fac = _polynomial(fraction, EXP_SERIES)
+    if fac[0] == 0:
+        return fac
+    exponent = _product_exponent(scale - 1, fac[0]) if scale - 1 else 0
+    if exponent == 0:
+        return ZERO
+    return exponent, False, fac[2]
+
+
+def _power(base: Fac, exponent: Fac) -> Fac:
+    """$BF7B: EXP(y * LOG(|x|)), negated for a negative base and an odd integer y."""
+    if exponent[0] == 0:
+        return _exp(ZERO)
+    if base[0] == 0:
+        return ZERO
+    stored = _memory(exponent)
+    odd = False
+    if base[1]:
+        whole = _floor_integer(stored)
+        if _compare(stored, _from_integer(whole)) == 0:
+            odd = bool(whole & 1)
+    fac = _log((base[0], False, base[2]))
+    fac = _exp(_multiply(stored, fac))
+    return _negate(fac) if odd else fac
+
+
+def _reduce_turns(fac: Fac) -> tuple[Fac, bool, Fac]:
+    """The first part of SIN ($E26B): x in turns, folded into [-1/4, 1/4]; returns
+    the folded value, whether the cosine's sign flips (TAN's flag), and the value
+    the series is evaluated on."""
+    turns = _divide(_memory(fac), TWO_PI, negative=fac[1])
+    stored = _memory(turns)
+    whole = _from_integer(_floor_integer(turns))
+    fraction = _add(stored, _negate(whole))
+    fac = _add(QUARTER, _negate(fraction))
+    flip = False
+    first_negative = fac[1]
+    if not first_negative:
+        fac = _negate(fac)
+    else:
+        fac = _add(HALF, fac)
+        if not fac[1]:
+            flip = True
+            fac = _negate(fac)
+    fac = _add(QUARTER, fac)
+    if first_negative:
+        fac = _negate(fac)
+    return fac, flip, fac
+
+
+def _sin(fac: Fac) -> Fac:
+    folded, _, _ = _reduce_turns(fac)
+    return _odd_polynomial(folded, SIN_SERIES)
+
+
+def _tan(fac: Fac) -> Fac:
+    folded, flip, _ = _reduce_turns(fac)
+    sine = _memory(_odd_polynomial(folded, SIN_SERIES))
+    # TAN reuses the folded value SIN left at $57: the cosine is the sine of 1/4 - |t|
+    t = (_memory(folded)[0], False, _memory(folded)[2])
+    fac = _add(QUARTER, _negate(t))
+    if flip:
+        fac = _negate(fac)
+    cosine = _odd_polynomial(fac, SIN_SERIES)
+    return _divide(sine, cosine)
+
+
+def _atn(fac: Fac) -> Fac:
+    negative = fac[1]
+    fac = (fac[0], False, fac[2]) if fac[0] else fac
+    large = fac[0] >= 0x81
+    if large:
+        fac = _divide(ONE, fac)
+    fac = _odd_polynomial(fac, ATN_SERIES)
+    if large:
+        fac = _add(HALF_PI, _negate(fac))
+    return _negate(fac) if negative else fac
+
+
+def _unary(function):  # noqa: ANN001, ANN202 - decorator for the float functions below
+    def wrapper(value: float) -> float:
+        return from_fac(function(to_fac(value)))
+
+    wrapper.__name__ = function.__name__.lstrip("_")
+    wrapper.__doc__ = function.__doc__
+    return wrapper
+
+
+log = _unary(_log)
+exp = _unary(_exp)
+sin = _unary(_sin)
+tan = _unary(_tan)
+atn = _unary(_atn)
+
+
+def cos(value: float) -> float:
+    return from_fac(_sin(_add(HALF_PI, to_fac(value))))
+
+
+def sqr(value: float) -> float:
+    """SQR is X^.5 through LOG and EXP, as in the ROM (so SQR(9) is not exactly 3)."""
+    return from_fac(_power(_memory(to_fac(value)), HALF))
+
+
+def sgn(value: float) -> float:
+    return 0.0 if value == 0 else (-1.0 if value < 0 else 1.0)
+
+
+class Random:
+    """RND's generator: a seed in 5 bytes, stirred the ROM's way ($E097)."""
+
+    def __init__(self) -> None:
+        self.seed = from_bytes(RND_FIRST_SEED)
+
+    def next(self, argument: float, clock: int = 0) -> float:
+        fac = to_fac(argument)
+        if fac[0] == 0:
+            # RND(0) mixes the CIA timer bytes; a headless run has no real timers,
+            # so the jiffy clock stands in (the C64's own values are unpredictable too)
+            scrambled = ((clock * 2654435761) & 0xFFFFFFFF) | 1
+            fac = ZERO
+        else:
+            if not fac[1]:
+                fac = _add(RND_ADDEND, _multiply(RND_MULTIPLIER, to_fac(self.seed)))
+            top = fac[2] >> 8
+            # the four mantissa bytes are swapped end for end
+            scrambled = int.from_bytes(top.to_bytes(4, "big")[::-1], "big")
+        result = round_fac(_normalize(0x80, False, scrambled << 8 | fac[0]))
+        self.seed = from_fac(result)
+        return self.seed
+
+
+# -- numbers to text and back ----------------------------------------------------------
+
+_UPPER = _constant(0x9E, 0x6E, 0x6B, 0x27, 0xFD)  # 999999999.25
+_LOWER = _constant(0x9B, 0x3E, 0xBC, 0x1F, 0xFD)  # 99999999.90625
+_BILLION = _constant(0x9E, 0x6E, 0x6B, 0x28, 0x00)
+
+
+def _format(value: float) -> str:
+    fac = to_fac(value)
+    sign = "-" if fac[1] else " "
+    if fac[0] == 0:
+        return " 0"
+    fac = (fac[0], False, fac[2])
+    decimal_exponent = 0
+    if fac[0] <= 0x80:
+        fac = _multiply(_BILLION, fac)
+        decimal_exponent = -9
+    while True:
+        relation = _compare(_UPPER, fac)
+        if relation == 0:
+            break
+        if relation > 0:
+            fac = _divide10(fac)
+            decimal_exponent += 1
+            continue
+        while True:
+            relation = _compare(_LOWER, fac)
+            if relation > 0:
+                break
+            fac = _times10(fac)
+            decimal_exponent -= 1
+        fac = _add(HALF, fac)
+        break
+    digits = f"{_floor_integer(fac):09d}"
+    if -10 <= decimal_exponent <= 0:
+        point, exponent = decimal_exponent + 9, 0
+    else:
+        point, exponent = 1, decimal_exponent + 8
+    if point <= 0:
+        text = "." + "0" * -point + digits
+    else:
+        text = digits[:point] + "." + digits[point:]
+    text = text.rstrip("0")
+    if text.endswith("."):
+        text = text[:-1]
+    if exponent:
+        text += f"E{'+' if exponent > 0 else '-'}{abs(exponent):02d}"
+    return sign + text
+
+
+_FORMAT_CACHE: dict[float, str] = {}
+
+
+def format_number(value: float) -> str:
+    """FOUT ($BDDD): a space or minus sign, then at most nine significant digits,
+    E notation outside .01 ... 999999999 (``STR$`` and ``PRINT`` use this)."""
+    if value == int(value) and -1e9 < value < 1e9:
+        return (" %d" % value) if value >= 0 else ("%d" % value)
+    text = _FORMAT_CACHE.get(value)
+    if text is None:
+        text = _format(value)
+        if len(_FORMAT_CACHE) < 4096:
+            _FORMAT_CACHE[value] = text
+    return text
+
+
+def parse_number(text: bytes, start: int = 0) -> tuple[float, int]:
+    """FIN ($BCF3): the number at ``text[start:]`` (spaces skipped, as CHRGET does)
+    and where it ends.  Each digit is a multiply by ten and an add; the decimal
+    exponent is applied by repeated multiplies or divides by ten."""
+    position = start
+    length = len(text)
+
+    def peek() -> int:
+        nonlocal position
+        while position < length and text[position] == 0x20:
+            position += 1
+        return text[position] if position < length else 0
+
+    fac = ZERO
+    negative = False
+    fraction_digits = 0
+    seen_point = False
+    exponent = 0
+    exponent_negative = False
+    char = peek()
+    if char in (0x2D, 0xAB):
+        negative = True
+        position += 1
+    elif char in (0x2B, 0xAA):
+        position += 1
+    while True:
+        char = peek()
+        if 0x30 <= char <= 0x39:
+            position += 1
+            if seen_point:
+                fraction_digits += 1
+            fac = _times10(fac)
+            fac = _add(_memory(fac), _from_integer(char - 0x30))
+            continue
+        if char == 0x2E and not seen_point:
+            seen_point = True
+            position += 1
+            continue
+        if char == 0x45:  # E
+            position += 1
+            char = peek()
+            if char in (0x2D, 0xAB):
+                exponent_negative = True
+                position += 1
+            elif char in (0x2B, 0xAA):
+                position += 1
+            while True:
+                char = peek()
+                if not 0x30 <= char <= 0x39:
+                    break
+                position += 1
+                if exponent >= 10:
+                    if not exponent_negative:
+                        raise _overflow()
+                    exponent = 100
+                else:
+                    exponent = exponent * 10 + char - 0x30
+        break
+    if exponent_negative:
+        exponent = -exponent
+    exponent -= fraction_digits
+    while exponent > 0:
+        fac = _times10(fac)
+        exponent -= 1
+    while exponent < 0:
+        fac = _divide10(fac)
+        exponent += 1
+    if negative:
+        fac = _negate(fac)
+    return from_fac(fac), position
+
+
+def value_of(text: bytes) -> float:
+    """VAL: the number at the start of the string, 0 if there is none."""
+    if text.isdigit() and len(text) <= 9:
+        return float(int(text))
+    return parse_number(text)[0]
