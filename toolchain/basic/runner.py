@@ -37,6 +37,8 @@ PLUS, MINUS, TIMES, DIVIDE, POWER = (TOKEN[k] for k in ("+", "-", "*", "/", "^")
 AND, OR, NOT = TOKEN["AND"], TOKEN["OR"], TOKEN["NOT"]
 GREATER, EQUAL, LESS = TOKEN[">"], TOKEN["="], TOKEN["<"]
 END_OF_PROGRAM = -1
+# placeholders in generated code until the segments are numbered (never in a repr())
+NEXT_MARK, LINE_MARK = "\x00next", "\x01"
 STACK_BYTES = 0xFA - 0x3E  # what the ROM's stack check ($A3FB) leaves for FOR and GOSUB
 FOR_BYTES, GOSUB_BYTES = 18, 5
 BASIC_BYTES_FREE = 38911
@@ -206,7 +208,7 @@ class _Array:
     def __init__(self, sizes: tuple[int, ...], kind: str) -> None:
         self.sizes = sizes
         # get1/set1 serve one subscript; an array of more dimensions sends them on
-        self.size0 = sizes[0] if len(sizes) == 1 else -1
+        self.size0 = sizes[0] if len(sizes) == 1 else -len(sizes)
         self.kind = kind
         count = 1
         for size in sizes:
@@ -236,6 +238,19 @@ class _Array:
             self.data[int(index)] = value
         else:
             self.set(value, index)
+
+    def get2(self, first: float, second: float):  # noqa: ANN201
+        if self.size0 == -2 and 0.0 <= first < self.sizes[0] and 0.0 <= second < self.sizes[1]:
+            value = self.data[int(first) * self.sizes[1] + int(second)]
+            return float(value) if self.kind == "I" else value
+        return self.get(first, second)
+
+    def set2(self, value, first: float, second: float) -> None:  # noqa: ANN001
+        if (self.size0 == -2 and self.kind != "I" and 0.0 <= first < self.sizes[0]
+                and 0.0 <= second < self.sizes[1]):
+            self.data[int(first) * self.sizes[1] + int(second)] = value
+        else:
+            self.set(value, first, second)
 
     def get(self, *indexes: float):  # noqa: ANN201
         if len(indexes) == 1 and len(self.sizes) == 1:
@@ -276,6 +291,12 @@ class _Undimensioned:
 
     def get1(self, index: float):  # noqa: ANN201
         return self.get(index)
+
+    def get2(self, first: float, second: float):  # noqa: ANN201
+        return self.get(first, second)
+
+    def set2(self, value, first: float, second: float) -> None:  # noqa: ANN001
+        self.set(value, first, second)
 
     def set1(self, value, index: float) -> None:  # noqa: ANN001
         self.set(value, index)
@@ -508,7 +529,7 @@ class _Compiler:
         if self.peek() == 0x28:
             indexes = self.subscripts()
             array = self.declare(f"A{kind}_{name}", "A" + kind)
-            method = "get1" if len(indexes) == 1 else "get"
+            method = {1: "get1", 2: "get2"}.get(len(indexes), "get")
             return f"{array}.{method}({', '.join(indexes)})", "S" if kind == "S" else "N", True
         if name == "TI" and kind == "N":
             return "rt.jiffies()", "N", True
@@ -560,7 +581,7 @@ class _Compiler:
         raise _CompileError("SYNTAX")
 
     # -- statements --------------------------------------------------------------------------
-    def compile(self) -> str:
+    def compile(self) -> tuple[str, list[int]]:
         for line in self.lines:
             self.line_first_segment[line.number] = len(self.segments)
             self.segments.append(_Segment(line.number))
@@ -582,10 +603,10 @@ class _Compiler:
     def jump(self, number: int) -> str:
         """The code that goes to a line (checked when the program is linked)."""
         self.pending_jumps.append((len(self.segments) - 1, len(self.segments[-1].code), str(number)))
-        return f"return @{number}@"
+        return f"return {LINE_MARK}{number}{LINE_MARK}"
 
     def next_line_marker(self) -> str:
-        return "return @next@"
+        return "return " + NEXT_MARK
 
     def compile_line(self, line: _Line) -> None:
         while True:
@@ -642,7 +663,7 @@ class _Compiler:
             self.expect(EQUAL)
             array = self.declare(f"A{kind}_{name}", "A" + kind)
             value = self.value_for(kind)
-            method = "set1" if len(indexes) == 1 else "set"
+            method = {1: "set1", 2: "set2"}.get(len(indexes), "set")
             self.emit(f"{array}.{method}({value}, {', '.join(indexes)})")
             return
         self.expect(EQUAL)
@@ -755,13 +776,13 @@ class _Compiler:
         self.expect(EQUAL)
         start = self.value_for("N")
         self.expect(TOKEN["TO"])
-        limit = self.numeric()
+        limit = self.value_for("N")
         step = "1.0"
         if self.peek() == TOKEN["STEP"]:
             self.position += 1
-            step = self.numeric()
+            step = self.value_for("N")
         self.emit(f"{variable} = {start}")
-        self.emit(f"rt.push_for({variable!r}, _r({limit}), _r({step}), {len(self.segments)}, {number})")
+        self.emit(f"rt.push_for({variable!r}, {limit}, {step}, {len(self.segments)}, {number})")
         self.new_segment(number)
         return False
 
@@ -778,12 +799,21 @@ class _Compiler:
                     break
                 self.position += 1
         for variable in names:
-            self.emit(f"frame = rt.for_frame({variable!r})")
             if variable is None:
-                self.emit("v = _r(_add(globals_[frame[0]], frame[2]))")
+                self.emit("frame = STACK[-1] if STACK and STACK[-1][0] else rt.for_frame(None)")
+                self.emit("x = globals_[frame[0]]")
+            else:
+                self.emit(f"frame = STACK[-1] if STACK and STACK[-1][0] == {variable!r} "
+                          f"else rt.for_frame({variable!r})")
+                self.emit(f"x = {variable}")
+            # integers stay exact (see floats.add); anything else goes through the ROM's add
+            self.emit("v = x + frame[2]")
+            self.emit("if not (-4294967296.0 < v < 4294967296.0 and v == int(v)): "
+                      "v = _r(_add(x, frame[2]))")
+            if variable is None:
                 self.emit("globals_[frame[0]] = v")
             else:
-                self.emit(f"v = {variable} = _r(_add({variable}, frame[2]))")
+                self.emit(f"{variable} = v")
             # the ROM compares the stored (rounded) value with the limit: exact floats
             self.emit("if (v > frame[1]) - (v < frame[1]) != frame[3]: return frame[4]")
             self.emit("rt.pop_for()")
@@ -1022,33 +1052,64 @@ class _Compiler:
         return self._device_statement("VERIFY")
 
     # -- linking -----------------------------------------------------------------------------
-    def source(self) -> str:
-        order = [segment.line for segment in self.segments]
+    def source(self) -> tuple[str, list[int]]:
+        """The Python module, and for each of its lines the BASIC line it comes from."""
         next_line: dict[int, int] = {}
         numbers = [line.number for line in self.lines]
         for index, number in enumerate(numbers):
             following = numbers[index + 1] if index + 1 < len(numbers) else None
             next_line[number] = self.line_first_segment[following] if following is not None else -1
+        resolved = [self._resolve(segment, next_line[segment.line]) for segment in self.segments]
         out = ["def _make():"]
+        lines = [0]
         names = sorted(self.variables)
-        for index, segment in enumerate(self.segments):
+        for index in range(len(self.segments)):
             out.append(f"    def s{index}():")
+            lines.append(self.segments[index].line)
             if names:
                 out.append(f"        global {', '.join(names)}")
-            for code in segment.code or ["    return @next@"]:
-                code = code.replace("@next@", str(next_line[order[index]]))
-                while "@" in code:
-                    start = code.index("@")
-                    end = code.index("@", start + 1)
-                    number = int(code[start + 1 : end])
-                    target = self.line_first_segment.get(number)
-                    replacement = (str(target) if target is not None
-                                   else "rt.undefined_statement()")
-                    code = code[:start] + replacement + code[end + 1 :]
+                lines.append(self.segments[index].line)
+            for code, line in self._superblock(index, resolved):
                 out.append("    " + code)
+                lines.append(line)
         out.append(f"    return [{', '.join(f's{i}' for i in range(len(self.segments)))}]")
-        return "\n".join(out) + "\n"
+        lines.append(0)
+        return "\n".join(out) + "\n", lines
 
+    def _resolve(self, segment: _Segment, following: int) -> list[str]:
+        resolved = []
+        for code in segment.code or ["    " + self.next_line_marker()]:
+            code = code.replace(NEXT_MARK, str(following))
+            while LINE_MARK in code:
+                start = code.index(LINE_MARK)
+                end = code.index(LINE_MARK, start + 1)
+                target = self.line_first_segment.get(int(code[start + 1 : end]))
+                replacement = str(target) if target is not None else "rt.undefined_statement()"
+                code = code[:start] + replacement + code[end + 1 :]
+            resolved.append(code)
+        return resolved
+
+    MAX_SUPERBLOCK = 6
+
+    def _superblock(self, index: int, resolved: list[list[str]]) -> list[tuple[str, int]]:
+        """A segment's code followed by the segments it always goes on to (a line
+        falling through to the next, a FOR into its body, a GOTO): one call less
+        for the dispatcher each time.  The jumped-to segments stay where they are
+        for everyone else who jumps there."""
+        code: list[tuple[str, int]] = []
+        seen = set()
+        while True:
+            seen.add(index)
+            line = self.segments[index].line
+            body = resolved[index]
+            last = body[-1].strip()
+            target = int(last[7:]) if last.startswith("return ") and last[7:].isdigit() else None
+            if (target is None or target in seen or len(seen) >= self.MAX_SUPERBLOCK
+                    or body[-1].startswith("        ")):
+                code.extend((statement, line) for statement in body)
+                return code
+            code.extend((statement, line) for statement in body[:-1])
+            index = target
 
 # -- output channels ----------------------------------------------------------------------------
 
@@ -1122,7 +1183,7 @@ class Runtime:
         self.machine = machine
         self.lines = [_Line(line.number, line.body) for line in split_program(program, 0x0801)]
         compiler = _Compiler(self.lines)
-        self.source = compiler.compile()
+        self.source, self.source_lines = compiler.compile()
         self.compiler = compiler
         self.segment_lines = [segment.line for segment in compiler.segments]
         self.namespace: dict = {
@@ -1138,6 +1199,8 @@ class Runtime:
             "_tan": _floats_call(floats.tan), "_atn": _floats_call(floats.atn),
         }
         self.namespace["globals_"] = self.namespace
+        self.stack: list[list] = []
+        self.namespace["STACK"] = self.stack
         exec(compile(self.source, "<basic>", "exec"), self.namespace)  # noqa: S102 - our own code
         self.segments = self.namespace["_make"]()
         self.data = self._collect_data()
@@ -1163,7 +1226,7 @@ class Runtime:
                 namespace[name] = _undefined_function
             else:
                 namespace[name] = _Undimensioned(namespace, name, kind[1])
-        self.stack: list[list] = []
+        self.stack.clear()  # the generated code holds this list as STACK
         self.stack_bytes = 0
         self.data_position = 0
 
@@ -1557,7 +1620,7 @@ class Runtime:
                         progress(executed, self.segment_lines[index] if index >= 0 else 0)
             except BasicError as error:
                 self.statements = executed
-                line = error.line if error.line is not None else self.segment_lines[index]
+                line = error.line if error.line is not None else self._line_of(error, index)
                 self._print_error(error.name, line)
                 message = f"?{error.name}  ERROR IN {line}"
                 if error.note:
@@ -1565,13 +1628,13 @@ class Runtime:
                 return self._finish(RunStop.ERROR, message, started)
             except floats.FloatError as error:
                 self.statements = executed
-                line = self.segment_lines[index]
+                line = self._line_of(error, index)
                 self._print_error(error.error, line)
                 return self._finish(RunStop.ERROR, f"?{error.error}  ERROR IN {line}", started)
         except _Ended as ended:
             self.statements = executed
             if ended.stop is RunStop.BREAK:
-                line = self.segment_lines[index]
+                line = self._line_of(ended, index)
                 self.output = _ScreenOutput(self)
                 self.output.text(f"\rBREAK IN {line}\rREADY.\r")
                 return self._finish(RunStop.BREAK, f"BREAK IN {line}", started)
@@ -1580,6 +1643,17 @@ class Runtime:
         self.output = _ScreenOutput(self)
         self.output.text("\rREADY.\r")
         return self._finish(RunStop.END, "READY.", started)
+
+    def _line_of(self, error: BaseException, index: int) -> int:
+        """The BASIC line being run when ``error`` was raised: from the generated
+        code's line in the traceback (a segment may run several BASIC lines)."""
+        line = self.segment_lines[index]
+        traceback = error.__traceback__
+        while traceback is not None:
+            if traceback.tb_frame.f_code.co_filename == "<basic>":
+                line = self.source_lines[traceback.tb_lineno - 1]
+            traceback = traceback.tb_next
+        return line
 
     def _print_error(self, name: str, line: int) -> None:
         self.output = _ScreenOutput(self)
