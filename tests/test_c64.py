@@ -243,9 +243,8 @@ def test_interactive_play_on_a_terminal(tmp_path: Path) -> None:
                           "3435", "3", "0", "3436", "4", "OK"]
 
 
-def test_cli_run_says_basic_is_not_runnable_yet(tmp_path: Path) -> None:
-    prg = tmp_path / "nik.prg"
-    prg.write_bytes((DATA / "nikolaus.petcat.prg").read_bytes())
+def test_cli_run_of_machine_code_without_sys_says_where_to_start(tmp_path: Path) -> None:
+    prg = tmp_path / "mc.prg"
+    prg.write_bytes(bytes([0x01, 0x08, 0xA9, 0x00, 0x60]))  # loads at $0801 but is not BASIC
     result = c64tc("run", str(prg))
-    assert result.returncode == 1 and "this is a BASIC program" in result.stderr
-    assert "c64tc vice" in result.stderr
+    assert result.returncode == 1 and "say where to start: --sys 2049" in result.stderr

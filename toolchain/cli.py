@@ -413,35 +413,49 @@ class _Terminal:
 
 @main.command("run")
 @click.argument("program", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("errata", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--sys", "sys_address", type=NUMBER, help="Start address, as SYS takes it (13312 or $3400).")
 @click.option("--input", "input_text", help="What the user types; RETURN is '|' or a line break.")
 @click.option("--input-file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Read the typed input from a file.")
 @click.option("--max-cycles", type=NUMBER, default=2_000_000_000, show_default=True,
-              help="Stop after this many cycles.")
+              help="Machine code: stop after this many cycles.")
+@click.option("--max-statements", type=NUMBER, help="BASIC: stop after this many statement groups "
+              "(the runs between jumps).")
 @click.option("--screen", "show", flag_value="screen", help="Print the final screen.")
 @click.option("--transcript", "show", flag_value="transcript", default=True,
               help="Print every screen line as it scrolled by, then the final screen (default).")
 @click.option("--raw", "show", flag_value="raw", help="Print the PETSCII bytes the program printed.")
-@click.option("--trace", is_flag=True, help="Print every instruction to standard error.")
+@click.option("--trace", is_flag=True, help="Machine code: print every instruction to standard error.")
 @reports_user_errors
-def run_command(program: Path, sys_address: int | None, input_text: str | None, input_file: Path | None,
-                max_cycles: int, show: str, trace: bool) -> None:
-    """Run a machine-code PROGRAM on the emulated C64, as SYS would.
+def run_command(program: Path, errata: tuple[Path, ...], sys_address: int | None, input_text: str | None,
+                input_file: Path | None, max_cycles: int, max_statements: int | None, show: str,
+                trace: bool) -> None:
+    """Run PROGRAM on the emulated C64: a BASIC program as RUN would, machine code as
+    SYS would.
 
-    Without --input the program is played interactively on a terminal.  Exit status:
-    0 returned to BASIC, 1 BRK, JAM or an unmodelled ROM call, 2 cycle limit,
-    3 input used up while the program waits for more.
+    PROGRAM is a PRG, or a BASIC listing (.bas, petcat format) that is tokenized
+    first, with ERRATA listings merged over it (same line number replaces).  A PRG
+    that loads at $0801 and holds BASIC lines runs as BASIC unless --sys is given.
+    Without --input the program is played interactively on a terminal.
+
+    Exit status: 0 END, READY. or returned to BASIC; 1 a BASIC error, BRK, JAM or an
+    unmodelled ROM call; 2 cycle or statement limit; 3 input used up while the
+    program waits for more.
     """
+    from toolchain.basic import tokenize
+    from toolchain.basic.runner import Runtime, is_basic_program
     from toolchain.c64.machine import C64, Keyboard
     from toolchain.cpu.disassembler import trace_line
     from toolchain.disk import Prg
 
-    prg = Prg.from_bytes(read_bytes(program), str(program))
-    if sys_address is None and prg.load_address == 0x0801:
-        raise UserError.single(str(program), "this is a BASIC program (it loads at $0801): c64tc "
-                               "cannot run BASIC yet; try it in VICE with: c64tc vice " + str(program))
-    if sys_address is None:
+    if program.suffix.lower() == ".bas" or errata:
+        sources = [(str(path), read_text(path)) for path in (program, *errata)]
+        prg = tokenize(sources)[0]
+    else:
+        prg = Prg.from_bytes(read_bytes(program), str(program))
+    basic = sys_address is None and is_basic_program(prg)
+    if sys_address is None and not basic:
         raise UserError.single(str(program), f"say where to start: --sys {prg.load_address} "
                                f"(${prg.load_address:04X} is where the program loads)")
     machine = C64()
@@ -451,8 +465,21 @@ def run_command(program: Path, sys_address: int | None, input_text: str | None, 
     terminal = _Terminal(machine) if interactive else None
     machine.keyboard = Keyboard(input_text, terminal)
     machine.load(prg)
-    tracer = (lambda cpu: click.echo(trace_line(cpu), err=True)) if trace else None
-    result = machine.sys(sys_address, max_cycles, tracer)
+    if basic:
+        runtime = Runtime(prg.data, machine)
+        progress = _progress_printer()
+        result = runtime.run(max_statements, lambda done, line: progress(
+            f"line {line}: {done:,} statement groups"))
+        progress("")
+        summary = (f"{result.message}: {result.statements:,} statement groups in "
+                   f"{result.seconds:.2f} s")
+        exit_status = result.stop.exit_status
+    else:
+        tracer = (lambda cpu: click.echo(trace_line(cpu), err=True)) if trace else None
+        result = machine.sys(sys_address, max_cycles, tracer)
+        summary = (f"{result.message}: {result.instructions:,} instructions, {result.cycles:,} "
+                   f"cycles ({result.seconds:.2f} s on a PAL C64)")
+        exit_status = result.stop.exit_status
     if show == "screen":
         click.echo(machine.screen.text(), nl=False)
     elif show == "raw":
@@ -463,9 +490,8 @@ def run_command(program: Path, sys_address: int | None, input_text: str | None, 
     else:
         terminal.flush()  # what the program printed after the last answer
         click.echo()
-    click.echo(f"{result.message}: {result.instructions:,} instructions, {result.cycles:,} cycles "
-               f"({result.seconds:.2f} s on a PAL C64)", err=True)
-    sys.exit(result.stop.exit_status)
+    click.echo(summary, err=True)
+    sys.exit(exit_status)
 
 
 @main.command("verify")

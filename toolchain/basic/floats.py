@@ -640,7 +640,7 @@ def format_number(value: float) -> str:
     """FOUT ($BDDD): a space or minus sign, then at most nine significant digits,
     E notation outside .01 ... 999999999 (``STR$`` and ``PRINT`` use this)."""
     if value == int(value) and -1e9 < value < 1e9:
-        return (" %d" % value) if value >= 0 else ("%d" % value)
+        return f" {int(value)}" if value >= 0 else f"{int(value)}"
     text = _FORMAT_CACHE.get(value)
     if text is None:
         text = _format(value)

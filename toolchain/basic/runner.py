@@ -899,6 +899,8 @@ class _Compiler:
     def assign_targets(self, values: str, targets: list[tuple[str, str, list[str] | None]]) -> None:
         for position, (name, kind, indexes) in enumerate(targets):
             value = f"{values}[{position}]"
+            self.emit(f"if {values} is not rt.unchanged:")
+            self.indent += 1
             if kind == "I":
                 value = f"_int16({value})"
             if indexes is None:
@@ -906,12 +908,14 @@ class _Compiler:
             else:
                 array = self.declare(f"A{kind}_{name}", "A" + kind)
                 self.emit(f"{array}.set({value}, {', '.join(indexes)})")
+            self.indent -= 1
 
     def input_items(self, call: str) -> bool:
         targets = self.targets()
         kinds = "".join("S" if kind == "S" else "N" for _, kind, _ in targets)
         self.emit(f"values = {call.format(repr(kinds))}")
-        self.emit("if values is None: " + self.next_line_marker())
+        # an empty line leaves the variables and goes on after the INPUT statement ($ABEA)
+        self.emit("if values is None: values = rt.unchanged")
         self.assign_targets("values", targets)
         return False
 
@@ -1158,6 +1162,9 @@ class _FileOutput(_ScreenOutput):
     def byte(self, value: int) -> None:
         self.sink.append(0x20 if value == 0x1D else value)
 
+    def text(self, text: str) -> None:
+        self.sink.extend(text.encode("latin-1"))
+
     def number(self, value: float) -> None:
         self.text(floats.format_number(value))
         self.byte(0x20)
@@ -1177,6 +1184,7 @@ class Runtime:
     """The state a running program shares with its compiled code."""
 
     IDLE_GET_LIMIT = 10_000
+    unchanged: list = []  # INPUT's answer to an empty line: keep the variables
 
     def __init__(self, program: bytes, machine: C64) -> None:
         self.program = program
@@ -1495,7 +1503,8 @@ class Runtime:
         self.files[logical] = (unit, None if secondary is None else _byte(secondary))
 
     def close_file(self, number: float) -> None:
-        self.files.pop(_byte(number), None)
+        if self.files.pop(_byte(number), None) is not None and self.output.__class__ is _FileOutput:
+            self.output = _ScreenOutput(self)  # a CMD channel ends with its file
 
     def _file(self, number: float) -> int:
         logical = _byte(number)
@@ -1589,8 +1598,7 @@ class Runtime:
     def list_program(self) -> None:
         text = list_program(self.program, 0x0801)
         for line in text.splitlines():
-            for character in line:
-                self.output.byte(char_to_petscii(character))
+            self.output.text("".join(chr(char_to_petscii(c)) for c in line.lower()))
             self.output.byte(0x0D)
 
     # -- running ---------------------------------------------------------------------------------

@@ -107,18 +107,22 @@ class Keyboard:
         self.line_source = line_source
 
     def next_line(self) -> bytes | None:
-        """The next line typed (without its RETURN), or None if there is no more input."""
+        """The next line typed (without its RETURN), or None if there is no more input.
+
+        Trailing spaces are dropped: the screen editor hands over the logical line up
+        to its last non-space character (measured on VICE: INPUT of "  hi  " gives
+        "  HI")."""
         if self.keys:
             line = bytearray()
             while self.keys:
                 key = self.keys.popleft()
                 if key == 0x0D:
-                    return bytes(line)
+                    break
                 line.append(key)
-            return bytes(line)
+            return bytes(line).rstrip(b" ")
         if self.line_source is not None:
             text = self.line_source()
-            return None if text is None else text_to_keys(text)
+            return None if text is None else text_to_keys(text).rstrip(b" ")
         return None
 
     def next_key(self) -> int | None:

@@ -1,0 +1,313 @@
+"""The BASIC V2 runner: statements, functions, the stack rules, errors, INPUT and GET,
+SYS, and screens measured on a real C64 (VICE 3.10 with the C64 ROMs)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tests.conftest import DATA
+from toolchain.asm import assemble
+from toolchain.basic import tokenize, tokenize_text
+from toolchain.basic.runner import RunStop, Runtime, is_basic_program, run_basic
+from toolchain.c64.machine import C64, Keyboard
+from toolchain.cli import main
+from toolchain.disk import Prg
+from toolchain.verify import nikolaus
+
+BASIC_DATA = DATA / "basic"
+REPO = Path(__file__).resolve().parent.parent
+
+
+def run(listing: str, typed: str | None = None, max_statements: int | None = None,
+        machine: C64 | None = None) -> tuple[RunStop, str, Runtime]:
+    """Run a listing (petcat text); the stop, the transcript and the runtime."""
+    machine = machine or C64()
+    machine.keyboard = Keyboard(typed)
+    prg = tokenize_text(listing)
+    machine.load(prg)
+    runtime = Runtime(prg.data, machine)
+    result = runtime.run(max_statements)
+    return result.stop, machine.screen.transcript(), runtime
+
+
+def lines_of(transcript: str) -> list[str]:
+    return [line.rstrip() for line in transcript.splitlines()]
+
+
+def printed(listing: str, typed: str | None = None) -> list[str]:
+    """What the program printed, without the READY. at the end."""
+    stop, transcript, _ = run(listing, typed)
+    lines = lines_of(transcript)
+    assert lines[-1] == "READY.", lines
+    return lines[:-2] if lines[-2] == "" else lines[:-1]
+
+
+# -- screens measured on VICE ---------------------------------------------------------------
+
+@pytest.mark.parametrize(("name", "typed"), [
+    ("facts", None),
+    ("input", "1,abc|x1|5|7|8|9,10|  hi there  |"),
+])
+def test_screen_equals_the_real_c64(name: str, typed: str | None) -> None:
+    """The rows after RUN on VICE, program by program: numbers, functions, PRINT
+    layout, INPUT's prompts and messages."""
+    listing = (BASIC_DATA / f"{name}.bas").read_text()
+    expected = (BASIC_DATA / f"{name}.vice.txt").read_text().splitlines()
+    machine = C64()
+    machine.keyboard = Keyboard(typed)
+    prg = tokenize_text(listing)
+    Runtime(prg.data, machine).run()
+    screen = [row.rstrip() for row in machine.screen.text().splitlines()]
+    assert screen[: len(expected)] == expected
+
+
+def test_print_layout_measured_on_a_c64() -> None:
+    assert printed('10 print "ab";:print "cd","ef",:print "gh";tab(20)"ij";spc(3)"kl"\n') == [
+        "ABCD      EF        GHIJ   KL"]
+
+
+def test_a_line_of_exactly_40_characters_leaves_an_empty_line() -> None:
+    assert printed(f'10 print "{"x" * 40}"\n20 print "next"\n') == ["X" * 40, "", "NEXT"]
+
+
+def test_a_number_is_followed_by_cursor_right_not_space() -> None:
+    stop, _, runtime = run('10 print "abcd":print "{home}";1;\n')
+    assert b" 1\x1d" in bytes(runtime.machine.output_log)
+    # the cursor-right leaves what was on the screen: "C" stays visible after " 1"
+    assert runtime.machine.screen.text().splitlines()[0].rstrip() == " 1CD"
+
+
+# -- statements -----------------------------------------------------------------------------
+
+def test_for_next_with_steps_and_nesting() -> None:
+    assert printed("10 for i=1 to 3:print i;:next\n"
+                   "20 print:for i=10 to 1 step -4:print i;:next i\n"
+                   "30 print:for i=1 to 2:for j=1 to 2:print i*10+j;:next j,i\n"
+                   "40 print:for i=5 to 1:print i;:next:print \"after\"\n") == [
+        " 1  2  3", " 10  6  2", " 11  12  21  22", " 5 AFTER"]
+
+
+def test_for_on_the_same_variable_drops_the_older_loop_and_everything_above() -> None:
+    # the inner FOR I replaces the outer one (and the J loop above it): NEXT J fails
+    stop, transcript, _ = run("10 for i=1 to 2:for j=1 to 2\n20 for i=1 to 3:next i\n30 next j\n")
+    assert stop is RunStop.ERROR
+    assert "?NEXT WITHOUT FOR  ERROR IN 30" in lines_of(transcript)
+
+
+def test_next_without_variable_closes_the_innermost_loop() -> None:
+    assert printed("10 for i=1 to 2:for j=1 to 3:next:print i;j;:next\n") == [" 1  4  2  4"]
+
+
+def test_gosub_return_and_return_drops_loops_opened_in_the_subroutine() -> None:
+    assert printed("10 gosub 100:print \"back\":end\n100 for i=1 to 3:return\n") == ["BACK"]
+    assert printed("10 for k=1 to 2:gosub 100:next:print \"ok\":end\n100 print k;:return\n") == [
+        " 1  2 OK"]
+
+
+def test_if_then_forms() -> None:
+    assert printed("10 if 1 then print \"a\";:print \"b\";\n20 if 0 then print \"no\"\n"
+                   "30 if 1 then 50\n40 print \"skipped\"\n50 if 1 goto 70\n60 print \"skipped\"\n"
+                   "70 if \"\" then print \"empty\"\n80 print \"end\"\n") == ["ABEND"]
+
+
+def test_on_goto_and_gosub() -> None:
+    assert printed("10 for i=0 to 3:on i goto 20,30\n15 print \"none\";:goto 40\n"
+                   "20 print \"one\";:goto 40\n30 print \"two\";\n40 next\n"
+                   "50 on 2 gosub 60,70:print \"!\":end\n60 print \"x\";:return\n70 print \"y\";:return\n"
+                   ) == ["NONEONETWONONEY!"]
+
+
+def test_data_read_restore() -> None:
+    assert printed('10 read a,b$,c:print a;b$;c\n20 restore:read d:print d\n'
+                   '30 data 1.5, "x,y" ,-2e3\n') == [" 1.5 X,Y-2000", " 1.5"]
+
+
+def test_dim_and_arrays() -> None:
+    assert printed("10 dim a(2,3),b$(4):a(2,3)=7:b$(4)=\"s\":print a(2,3);b$(4);c(10);d%(5)\n"
+                   ) == [" 7 S 0  0"]
+
+
+def test_variables_have_two_significant_characters_and_three_kinds() -> None:
+    assert printed('10 abc=1:abd=2:ab%=3:ab$="s":print abc;ab%;ab$\n') == [" 2  3 S"]
+
+
+def test_integer_variables_floor_and_range() -> None:
+    assert printed("10 a%=-1.5:b%=7.9:print a%;b%\n") == ["-2  7"]
+    stop, transcript, _ = run("10 a%=32768\n")
+    assert "?ILLEGAL QUANTITY  ERROR IN 10" in lines_of(transcript)
+
+
+def test_def_fn_keeps_the_parameter_variable() -> None:
+    assert printed("10 x=5:def fn sq(x)=x*x+1:print fn sq(3);x\n") == [" 10  5"]
+
+
+def test_poke_peek_wait_and_sys_into_assembled_code() -> None:
+    program = assemble("*= $c000\n lda $fb\n clc\n adc #1\n sta $fc\n lda #65\n jsr $ffd2\n rts\n")
+    machine = C64()
+    machine.load(Prg(program.start, program.image))
+    stop, transcript, runtime = run("10 poke 251,41:sys 49152:print peek(252)\n20 wait 252,2\n",
+                                    machine=machine)
+    assert stop is RunStop.END
+    assert lines_of(transcript)[0] == "A 42"
+
+
+def test_usr_calls_machine_code_with_the_fac() -> None:
+    program = assemble("*= $c000\n inc $61\n rts\n")  # doubles the FAC
+    machine = C64()
+    machine.load(Prg(program.start, program.image))
+    stop, transcript, _ = run("10 poke 785,0:poke 786,192:print usr(21)\n", machine=machine)
+    assert lines_of(transcript)[0] == " 42"
+
+
+def test_get_reads_keys_and_empty_when_none() -> None:
+    assert printed('10 get a$:get b$:get c:print a$;len(b$);c\n', "x") == ["X 1  0"]
+
+
+def test_get_waiting_for_a_key_that_never_comes_ends_with_status_3() -> None:
+    stop, _, _ = run('10 get a$:if a$="" then 10\n')
+    assert stop is RunStop.INPUT_EXHAUSTED and stop.exit_status == 3
+
+
+def test_input_with_nothing_typed_any_more_ends_with_status_3() -> None:
+    stop, _, _ = run("10 input a\n")
+    assert stop is RunStop.INPUT_EXHAUSTED
+
+
+def test_empty_input_leaves_the_variables() -> None:
+    assert printed('10 a=5:input a:print a\n', "|") == ["?", " 5"]
+
+
+def test_stop_end_run_clr() -> None:
+    stop, transcript, _ = run("10 print 1:stop:print 2\n")
+    assert stop is RunStop.BREAK and "BREAK IN 10" in lines_of(transcript)
+    assert printed("10 a=1:clr:print a\n") == [" 0"]
+
+
+def test_run_clears_variables_and_starts_again() -> None:
+    stop, transcript, _ = run("10 print \"x\";:a=a+1:if a<3 then run\n", max_statements=50)
+    # RUN clears A, so this never ends: the statement limit stops it
+    assert stop is RunStop.STATEMENT_LIMIT
+    assert lines_of(transcript)[0].startswith("XXX")
+
+
+def test_list_prints_the_program() -> None:
+    assert printed('10 print "hi":list\n') == ["HI", '10 PRINT "HI":LIST']
+
+
+def test_ti_and_ti_string() -> None:
+    assert printed('10 ti$="123456":print ti$;ti>0\n')[0].startswith("123456")
+
+
+def test_printer_output_and_unsupported_devices() -> None:
+    machine = C64()
+    prg = tokenize_text('10 open 4,4:print#4,"to";1:cmd 4:print "cmd":close 4\n20 print "screen"\n')
+    result, machine = run_basic(prg, machine=machine)
+    assert result.stop is RunStop.END
+    # CMD alone prints an empty line to the file, as the ROM's CMD ends in PRINT
+    assert result.printer == b"TO 1 \r\rCMD\r"
+    assert lines_of(machine.screen.transcript())[0] == "SCREEN"
+    stop, transcript, _ = run('10 open 1,8,15,"i"\n')
+    assert "?DEVICE NOT PRESENT  ERROR IN 10" in lines_of(transcript)
+    stop, transcript, _ = run('10 load "x",8\n')
+    assert "?DEVICE NOT PRESENT  ERROR IN 10" in lines_of(transcript)
+
+
+# -- errors as the C64 prints them ----------------------------------------------------------
+
+@pytest.mark.parametrize(("listing", "message"), [
+    ("270 for k=2311111 t 4555554\n", "?SYNTAX  ERROR IN 270"),
+    ("450 next\n", "?NEXT WITHOUT FOR  ERROR IN 450"),
+    ("10 read a\n", "?OUT OF DATA  ERROR IN 10"),
+    ("10 goto 99\n", "?UNDEF'D STATEMENT  ERROR IN 10"),
+    ("10 print 1/0\n", "?DIVISION BY ZERO  ERROR IN 10"),
+    ('10 a="x"\n', "?TYPE MISMATCH  ERROR IN 10"),
+    ("10 print 1e38*10\n", "?OVERFLOW  ERROR IN 10"),
+    ("10 dim a(3):a(4)=1\n", "?BAD SUBSCRIPT  ERROR IN 10"),
+    ("10 dim a(3):dim a(3)\n", "?REDIM'D ARRAY  ERROR IN 10"),
+    ("10 return\n", "?RETURN WITHOUT GOSUB  ERROR IN 10"),
+    ("10 print chr$(256)\n", "?ILLEGAL QUANTITY  ERROR IN 10"),
+    ("10 a$=\"x\":for i=1 to 8:a$=a$+a$:next\n", "?STRING TOO LONG  ERROR IN 10"),
+    ("10 print fn a(1)\n", "?UNDEF'D FUNCTION  ERROR IN 10"),
+    ("10 cont\n", "?CAN'T CONTINUE  ERROR IN 10"),
+    ("10 print#3,1\n", "?FILE NOT OPEN  ERROR IN 10"),
+    ("10 read a\n20 data x\n", "?SYNTAX  ERROR IN 20"),  # the DATA line is reported
+    ("10 print 1\n20 gosub 10\n", "?OUT OF MEMORY  ERROR IN 20"),
+])
+def test_error_messages(listing: str, message: str) -> None:
+    stop, transcript, _ = run(listing)
+    assert stop is RunStop.ERROR and stop.exit_status == 1
+    lines = lines_of(transcript)
+    assert message in lines
+    assert lines[lines.index(message) + 1] == "READY."
+
+
+def test_statements_before_a_syntax_error_run() -> None:
+    stop, transcript, _ = run('10 print "before":print "x" 1 (\n')
+    assert lines_of(transcript)[0] == "BEFORE"
+    assert "?SYNTAX  ERROR IN 10" in lines_of(transcript)
+
+
+def test_error_in_a_later_line_of_a_superblock_names_that_line() -> None:
+    stop, transcript, _ = run("10 a=1\n20 b=2\n30 print 1/0\n")
+    assert "?DIVISION BY ZERO  ERROR IN 30" in lines_of(transcript)
+
+
+# -- programs ------------------------------------------------------------------------------
+
+def test_is_basic_program() -> None:
+    assert is_basic_program(tokenize_text("10 print 1\n"))
+    assert not is_basic_program(Prg(0x3400, b"\x60"))
+    assert not is_basic_program(Prg(0x0801, b"\x01\x02\x03"))
+
+
+def test_nikolaus_with_the_erratum_prints_the_44_solutions() -> None:
+    """2,244,444 passes of the main loop (about 17 s here; cbmbasic needs about 50)."""
+    sources = [(str(REPO / "sources" / name), (REPO / "sources" / name).read_text())
+               for name in ("nikolaus.bas", "nikolaus-errata.bas")]
+    prg = tokenize(sources)[0]
+    assert prg.to_bytes() == (DATA / "nikolaus.petcat.prg").read_bytes()
+    result, machine = run_basic(prg)
+    assert result.stop is RunStop.END
+    lines = lines_of(machine.screen.transcript())
+    expected = nikolaus.screen_lines(nikolaus.solutions())
+    assert len(expected) == 44
+    assert lines == [*expected, "*** ENDE ***", "", "READY."]
+
+
+@pytest.mark.slow
+def test_nikolaus_as_printed_gives_the_same_44() -> None:
+    prg = Prg.from_bytes((DATA / "nikolaus-printed.petcat.prg").read_bytes())
+    result, machine = run_basic(prg)
+    assert result.stop is RunStop.END
+    lines = lines_of(machine.screen.transcript())
+    assert lines[:-3] == nikolaus.screen_lines(nikolaus.solutions(nikolaus.PRINTED_END))
+    assert nikolaus.solutions(nikolaus.PRINTED_END) == nikolaus.solutions()
+
+
+# -- the command line ------------------------------------------------------------------------
+
+def test_cli_runs_a_listing_with_errata(tmp_path: Path) -> None:
+    (tmp_path / "p.bas").write_text('10 print "old"\n20 print "two"\n')
+    (tmp_path / "fix.bas").write_text('10 print "new"\n')
+    result = CliRunner().invoke(main, ["run", str(tmp_path / "p.bas"), str(tmp_path / "fix.bas")])
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[:2] == ["NEW", "TWO"]
+
+
+def test_cli_runs_a_basic_prg_and_reports_errors_with_status_1(tmp_path: Path) -> None:
+    prg = tokenize_text("10 input a\n20 print a*2\n30 print 1/0\n")
+    (tmp_path / "p.prg").write_bytes(prg.to_bytes())
+    result = CliRunner().invoke(main, ["run", str(tmp_path / "p.prg"), "--input", "21"])
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[:3] == ["? 21", " 42", ""]
+    assert "?DIVISION BY ZERO  ERROR IN 30" in result.stdout
+    assert "?DIVISION BY ZERO  ERROR IN 30" in result.stderr
+
+
+def test_cli_statement_limit_has_status_2(tmp_path: Path) -> None:
+    (tmp_path / "loop.bas").write_text("10 goto 10\n")
+    result = CliRunner().invoke(main, ["run", str(tmp_path / "loop.bas"), "--max-statements", "1000"])
+    assert result.exit_code == 2
