@@ -1677,10 +1677,10 @@ def is_basic_program(prg: Prg) -> bool:
     if prg.load_address != 0x0801:
         return False
     try:
-        split_program(prg.data, prg.load_address)
+        lines = split_program(prg.data, prg.load_address)
     except Exception:  # noqa: BLE001 - any broken structure means "not BASIC"
         return False
-    return True
+    return bool(lines)
 
 
 def run_basic(prg: Prg, keyboard: Keyboard | None = None, machine: C64 | None = None,
