@@ -33,6 +33,27 @@ def _overflow() -> FloatError:
     return FloatError("OVERFLOW")
 
 
+_CACHE_LIMIT = 1 << 16
+
+
+def _memoized(function):  # noqa: ANN001, ANN202
+    """The ROM routines are pure functions of their operands, and slow in Python (a
+    multiply is 40 steps): remember recent results (loops ask the same again)."""
+    cache: dict = {}
+
+    def wrapper(*arguments: float) -> float:
+        result = cache.get(arguments)
+        if result is None:
+            if len(cache) >= _CACHE_LIMIT:
+                cache.clear()
+            result = cache[arguments] = function(*arguments)
+        return result
+
+    wrapper.__name__ = function.__name__
+    wrapper.__doc__ = function.__doc__
+    return wrapper
+
+
 # A FAC is (exponent, negative, mantissa40): exponent 0 means zero, otherwise
 # value = mantissa40 * 2**(exponent - 168), mantissa40 normalized (bit 39 set).
 Fac = tuple[int, bool, int]
@@ -321,6 +342,7 @@ def multiply(left: float, right: float) -> float:
     return from_fac(_multiply(_memory(to_fac(left)), to_fac(right)))
 
 
+@_memoized
 def divide(left: float, right: float) -> float:
     return from_fac(_divide(_memory(to_fac(left)), to_fac(right)))
 
@@ -347,6 +369,7 @@ def to_integer(value: float) -> int:
     return _floor_integer(fac)
 
 
+@_memoized
 def power(base: float, exponent: float) -> float:
     return from_fac(_power(_memory(to_fac(base)), to_fac(exponent)))
 
@@ -531,6 +554,7 @@ def _atn(fac: Fac) -> Fac:
 
 
 def _unary(function):  # noqa: ANN001, ANN202 - decorator for the float functions below
+    @_memoized
     def wrapper(value: float) -> float:
         return from_fac(function(to_fac(value)))
 
@@ -546,10 +570,12 @@ tan = _unary(_tan)
 atn = _unary(_atn)
 
 
+@_memoized
 def cos(value: float) -> float:
     return from_fac(_sin(_add(HALF_PI, to_fac(value))))
 
 
+@_memoized
 def sqr(value: float) -> float:
     """SQR is X^.5 through LOG and EXP, as in the ROM (so SQR(9) is not exactly 3)."""
     return from_fac(_power(_memory(to_fac(value)), HALF))

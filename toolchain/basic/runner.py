@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from toolchain.basic import floats
 from toolchain.basic.detokenizer import list_program, split_program
 from toolchain.basic.tokens import KEYWORDS
-from toolchain.c64.machine import C64, Keyboard, Stop
+from toolchain.c64.machine import C64, DEFAULT_MAX_CYCLES, Keyboard, Stop
 from toolchain.disk.prg import Prg
 from toolchain.petscii import char_to_petscii
 
@@ -1218,6 +1218,7 @@ class Runtime:
         self.files: dict[int, tuple[int, int | None]] = {}
         self.statements = 0
         self.jiffy_base = 0
+        self.max_cycles = DEFAULT_MAX_CYCLES  # for each SYS or USR call
         self.clear()
 
     # -- variables and stack -------------------------------------------------------------------
@@ -1551,7 +1552,7 @@ class Runtime:
         cpu = machine.cpu
         memory = machine.memory
         cpu.a, cpu.x, cpu.y = memory[0x030C], memory[0x030D], memory[0x030E]
-        result = machine.sys(address)
+        result = machine.sys(address, self.max_cycles)
         memory[0x030C], memory[0x030D], memory[0x030E] = cpu.a, cpu.x, cpu.y
         if result.stop is Stop.INPUT_EXHAUSTED:
             raise _Ended(RunStop.INPUT_EXHAUSTED, result.message)
