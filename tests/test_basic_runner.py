@@ -50,6 +50,9 @@ def printed(listing: str, typed: str | None = None) -> list[str]:
 @pytest.mark.parametrize(("name", "typed"), [
     ("facts", None),
     ("input", "1,abc|x1|5|7|8|9,10|  hi there  |"),
+    ("stack-for", None),  # 9 nested FORs fit, the tenth is ?OUT OF MEMORY
+    ("stack-gosub", None),  # 23 nested GOSUBs fit
+    ("stack-mixed", None),  # a GOSUB and 9 FORs fit
 ])
 def test_screen_equals_the_real_c64(name: str, typed: str | None) -> None:
     """The rows after RUN on VICE, program by program: numbers, functions, PRINT
@@ -195,6 +198,16 @@ def test_run_clears_variables_and_starts_again() -> None:
 
 def test_list_prints_the_program() -> None:
     assert printed('10 print "hi":list\n') == ["HI", '10 PRINT "HI":LIST']
+
+
+def test_let_new_pi_st() -> None:
+    assert printed("10 let a=2:print a;st;~:new\n20 print \"never\"\n") == [" 2  0  3.14159265"]
+
+
+def test_save_and_verify_are_clear_errors() -> None:
+    for statement in ('save "x",8', 'verify "x",8'):
+        stop, transcript, _ = run(f"10 {statement}\n")
+        assert stop is RunStop.ERROR and "?DEVICE NOT PRESENT  ERROR IN 10" in lines_of(transcript)
 
 
 def test_ti_and_ti_string() -> None:

@@ -39,8 +39,13 @@ GREATER, EQUAL, LESS = TOKEN[">"], TOKEN["="], TOKEN["<"]
 END_OF_PROGRAM = -1
 # placeholders in generated code until the segments are numbered (never in a repr())
 NEXT_MARK, LINE_MARK = "\x00next", "\x01"
-STACK_BYTES = 0xFA - 0x3E  # what the ROM's stack check ($A3FB) leaves for FOR and GOSUB
-FOR_BYTES, GOSUB_BYTES = 18, 5
+# The 6502 stack holds FOR frames (18 bytes) and GOSUB frames (5 bytes, and the 2-byte
+# return address of the statement dispatcher stays below them until RETURN).  The
+# ROM's check ($A3FB) leaves room for 9 nested FORs and 23 nested GOSUBs; the limits
+# below are calibrated on VICE: 9 FORs, 1 GOSUB + 9 FORs, and 23 GOSUBs fit, one more
+# gives ?OUT OF MEMORY.
+FOR_BYTES, GOSUB_BYTES = 18, 7
+FOR_ROOM, GOSUB_ROOM = 156, 157  # the most bytes of frames a new FOR / GOSUB may find
 BASIC_BYTES_FREE = 38911
 
 
@@ -1248,7 +1253,7 @@ class Runtime:
                 del self.stack[index:]
                 self.stack_bytes = sum(FOR_BYTES if f[0] else GOSUB_BYTES for f in self.stack)
                 break
-        if STACK_BYTES - self.stack_bytes < 2 * 9 + 62 - 0x3E + FOR_BYTES:
+        if self.stack_bytes > FOR_ROOM:
             raise BasicError("OUT OF MEMORY")
         self.stack_bytes += FOR_BYTES
         sign = (step > 0) - (step < 0)
@@ -1273,7 +1278,7 @@ class Runtime:
         self.stack_bytes -= FOR_BYTES
 
     def push_gosub(self, resume: int, line: int) -> None:
-        if STACK_BYTES - self.stack_bytes < GOSUB_BYTES + 6:
+        if self.stack_bytes > GOSUB_ROOM:
             raise BasicError("OUT OF MEMORY")
         self.stack_bytes += GOSUB_BYTES
         self.stack.append([None, resume, line])

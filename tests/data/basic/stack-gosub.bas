@@ -1,0 +1,1 @@
+10 n=n+1:print n;:gosub 10
