@@ -15,3 +15,39 @@ def shared_path(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"{path} is absent (the shared data lives beside the repository)")
     return path
+
+
+def play_on_terminal(arguments: list[str], answers: list[str]) -> tuple[int, list[str]]:
+    """Run ``c64tc arguments`` on a pseudo-terminal, typing each answer when the
+    program has had time to ask; the exit status and the non-empty lines shown."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+    import time
+
+    master, slave = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "toolchain", *arguments],
+                               stdin=slave, stdout=slave, stderr=slave, close_fds=True)
+    os.close(slave)
+    output = b""
+
+    def read_for(seconds: float) -> None:
+        nonlocal output
+        end = time.time() + seconds
+        while time.time() < end:
+            if select.select([master], [], [], 0.05)[0]:
+                try:
+                    output += os.read(master, 4096)
+                except OSError:
+                    return
+
+    for answer in answers:
+        read_for(0.4)
+        os.write(master, answer.encode() + b"\r")
+    read_for(1.5)
+    returncode = process.wait(timeout=20)
+    os.close(master)
+    lines = output.decode(errors="replace").replace("\r", "").split("\n")
+    return returncode, [line.rstrip() for line in lines if line.strip()]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tests.conftest import DATA
+from tests.conftest import DATA, play_on_terminal
 from toolchain.asm import assemble
 from toolchain.basic import tokenize, tokenize_text
 from toolchain.basic.runner import RunStop, Runtime, is_basic_program, run_basic
@@ -324,3 +324,11 @@ def test_cli_statement_limit_has_status_2(tmp_path: Path) -> None:
     (tmp_path / "loop.bas").write_text("10 goto 10\n")
     result = CliRunner().invoke(main, ["run", str(tmp_path / "loop.bas"), "--max-statements", "1000"])
     assert result.exit_code == 2
+
+
+def test_interactive_basic_on_a_terminal(tmp_path: Path) -> None:
+    (tmp_path / "ask.bas").write_text('10 input "name";n$\n20 print "hello "n$\n30 input a,b\n'
+                                      '40 print a*b\n')
+    returncode, shown = play_on_terminal(["run", str(tmp_path / "ask.bas")], ["ada", "6,7"])
+    assert returncode == 0
+    assert shown[:4] == ["NAME? ada", "HELLO ADA", "? 6,7", " 42"]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import DATA
+from tests.conftest import DATA, play_on_terminal
 from toolchain.c64.machine import C64, Keyboard, Stop
 from toolchain.c64.screen import Screen, petscii_to_screen_code, screen_codes_to_text
 from toolchain.disk import Prg
@@ -207,37 +207,10 @@ def test_cli_verify_sample(tmp_path: Path) -> None:
 
 def test_interactive_play_on_a_terminal(tmp_path: Path) -> None:
     """Without --input, on a terminal, the player types the answers."""
-    import os
-    import pty
-    import select
-    import time
-
     prg = tmp_path / "sh.prg"
     prg.write_bytes(SUPERHIRN.to_bytes())
-    master, slave = pty.openpty()
-    process = subprocess.Popen([sys.executable, "-m", "toolchain", "run", str(prg), "--sys", "13312"],
-                               stdin=slave, stdout=slave, stderr=slave, close_fds=True)
-    os.close(slave)
-    output = b""
-
-    def read_for(seconds: float) -> None:
-        nonlocal output
-        end = time.time() + seconds
-        while time.time() < end:
-            if select.select([master], [], [], 0.05)[0]:
-                try:
-                    output += os.read(master, 4096)
-                except OSError:
-                    return
-
-    for answer in SEED_DIALOGUE.split("|"):
-        read_for(0.4)
-        os.write(master, answer.encode() + b"\r")
-    read_for(1.5)
-    assert process.wait(timeout=20) == 0
-    os.close(master)
-    lines = output.decode(errors="replace").replace("\r", "").split("\n")
-    shown = [line for line in lines if line.strip()]
+    returncode, shown = play_on_terminal(["run", str(prg), "--sys", "13312"], SEED_DIALOGUE.split("|"))
+    assert returncode == 0
     # the terminal shows what the C64 screen shows: guesses, the typed answers, OK
     assert shown[:18] == ["1234", "1", "1", "2211", "0", "0", "4333", "1", "2", "3344", "1", "2",
                           "3435", "3", "0", "3436", "4", "OK"]

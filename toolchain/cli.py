@@ -396,6 +396,8 @@ class _Terminal:
             self.after_input = False
             if byte in (0x0D, 0x8D, 0x93):
                 text.append("\n")
+            elif byte == 0x1D:  # cursor right: on a terminal's fresh line, a space
+                text.append(" ")
             elif not (byte < 0x20 or 0x80 <= byte < 0xA0):
                 text.append(screen_code_to_text(petscii_to_screen_code(byte)))
         self.shown = len(self.machine.output_log)
@@ -467,7 +469,8 @@ def run_command(program: Path, errata: tuple[Path, ...], sys_address: int | None
     machine.load(prg)
     if basic:
         runtime = Runtime(prg.data, machine)
-        progress = _progress_printer()
+        # a progress line would mix with the dialogue when the player is typing
+        progress = _progress_printer() if terminal is None else (lambda message: None)
         result = runtime.run(max_statements, lambda done, line: progress(
             f"line {line}: {done:,} statement groups"))
         progress("")

@@ -1394,7 +1394,8 @@ class Runtime:
                          "is used up")
         for key in line:
             machine.screen.output(key)
-        machine.screen.carriage_return()
+        # the input routine prints RETURN after the line ($AACA), so the cursor moves on
+        machine.print_byte(0x0D)
         return bytes(line)
 
     def input(self, prompt: str, kinds: str) -> list | None:
@@ -1630,8 +1631,8 @@ class Runtime:
                         return self._finish(RunStop.STATEMENT_LIMIT,
                                             f"stopped after {executed} statement groups in line "
                                             f"{self.segment_lines[index]}", started)
-                    if progress is not None:
-                        progress(executed, self.segment_lines[index] if index >= 0 else 0)
+                    if progress is not None and index >= 0:
+                        progress(executed, self.segment_lines[index])
             except BasicError as error:
                 self.statements = executed
                 line = error.line if error.line is not None else self._line_of(error, index)
