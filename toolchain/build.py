@@ -222,18 +222,28 @@ def _check_round_trip(built: BuiltProgram, check: dict[str, Any], manifest: Mani
 
 @register_check("dialogue")
 def _check_dialogue(built: BuiltProgram, check: dict[str, Any], manifest: Manifest) -> CheckResult:
-    """Machine code: run it on the emulated C64 from ``sys`` with the typed ``input``;
-    it must return to BASIC, and each text of ``expect`` must appear in the
-    transcript, in order."""
+    """Run the program on the emulated C64 with the typed ``input``: machine code from
+    ``sys`` (it must return to BASIC), a BASIC program as RUN would (it must end,
+    unless ``max_statements`` is given: then it may still be running there).  Each
+    text of ``expect`` must appear in the transcript, in order."""
+    from toolchain.basic.runner import RunStop, Runtime, is_basic_program
     from toolchain.c64.machine import C64, Keyboard, Stop
 
     name = "dialogue"
     machine = C64(Keyboard(str(check.get("input", ""))))
     machine.load(built.prg)
-    result = machine.sys(int(check.get("sys", built.prg.load_address)),
-                         int(check.get("max_cycles", 100_000_000)))
-    if result.stop is not Stop.RETURNED:
-        return CheckResult(name, False, result.message)
+    if "sys" not in check and is_basic_program(built.prg):
+        limit = check.get("max_statements")
+        outcome = Runtime(built.prg.data, machine).run(None if limit is None else int(limit))
+        allowed = {RunStop.END} | ({RunStop.STATEMENT_LIMIT} if limit is not None else set())
+        if outcome.stop not in allowed:
+            return CheckResult(name, False, f"{outcome.message}; the screen:\n"
+                               f"{machine.screen.transcript()}")
+    else:
+        result = machine.sys(int(check.get("sys", built.prg.load_address)),
+                             int(check.get("max_cycles", 100_000_000)))
+        if result.stop is not Stop.RETURNED:
+            return CheckResult(name, False, result.message)
     transcript = machine.screen.transcript()
     position = 0
     for text in check.get("expect", []):
