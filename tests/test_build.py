@@ -83,7 +83,7 @@ def test_a_failed_check_writes_nothing(project: Path) -> None:
      "program 'nikolaus': source file 'missing.bas' not found"),
     (lambda t: t.replace('kind = "basic"', 'kind = "fortran"'),
      "program 'nikolaus': unknown kind 'fortran' (one of: asm, basic, mse)"),
-    (lambda t: t.replace('{ kind = "roundtrip" }', '{ kind = "magic" }'), "unknown check 'magic'"),
+    (lambda t: t.replace('kind = "roundtrip"', 'kind = "magic"'), "unknown check 'magic'"),
     (lambda t: t.replace("[disk]", "[disk"), "error: TOML:"),
     (lambda t: t.replace('kind = "basic"', 'kind = "basic"\nlanguage = "de"'), "unknown key 'language'"),
 ])
