@@ -51,12 +51,14 @@ def test_machine_code_prg_is_loaded_and_started_with_sys(files: dict[str, Path])
     assert line == ["/opt/x64sc", "-warp", "-initbreak", "0xa474", "-moncommands", "/t/c.mon"]
 
 
-def test_basic_prg_is_autostarted(files: dict[str, Path]) -> None:
-    target = vice.target_for(files["basic"])
-    assert target.is_basic
-    assert vice.monitor_commands(target) == "x\n"
+def test_basic_prg_is_loaded_from_a_disk_and_run_as_typed(files: dict[str, Path],
+                                                           tmp_path: Path) -> None:
+    target = vice.on_disk(vice.target_for(files["basic"]), tmp_path)
+    assert target.is_basic and target.is_disk and target.program == "NIK"
+    assert d64.extract(target.path, "nik") == NIKOLAUS
+    assert vice.monitor_commands(target, "5|") == 'keybuf load"nik",8\\nrun\\n5\\n\nx\n'
     line = vice.command_line(Path("/opt/x64sc"), target, Path("/t/c.mon"))
-    assert line[1:3] == ["-autostart", str(files["basic"])]
+    assert line[1:3] == ["-8", str(target.path)]
 
 
 def test_machine_code_on_a_disk_is_loaded_as_typed(files: dict[str, Path]) -> None:
@@ -66,8 +68,8 @@ def test_machine_code_on_a_disk_is_loaded_as_typed(files: dict[str, Path]) -> No
     line = vice.command_line(Path("/opt/x64sc"), target, Path("/t/c.mon"))
     assert line[1:3] == ["-8", str(files["disk"])]
     basic = vice.target_for(files["disk"], "nikolaus")
-    assert vice.command_line(Path("/opt/x64sc"), basic, Path("/t/c.mon"))[1:3] == [
-        "-autostart", f"{files['disk']}:nikolaus"]
+    assert vice.on_disk(basic, Path("/unused")) == basic
+    assert r'keybuf load"nikolaus",8\nrun\n' in vice.monitor_commands(basic)
     with pytest.raises(UserError, match="is not on the disk"):
         vice.target_for(files["disk"], "missing")
 

@@ -1,8 +1,9 @@
 """Running programs in VICE (x64sc): interactively, and as a headless check.
 
-How a program is started, as a user would: a BASIC program is autostarted (from its
-PRG file or from the disk); a machine-code program is loaded and started with SYS,
-typed through the C64's keyboard buffer (from a disk: ``LOAD"NAME",8,1`` first).
+How a program is started, as a user would, typed through the C64's keyboard buffer
+ahead of the program's own input: a BASIC program with ``LOAD"NAME",8`` and ``RUN``
+from the disk (a PRG file is put on a temporary disk first); a machine-code program
+loaded (from a disk: ``LOAD"NAME",8,1``) and started with SYS.
 VICE runs monitor commands from a file (``-moncommands``) when it first enters its
 monitor; ``-initbreak`` at BASIC's READY ($A474) makes that happen once the machine
 has booted.  The same file loads our VICE label file, so the monitor shows the
@@ -18,6 +19,7 @@ are turned into text by the same decoder as our own machine model's.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -125,7 +127,11 @@ def monitor_commands(target: Target, typed: str = "", labels: Path | None = None
     if labels is not None:
         lines += [line for line in labels.read_text().splitlines() if line.startswith("al ")]
     keys = ""
-    if not target.is_basic:
+    if target.is_basic:
+        # typed like the machine code below, not autostarted: the typed input then
+        # follows LOAD and RUN in one queue (with -autostart it raced them)
+        keys += f'load"{target.program.lower()}",8\\nrun\\n'
+    else:
         if target.is_disk:
             keys += f'load"{target.program.lower()}",8,1\\n'  # lower case: unshifted, as typed
         else:
@@ -156,10 +162,7 @@ def command_line(emulator: Path, target: Target, commands_file: Path, warp: bool
         args += ["-directory", str(data)]
     if warp:
         args.append("-warp")
-    if target.is_basic:
-        source = f"{target.path}:{target.program.lower()}" if target.is_disk else str(target.path)
-        args += ["-autostart", source]
-    elif target.is_disk:
+    if target.is_disk:
         args += ["-8", str(target.path)]
     args += ["-initbreak", f"0x{READY:04x}", "-moncommands", str(commands_file)]
     return args
@@ -176,11 +179,26 @@ def _environment(state: Path) -> dict[str, str]:
     return environment
 
 
+def on_disk(target: Target, folder: Path) -> Target:
+    """A BASIC PRG file is LOADed from drive 8 like any other: put it on a disk image
+    in ``folder`` (machine code and disk images stay as they are)."""
+    from toolchain.disk import d64
+
+    if not target.is_basic or target.is_disk:
+        return target
+    name = re.sub(r"[^a-z0-9 .-]", "", target.path.stem.lower())[:16] or "program"
+    disk = folder / "program.d64"
+    d64.create(disk, "c64tc", "64")
+    d64.add(disk, name, target.path.read_bytes())
+    return Target(disk, name.upper(), target.load_address, None)
+
+
 def start(emulator: Path, target: Target, typed: str = "", labels: Path | None = None,
           warp: bool = False) -> int:
     """Start VICE with its window and wait for the user to close it."""
     state = Path(tempfile.mkdtemp(prefix="c64tc-vice-"))
     try:
+        target = on_disk(target, state)
         commands = state / "start.mon"
         commands.write_text(monitor_commands(target, typed, labels))
         return subprocess.call(command_line(emulator, target, commands, warp), env=_environment(state))
@@ -199,6 +217,7 @@ def run_headless(emulator: Path, target: Target, typed: str, cycles: int, labels
     """Run VICE without a window for ``cycles`` cycles; return the final screen."""
     state = Path(tempfile.mkdtemp(prefix="c64tc-vice-"))
     try:
+        target = on_disk(target, state)
         screen_file = state / "screen.bin"
         commands = state / "check.mon"
         commands.write_text(monitor_commands(target, typed, labels, screen_file))
