@@ -36,8 +36,11 @@ def test_build_on_a_fresh_checkout_makes_the_seed_disk(project: Path) -> None:
     assert (out / "superhirn2.prg").read_bytes() == (DATA / "superhirn2-mse.bin").read_bytes()[:-1]
     assert (out / "nikolaus.prg").read_bytes() == (DATA / "nikolaus.petcat.prg").read_bytes()
     directory = d64.directory(out / "seeds.d64")
-    assert [(f.name, f.blocks) for f in directory.files] == [("SUPERHIRN II", 3), ("NIKOLAUS", 4),
-                                                            ("SUPERHIRN III", 3)]
+    assert [(f.name, f.blocks) for f in directory.files] == [
+        ("SUPERHIRN II", 3), ("NIKOLAUS", 4), ("SUPERHIRN III", 3), ("FOX HUNT", 6), ("MASTERMIND", 9)]
+    for name in ("foxhunt", "mastermind"):
+        assert d64.extract(out / "seeds.d64", "fox hunt" if name == "foxhunt" else name) == (
+            out / f"{name}.prg").read_bytes()
     assert d64.extract(out / "seeds.d64", "superhirn ii") == (out / "superhirn2.prg").read_bytes()
     assert d64.extract(out / "seeds.d64", "nikolaus") == (out / "nikolaus.prg").read_bytes()
     lines = result.stdout.splitlines()
