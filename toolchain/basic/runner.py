@@ -1657,7 +1657,7 @@ class Runtime:
         self.statements = executed
         self.output = _ScreenOutput(self)
         self.output.text("\rREADY.\r")
-        return self._finish(RunStop.END, "READY.", started)
+        return self._finish(RunStop.END, "program ended", started)
 
     def _line_of(self, error: BaseException, index: int) -> int:
         """The BASIC line being run when ``error`` was raised: from the generated
