@@ -688,18 +688,20 @@ def parse_number(text: bytes, start: int = 0) -> tuple[float, int]:
             position += 1
         return text[position] if position < length else 0
 
+    def minus_sign() -> bool:
+        """Skip a sign (the character, or the token as in program text); True for minus."""
+        nonlocal position
+        char = peek()
+        if char in (0x2D, 0xAB, 0x2B, 0xAA):
+            position += 1
+        return char in (0x2D, 0xAB)
+
     fac = ZERO
-    negative = False
     fraction_digits = 0
     seen_point = False
     exponent = 0
+    negative = minus_sign()
     exponent_negative = False
-    char = peek()
-    if char in (0x2D, 0xAB):
-        negative = True
-        position += 1
-    elif char in (0x2B, 0xAA):
-        position += 1
     while True:
         char = peek()
         if 0x30 <= char <= 0x39:
@@ -715,12 +717,7 @@ def parse_number(text: bytes, start: int = 0) -> tuple[float, int]:
             continue
         if char == 0x45:  # E
             position += 1
-            char = peek()
-            if char in (0x2D, 0xAB):
-                exponent_negative = True
-                position += 1
-            elif char in (0x2B, 0xAA):
-                position += 1
+            exponent_negative = minus_sign()
             while True:
                 char = peek()
                 if not 0x30 <= char <= 0x39:

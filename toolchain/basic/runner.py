@@ -901,6 +901,11 @@ class _Compiler:
                 return targets
             self.position += 1
 
+    @staticmethod
+    def value_kinds(targets: list[tuple[str, str, list[str] | None]]) -> str:
+        """One letter per target: S for a string, N for a number (integers included)."""
+        return "".join("S" if kind == "S" else "N" for _, kind, _ in targets)
+
     def assign_targets(self, values: str, targets: list[tuple[str, str, list[str] | None]]) -> None:
         for position, (name, kind, indexes) in enumerate(targets):
             value = f"{values}[{position}]"
@@ -917,7 +922,7 @@ class _Compiler:
 
     def input_items(self, call: str) -> bool:
         targets = self.targets()
-        kinds = "".join("S" if kind == "S" else "N" for _, kind, _ in targets)
+        kinds = self.value_kinds(targets)
         self.emit(f"values = {call.format(repr(kinds))}")
         # an empty line leaves the variables and goes on after the INPUT statement ($ABEA)
         self.emit("if values is None: values = rt.unchanged")
@@ -931,14 +936,14 @@ class _Compiler:
             channel = self.numeric()
             self.expect(COMMA)
         targets = self.targets()
-        kinds = "".join("S" if kind == "S" else "N" for _, kind, _ in targets)
+        kinds = self.value_kinds(targets)
         self.emit(f"values = rt.get({kinds!r}, {channel})")
         self.assign_targets("values", targets)
         return False
 
     def statement_READ(self, number: int) -> bool:
         targets = self.targets()
-        kinds = "".join("S" if kind == "S" else "N" for _, kind, _ in targets)
+        kinds = self.value_kinds(targets)
         self.emit(f"values = rt.read({kinds!r})")
         self.assign_targets("values", targets)
         return False
