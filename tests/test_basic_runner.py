@@ -248,6 +248,8 @@ def test_printer_output_and_unsupported_devices() -> None:
     ("10 print#3,1\n", "?FILE NOT OPEN  ERROR IN 10"),
     ("10 read a\n20 data x\n", "?SYNTAX  ERROR IN 20"),  # the DATA line is reported
     ("10 print 1\n20 gosub 10\n", "?OUT OF MEMORY  ERROR IN 20"),
+    ("10 dim a(100,100)\n", "?OUT OF MEMORY  ERROR IN 10"),  # 51 005 bytes > 38 911
+    ("10 def fn a(x)=fn a(x+1)\n20 print fn a(1)\n", "?OUT OF MEMORY  ERROR IN 20"),
 ])
 def test_error_messages(listing: str, message: str) -> None:
     stop, transcript, _ = run(listing)

@@ -284,7 +284,7 @@ class _Undimensioned:
         self.namespace, self.name, self.kind = namespace, name, kind
 
     def _create(self, count: int) -> _Array:
-        array = _Array((11,) * count, self.kind)
+        array = self.namespace["rt"].new_array((11,) * count, self.kind)
         self.namespace[self.name] = array
         return array
 
@@ -1245,6 +1245,7 @@ class Runtime:
                 namespace[name] = _undefined_function
             else:
                 namespace[name] = _Undimensioned(namespace, name, kind[1])
+        self.array_bytes = 0
         self.stack.clear()  # the generated code holds this list as STACK
         self.stack_bytes = 0
         self.data_position = 0
@@ -1310,7 +1311,22 @@ class Runtime:
             if value < 0:
                 raise BasicError("ILLEGAL QUANTITY")
             dimensions.append(value + 1)
-        self.namespace[name] = _Array(tuple(dimensions), kind)
+        self.namespace[name] = self.new_array(tuple(dimensions), kind)
+
+    def new_array(self, sizes: tuple[int, ...], kind: str) -> _Array:
+        """An array, if it fits in the C64's memory (5 bytes a number, 2 an integer, 3
+        a string descriptor, and a header) beside the program and its variables."""
+        count = 1
+        for size in sizes:
+            count *= size
+        size_in_bytes = 5 + 2 * len(sizes) + count * {"N": 5, "I": 2, "S": 3}[kind]
+        if self.array_bytes + size_in_bytes > self._free_for_arrays():
+            raise BasicError("OUT OF MEMORY")
+        self.array_bytes += size_in_bytes
+        return _Array(sizes, kind)
+
+    def _free_for_arrays(self) -> int:
+        return BASIC_BYTES_FREE - len(self.program) - 7 * len(self.compiler.variables)
 
     def define_function(self, parameter: str, body: Callable[[], float]) -> Callable[[float], float]:
         namespace = self.namespace
@@ -1581,8 +1597,7 @@ class Runtime:
         return floats.from_bytes(bytes([memory[0x61]]) + mantissa)
 
     def free(self) -> float:
-        used = len(self.program) + 7 * len(self.compiler.variables)
-        free = BASIC_BYTES_FREE - used
+        free = self._free_for_arrays() - self.array_bytes
         return float(free - 65536 if free > 32767 else free)
 
     def rnd(self, argument: float) -> float:
@@ -1651,6 +1666,12 @@ class Runtime:
                 line = self._line_of(error, index)
                 self._print_error(error.error, line)
                 return self._finish(RunStop.ERROR, f"?{error.error}  ERROR IN {line}", started)
+            except RecursionError as error:
+                # a function defined through itself: the C64's stack overflows
+                self.statements = executed
+                line = self._line_of(error, index)
+                self._print_error("OUT OF MEMORY", line)
+                return self._finish(RunStop.ERROR, f"?OUT OF MEMORY  ERROR IN {line}", started)
         except _Ended as ended:
             self.statements = executed
             if ended.stop is RunStop.BREAK:
@@ -1667,13 +1688,14 @@ class Runtime:
     def _line_of(self, error: BaseException, index: int) -> int:
         """The BASIC line being run when ``error`` was raised: from the generated
         code's line in the traceback (a segment may run several BASIC lines)."""
-        line = self.segment_lines[index]
         traceback = error.__traceback__
         while traceback is not None:
+            # the outermost frame of generated code is the segment; deeper ones are
+            # DEF FN bodies, and the C64 reports the line that called the function
             if traceback.tb_frame.f_code.co_filename == "<basic>":
-                line = self.source_lines[traceback.tb_lineno - 1]
+                return self.source_lines[traceback.tb_lineno - 1]
             traceback = traceback.tb_next
-        return line
+        return self.segment_lines[index]
 
     def _print_error(self, name: str, line: int) -> None:
         self.output = _ScreenOutput(self)
