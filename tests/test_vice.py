@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tests.conftest import DATA
+from tests.conftest import DATA, REPO
 from toolchain import vice
+from toolchain.basic import tokenize
 from toolchain.basic.runner import Runtime
 from toolchain.c64.machine import C64, Keyboard
 from toolchain.c64.screen import screen_codes_to_text
@@ -180,3 +181,21 @@ def test_nikolaus_in_vice_prints_the_models_first_solutions(files: dict[str, Pat
     runtime.run()
     ours = [row for row in runtime.machine.screen.transcript().splitlines() if row.startswith("LOESUNG")]
     assert ours[: len(on_vice)] == on_vice
+
+
+def test_basic_prg_with_typed_input_in_vice_shows_what_the_runner_shows(tmp_path: Path) -> None:
+    """The typed answers follow LOAD and RUN in the keyboard queue (Mastermind 3x3,
+    the document's example scored the standard way)."""
+    emulator = Path(_x64sc())
+    source = REPO / "sources" / "mastermind.bas"
+    prg = tokenize([(str(source), source.read_text())])[0]
+    (tmp_path / "mastermind.prg").write_bytes(prg.to_bytes())
+    typed = "3|3|--|++|+|+++|"
+    result = vice.run_headless(emulator, vice.target_for(tmp_path / "mastermind.prg"), typed, 60_000_000)
+    machine = C64(Keyboard(typed))
+    runtime = Runtime(prg.data, machine)
+    runtime.run()
+    ours = [row.rstrip() for row in machine.screen.text_rows() if row.strip()]
+    run_row = result.screen.index("RUN")
+    assert [row for row in result.screen[run_row + 1 :] if row] == ours
+    assert "SOLVED IN 4 GUESSES" in ours
