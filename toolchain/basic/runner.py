@@ -1263,8 +1263,8 @@ class Runtime:
             raise BasicError("OUT OF MEMORY")
         self.stack_bytes += FOR_BYTES
         sign = (step > 0) - (step < 0)
-        exact = True
-        self.stack.append([variable, limit, step, sign, resume, exact, line])
+        # a FOR frame: [variable, limit, step, sign of step, segment after FOR, line]
+        self.stack.append([variable, limit, step, sign, resume, line])
 
     def for_frame(self, variable: str | None) -> list:
         stack = self.stack
