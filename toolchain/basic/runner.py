@@ -446,8 +446,9 @@ class _Compiler:
         if left[1] == "S":
             test = f"(_scmp({left[0]}, {right[0]}) {operator} 0)"
         elif right[2]:
-            # the right operand has no rounding byte: a plain comparison is the ROM's
-            test = f"({left[0]} {operator} {right[0]})"
+            # the right operand has no rounding byte: a plain comparison with the
+            # rounded left one is the ROM's
+            test = f"({self.stored(left)} {operator} {right[0]})"
         else:
             test = f"(_cmp({self.stored(left)}, {right[0]}) {operator} 0)"
         return f"_bool{test}", "N", True
