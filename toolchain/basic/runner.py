@@ -469,7 +469,7 @@ class _Compiler:
                 symbol = "&" if operator == AND else "|"
                 return f"_bool({left[0][5:]} {symbol} {right[0][5:]})", "N", True
             function = "_and" if operator == AND else "_or"
-            return f"{function}({left[0]}, {right[0]})", "N", True
+            return f"{function}({self.stored(left)}, {right[0]})", "N", True
         function = {PLUS: "_add", MINUS: "_sub", TIMES: "_mul", DIVIDE: "_fdiv", POWER: "_fpow"}[operator]
         return f"{function}({self.stored(left)}, {right[0]})", "N", False
 
@@ -686,7 +686,8 @@ class _Compiler:
         if (value_kind == "S") != (kind == "S"):
             raise _CompileError("TYPE MISMATCH")
         if kind == "I":
-            return f"_int16({code})"
+            # assigning to an integer rounds first, then floors ($A9C4)
+            return f"_int16({code})" if exact else f"_int16(_r({code}))"
         if kind == "N" and not exact:
             return f"_r({code})"
         return code
@@ -913,7 +914,7 @@ class _Compiler:
             self.emit(f"if {values} is not rt.unchanged:")
             self.indent += 1
             if kind == "I":
-                value = f"_int16({value})"
+                value = f"_int16(_r({value}))"
             if indexes is None:
                 self.emit(f"{self.declare(f'{kind}_{name}', kind)} = {value}")
             else:
