@@ -9,8 +9,8 @@
 180 rem 123 -- and 211 ++ and is only ruled out when a digit that already
 190 rem scored + is counted again for -. here: 123 --,211 ++,212 +,311 +++
 200 rem limits: 2-6 positions, 2-9 digits (one key each), 30 guesses kept.
-210 rem time: a guess tests codes one by one against all answers; 5x8 has
-220 rem 32768 codes, minutes per guess on a c64. 6x9 (531441) takes hours.
+210 rem time: a guess tests codes one by one against all answers. on vice a
+220 rem 4x6 game took 2-3 minutes, a 5x8 game 25-50; 6x9 would take hours.
 230 dim g(30,6),b(30),w(30),k(30,9),c(6),q(9)
 240 input "positions (2-6)";p: if p<2 or p>6 or p<>int(p) then 240
 250 input "digits (2-9)";d: if d<2 or d>9 or d<>int(d) then 250
