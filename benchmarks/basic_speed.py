@@ -41,7 +41,8 @@ def main() -> None:
           f"goal 25 s: {'met' if seconds <= 25 else 'NOT met'}")
 
     corpus = REPO.parent / "shared" / "corpus"
-    listings = sorted(corpus.rglob("*.bas"), key=lambda path: path.stat().st_size) if corpus.is_dir() else []
+    basic = corpus / "basic"
+    listings = sorted(basic.glob("*.txt"), key=lambda path: path.stat().st_size) if basic.is_dir() else []
     if listings:
         biggest = listings[-1]
         prg = tokenize([(str(biggest), biggest.read_text(errors="replace"))])[0]
