@@ -290,6 +290,16 @@ def test_error_in_a_later_line_of_a_superblock_names_that_line() -> None:
 
 # -- programs ------------------------------------------------------------------------------
 
+def test_a_basic_program_saved_elsewhere_is_loaded_at_0801_and_relinked(tmp_path: Path) -> None:
+    saved = tokenize_text('10 print "moved"\n20 print peek(2049)+256*peek(2050)\n', load_address=0x1C01)
+    assert is_basic_program(saved)
+    (tmp_path / "c128.prg").write_bytes(saved.to_bytes())
+    result = CliRunner().invoke(main, ["run", str(tmp_path / "c128.prg")])
+    assert result.exit_code == 0
+    # the first link now points into $08xx, where the second line starts
+    assert result.stdout.splitlines()[:2] == ["MOVED", " 2063"]  # $0801 + 14 bytes of line 10
+
+
 def test_is_basic_program() -> None:
     assert is_basic_program(tokenize_text("10 print 1\n"))
     assert not is_basic_program(Prg(0x3400, b"\x60"))

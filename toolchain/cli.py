@@ -446,7 +446,7 @@ def run_command(program: Path, errata: tuple[Path, ...], sys_address: int | None
     program waits for more.
     """
     from toolchain.basic import tokenize
-    from toolchain.basic.runner import Runtime, is_basic_program
+    from toolchain.basic.runner import Runtime, as_loaded
     from toolchain.c64.machine import C64, Keyboard
     from toolchain.cpu.disassembler import trace_line
     from toolchain.disk import Prg
@@ -456,7 +456,10 @@ def run_command(program: Path, errata: tuple[Path, ...], sys_address: int | None
         prg = tokenize(sources)[0]
     else:
         prg = Prg.from_bytes(read_bytes(program), str(program))
-    basic = sys_address is None and is_basic_program(prg)
+    loaded = as_loaded(prg) if sys_address is None else None
+    basic = loaded is not None
+    if loaded is not None:
+        prg = loaded
     if sys_address is None and not basic:
         raise UserError.single(str(program), f"say where to start: --sys {prg.load_address} "
                                f"(${prg.load_address:04X} is where the program loads)")

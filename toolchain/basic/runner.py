@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from toolchain.basic import floats
 from toolchain.basic.detokenizer import list_program, split_program
+from toolchain.basic.tokenizer import TokenizedLine, link
 from toolchain.basic.tokens import KEYWORDS
 from toolchain.c64.machine import C64, DEFAULT_MAX_CYCLES, Keyboard, Stop
 from toolchain.disk.prg import Prg
@@ -1708,15 +1709,28 @@ class Runtime:
                               bytes(self.printer))
 
 
-def is_basic_program(prg: Prg) -> bool:
-    """Whether a PRG holds a BASIC program: loads at $0801 and its line links hold."""
-    if prg.load_address != 0x0801:
-        return False
+def as_loaded(prg: Prg) -> Prg | None:
+    """The program as ``LOAD"NAME",8`` puts it into memory, if its bytes are a BASIC
+    program: at $0801, the line links made anew for that address (as the ROM's
+    LINKPRG does after loading), so a program saved from elsewhere runs too.  None for
+    anything else (machine code: its bytes do not chain into ascending lines)."""
     try:
         lines = split_program(prg.data, prg.load_address)
     except Exception:  # noqa: BLE001 - any broken structure means "not BASIC"
-        return False
-    return bool(lines)
+        return None
+    numbers = [line.number for line in lines]
+    if not lines or numbers != sorted(set(numbers)) or numbers[-1] > 63999:
+        return None
+    if prg.load_address == 0x0801:
+        return prg
+    end = lines[-1].offset - 2 + 4 + len(lines[-1].body) + 1
+    relinked = link([TokenizedLine(line.number, line.body, "<prg>", 0) for line in lines])
+    return Prg(0x0801, relinked + bytes(prg.data[end + 2 :]))
+
+
+def is_basic_program(prg: Prg) -> bool:
+    """Whether a PRG holds a BASIC program (at $0801 or saved from elsewhere)."""
+    return as_loaded(prg) is not None
 
 
 def run_basic(prg: Prg, keyboard: Keyboard | None = None, machine: C64 | None = None,
@@ -1726,6 +1740,7 @@ def run_basic(prg: Prg, keyboard: Keyboard | None = None, machine: C64 | None = 
     machine = machine or C64(keyboard)
     if keyboard is not None:
         machine.keyboard = keyboard
+    prg = as_loaded(prg) or prg
     machine.load(prg)
     runtime = Runtime(prg.data, machine)
     return runtime.run(max_statements, progress), machine
