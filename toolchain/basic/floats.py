@@ -109,6 +109,17 @@ def _normalize(exponent: int, negative: bool, mantissa: int) -> Fac:
     return exponent - shift, negative, mantissa
 
 
+def _carried(exponent: int, negative: bool, mantissa: int) -> Fac:
+    """$B936: a mantissa that carried out of 40 bits moves right by one, the exponent
+    up by one (?OVERFLOW past 255); used by addition and by rounding."""
+    if mantissa >> 40:
+        exponent += 1
+        if exponent > 255:
+            raise _overflow()
+        mantissa >>= 1
+    return exponent, negative, mantissa
+
+
 def round_fac(fac: Fac) -> Fac:
     """$BC1B: round the mantissa by the rounding byte's top bit (as on every store)."""
     exponent, negative, mantissa = fac
@@ -117,12 +128,7 @@ def round_fac(fac: Fac) -> Fac:
     top = mantissa >> 8
     if mantissa & 0x80:
         top += 1
-        if top >> 32:
-            exponent += 1
-            if exponent > 255:
-                raise _overflow()
-            top >>= 1
-    return exponent, negative, top << 8
+    return _carried(exponent, negative, top << 8)
 
 
 def rounded(value: float) -> float:
@@ -150,12 +156,7 @@ def _add(arg: Fac, fac: Fac) -> Fac:
             # the carry left set by the exponent comparison goes into the rounding
             # byte's addition ($B8FE is reached with C=1 only from here)
             total += 1
-        if total >> 40:
-            exponent += 1
-            if exponent > 255:
-                raise _overflow()
-            total >>= 1
-        return exponent, negative, total
+        return _carried(exponent, negative, total)
     difference = big - small
     if difference < 0:
         negative = not negative
