@@ -362,3 +362,15 @@ def test_interactive_basic_on_a_terminal(tmp_path: Path) -> None:
     returncode, shown = play_on_terminal(["run", str(tmp_path / "ask.bas")], ["ada", "6,7"])
     assert returncode == 0
     assert shown[:4] == ["NAME? ada", "HELLO ADA", "? 6,7", " 42"]
+
+
+def test_cli_names_the_listing_line_of_a_run_time_error(tmp_path: Path) -> None:
+    (tmp_path / "p.bas").write_text("10 print 1\n20 print \"x\"\n30 print 1/0\n")
+    (tmp_path / "fix.bas").write_text("20 print 2 2 (\n")
+    result = CliRunner().invoke(main, ["run", str(tmp_path / "p.bas")])
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{tmp_path / 'p.bas'}:3:1: error: ?DIVISION BY ZERO  ERROR IN 30")
+    result = CliRunner().invoke(main, ["run", str(tmp_path / "p.bas"), str(tmp_path / "fix.bas")])
+    # the erratum's line is where line 20 now comes from; "2 2" is 22 to the C64
+    assert result.stdout.splitlines()[:2] == [" 1", " 22"]
+    assert result.stderr.startswith(f"{tmp_path / 'fix.bas'}:1:1: error: ?SYNTAX  ERROR IN 20")

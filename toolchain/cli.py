@@ -445,15 +445,18 @@ def run_command(program: Path, errata: tuple[Path, ...], sys_address: int | None
     unmodelled ROM call; 2 cycle or statement limit; 3 input used up while the
     program waits for more.
     """
-    from toolchain.basic import tokenize
-    from toolchain.basic.runner import Runtime, as_loaded
+    from toolchain.basic.runner import RunStop, Runtime, as_loaded
+    from toolchain.basic.tokenizer import C64_BASIC_START, link, merge, tokenize_lines
     from toolchain.c64.machine import C64, Keyboard
     from toolchain.cpu.disassembler import trace_line
     from toolchain.disk import Prg
 
+    listing_lines = {}  # BASIC line number -> where it was typed, for a listing
     if program.suffix.lower() == ".bas" or errata:
-        sources = [(str(path), read_text(path)) for path in (program, *errata)]
-        prg = tokenize(sources)[0]
+        listings = [tokenize_lines(read_text(path), str(path)) for path in (program, *errata)]
+        lines = merge(listings)[0]
+        listing_lines = {line.number: line for line in lines}
+        prg = Prg(C64_BASIC_START, link(lines))
     else:
         prg = Prg.from_bytes(read_bytes(program), str(program))
     loaded = as_loaded(prg) if sys_address is None else None
@@ -479,6 +482,9 @@ def run_command(program: Path, errata: tuple[Path, ...], sys_address: int | None
         progress("")
         summary = (f"{result.message}: {result.statements:,} statement groups in "
                    f"{result.seconds:.2f} s")
+        typed = listing_lines.get(result.line) if result.stop is RunStop.ERROR else None
+        if typed is not None:  # where to fix it, for the editor
+            summary = f"{typed.path}:{typed.source_line}:1: error: {summary}"
         exit_status = result.stop.exit_status
     else:
         tracer = (lambda cpu: click.echo(trace_line(cpu), err=True)) if trace else None

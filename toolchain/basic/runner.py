@@ -87,6 +87,7 @@ class BasicRunResult:
     statements: int
     seconds: float
     printer: bytes = b""
+    line: int | None = None  # the BASIC line of an error or BREAK
 
 
 class _CompileError(Exception):
@@ -1663,25 +1664,25 @@ class Runtime:
                 message = f"?{error.name}  ERROR IN {line}"
                 if error.note:
                     message += f" ({error.note})"
-                return self._finish(RunStop.ERROR, message, started)
+                return self._finish(RunStop.ERROR, message, started, line)
             except floats.FloatError as error:
                 self.statements = executed
                 line = self._line_of(error, index)
                 self._print_error(error.error, line)
-                return self._finish(RunStop.ERROR, f"?{error.error}  ERROR IN {line}", started)
+                return self._finish(RunStop.ERROR, f"?{error.error}  ERROR IN {line}", started, line)
             except RecursionError as error:
                 # a function defined through itself: the C64's stack overflows
                 self.statements = executed
                 line = self._line_of(error, index)
                 self._print_error("OUT OF MEMORY", line)
-                return self._finish(RunStop.ERROR, f"?OUT OF MEMORY  ERROR IN {line}", started)
+                return self._finish(RunStop.ERROR, f"?OUT OF MEMORY  ERROR IN {line}", started, line)
         except _Ended as ended:
             self.statements = executed
             if ended.stop is RunStop.BREAK:
                 line = self._line_of(ended, index)
                 self.output = _ScreenOutput(self)
                 self.output.text(f"\rBREAK IN {line}\rREADY.\r")
-                return self._finish(RunStop.BREAK, f"BREAK IN {line}", started)
+                return self._finish(RunStop.BREAK, f"BREAK IN {line}", started, line)
             return self._finish(ended.stop, ended.message, started)
         self.statements = executed
         self.output = _ScreenOutput(self)
@@ -1704,9 +1705,10 @@ class Runtime:
         self.output = _ScreenOutput(self)
         self.output.text(f"\r?{name}  ERROR IN {line}\rREADY.\r")
 
-    def _finish(self, stop: RunStop, message: str, started: float) -> BasicRunResult:
+    def _finish(self, stop: RunStop, message: str, started: float,
+                line: int | None = None) -> BasicRunResult:
         return BasicRunResult(stop, message, self.statements, time.perf_counter() - started,
-                              bytes(self.printer))
+                              bytes(self.printer), line)
 
 
 def as_loaded(prg: Prg) -> Prg | None:
