@@ -374,3 +374,18 @@ def test_cli_names_the_listing_line_of_a_run_time_error(tmp_path: Path) -> None:
     # the erratum's line is where line 20 now comes from; "2 2" is 22 to the C64
     assert result.stdout.splitlines()[:2] == [" 1", " 22"]
     assert result.stderr.startswith(f"{tmp_path / 'fix.bas'}:1:1: error: ?SYNTAX  ERROR IN 20")
+
+
+def test_poke_into_screen_memory_shows_on_the_screen() -> None:
+    stop, _, runtime = run("10 poke 1424,1:poke 1425,2:poke 55696,2:print peek(1424);peek(1464)\n")
+    screen = runtime.machine.screen
+    assert screen.text().splitlines()[10].startswith("AB")  # row 10: 1024 + 400
+    assert screen.colours[10][0] == 2
+    assert screen.text().splitlines()[0].rstrip() == " 1  32"
+
+
+def test_wait_for_a_key_and_peek_of_the_key_count() -> None:
+    listing = '10 print peek(198):wait 198,1:get a$:print a$;peek(198)\n'
+    assert printed(listing, "q") == [" 1", "Q 1"]  # the RETURN after q is still waiting
+    stop, _, _ = run("10 wait 198,1\n")
+    assert stop is RunStop.INPUT_EXHAUSTED

@@ -48,6 +48,8 @@ NEXT_MARK, LINE_MARK = "\x00next", "\x01"
 FOR_BYTES, GOSUB_BYTES = 18, 7
 FOR_ROOM, GOSUB_ROOM = 156, 157  # the most bytes of frames a new FOR / GOSUB may find
 BASIC_BYTES_FREE = 38911
+KEYBOARD_COUNT = 0xC6  # NDX: how many keys wait in the keyboard buffer
+COLUMNS = 40
 
 
 class BasicError(Exception):
@@ -1563,18 +1565,35 @@ class Runtime:
                          "disk drive")
 
     # -- memory and machine code ---------------------------------------------------------------
-    def peek(self, address: float) -> float:
-        where = _address(address)
+    def _byte_at(self, where: int) -> int:
+        """Memory as a program sees it: screen memory is the screen model's, and the
+        keyboard buffer's count ($C6 = 198) says whether a key is waiting (typed input
+        arrives when the program waits for it, so at most the next key is 'typed')."""
         if 0x0400 <= where < 0x07E8:
-            return float(self.machine.screen.memory_image()[where - 0x0400])
-        return float(self.machine.memory[where])
+            row, column = divmod(where - 0x0400, COLUMNS)
+            return self.machine.screen.codes[row][column]
+        if where == KEYBOARD_COUNT:
+            return 1 if self.machine.keyboard.key_waiting() else 0
+        return self.machine.memory[where]
+
+    def peek(self, address: float) -> float:
+        return float(self._byte_at(_address(address)))
 
     def poke(self, address: int, value: int) -> None:
         self.machine.memory[address] = value
+        if 0x0400 <= address < 0x07E8:
+            row, column = divmod(address - 0x0400, COLUMNS)
+            self.machine.screen.codes[row][column] = value
+        elif 0xD800 <= address < 0xDBE8:
+            row, column = divmod(address - 0xD800, COLUMNS)
+            self.machine.screen.colours[row][column] = value & 0x0F
 
     def wait(self, address: float, mask: float, invert: float) -> None:
         where, bits, flip = _address(address), _byte(mask), _byte(invert)
-        if not (self.machine.memory[where] ^ flip) & bits:
+        if not (self._byte_at(where) ^ flip) & bits:
+            if where == KEYBOARD_COUNT:
+                raise _Ended(RunStop.INPUT_EXHAUSTED, f"WAIT {where},{bits} waits for a key, but "
+                             "the input is used up")
             raise _Ended(RunStop.INPUT_EXHAUSTED, f"WAIT {where},{bits},{flip} would wait forever: "
                          "nothing changes that memory in a headless run")
 

@@ -127,16 +127,17 @@ class Keyboard:
 
     def next_key(self) -> int | None:
         """One key for GETIN, or None when nothing is typed."""
-        if self.keys:
-            return self.keys.popleft()
-        if self.line_source is not None:
+        return self.keys.popleft() if self.key_waiting() else None
+
+    def key_waiting(self) -> bool:
+        """Whether a key can be read now (asking the line source for the next line
+        when the typed keys are used up)."""
+        if not self.keys and self.line_source is not None:
             text = self.line_source()
-            if text is None:
-                return None
-            self.keys.extend(text_to_keys(text))
-            self.keys.append(0x0D)
-            return self.keys.popleft()
-        return None
+            if text is not None:
+                self.keys.extend(text_to_keys(text))
+                self.keys.append(0x0D)
+        return bool(self.keys)
 
 
 class C64:
