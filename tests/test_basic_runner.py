@@ -389,3 +389,10 @@ def test_wait_for_a_key_and_peek_of_the_key_count() -> None:
     assert printed(listing, "q") == [" 1", "Q 1"]  # the RETURN after q is still waiting
     stop, _, _ = run("10 wait 198,1\n")
     assert stop is RunStop.INPUT_EXHAUSTED
+
+
+def test_cli_max_cycles_bounds_each_sys(tmp_path: Path) -> None:
+    (tmp_path / "spin.bas").write_text("10 poke 828,76:poke 829,60:poke 830,3:sys 828\n")  # JMP $033C
+    result = CliRunner().invoke(main, ["run", str(tmp_path / "spin.bas"), "--max-cycles", "10000"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("SYS 828: stopped after 1000")  # within one instruction

@@ -421,7 +421,7 @@ class _Terminal:
 @click.option("--input-file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Read the typed input from a file.")
 @click.option("--max-cycles", type=NUMBER, default=2_000_000_000, show_default=True,
-              help="Machine code: stop after this many cycles.")
+              help="Stop machine code after this many cycles (in BASIC: each SYS or USR call).")
 @click.option("--max-statements", type=NUMBER, help="BASIC: stop after this many statement groups "
               "(the runs between jumps).")
 @click.option("--screen", "show", flag_value="screen", help="Print the final screen.")
@@ -438,8 +438,9 @@ def run_command(program: Path, errata: tuple[Path, ...], sys_address: int | None
 
     PROGRAM is a PRG, or a BASIC listing (.bas, petcat format) that is tokenized
     first, with ERRATA listings merged over it (same line number replaces).  A PRG
-    that loads at $0801 and holds BASIC lines runs as BASIC unless --sys is given.
-    Without --input the program is played interactively on a terminal.
+    whose bytes are BASIC lines runs as BASIC (loaded at $0801, as LOAD"X",8 would)
+    unless --sys is given.  Without --input the program is played interactively on a
+    terminal.
 
     Exit status: 0 END, READY. or returned to BASIC; 1 a BASIC error, BRK, JAM or an
     unmodelled ROM call; 2 cycle or statement limit; 3 input used up while the
@@ -475,6 +476,7 @@ def run_command(program: Path, errata: tuple[Path, ...], sys_address: int | None
     machine.load(prg)
     if basic:
         runtime = Runtime(prg.data, machine)
+        runtime.max_cycles = max_cycles
         # a progress line would mix with the dialogue when the player is typing
         progress = _progress_printer() if terminal is None else (lambda message: None)
         result = runtime.run(max_statements, lambda done, line: progress(

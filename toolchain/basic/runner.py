@@ -75,6 +75,7 @@ class RunStop(enum.Enum):
     ERROR = ("BASIC error", 1)
     MACHINE = ("machine code stopped", 1)
     STATEMENT_LIMIT = ("statement limit reached", 2)
+    CYCLE_LIMIT = ("cycle limit reached in machine code", 2)
     INPUT_EXHAUSTED = ("input exhausted while the program waits for input", 3)
 
     def __init__(self, description: str, exit_status: int) -> None:
@@ -1606,6 +1607,8 @@ class Runtime:
         memory[0x030C], memory[0x030D], memory[0x030E] = cpu.a, cpu.x, cpu.y
         if result.stop is Stop.INPUT_EXHAUSTED:
             raise _Ended(RunStop.INPUT_EXHAUSTED, result.message)
+        if result.stop is Stop.CYCLE_LIMIT:
+            raise _Ended(RunStop.CYCLE_LIMIT, f"SYS {address}: {result.message}")
         if result.stop is not Stop.RETURNED:
             raise _Ended(RunStop.MACHINE, f"SYS {address}: {result.message}")
 
