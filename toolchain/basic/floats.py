@@ -375,10 +375,6 @@ def power(base: float, exponent: float) -> float:
     return from_fac(_power(_memory(to_fac(base)), to_fac(exponent)))
 
 
-def negate(value: float) -> float:
-    return -value if value else 0.0
-
-
 # -- the functions ---------------------------------------------------------------------
 
 def _constant(*data: int) -> Fac:
@@ -438,10 +434,6 @@ def _odd_polynomial(x: Fac, series: list[Fac]) -> Fac:
     return _multiply(stored, _polynomial(square, series))
 
 
-def _signed_byte(number: int) -> Fac:
-    return _from_integer(number)
-
-
 def _log(fac: Fac) -> Fac:
     if fac[0] == 0 or fac[1]:
         raise FloatError("ILLEGAL QUANTITY")
@@ -452,7 +444,7 @@ def _log(fac: Fac) -> Fac:
     fac = _add(ONE, _negate(fac))
     fac = _odd_polynomial(fac, LOG_SERIES)
     fac = _add(MINUS_HALF, fac)
-    fac = _add(_memory(fac), _signed_byte(scale))
+    fac = _add(_memory(fac), _from_integer(scale))
     return _multiply(LOG_TWO, fac)
 
 
@@ -743,10 +735,3 @@ def parse_number(text: bytes, start: int = 0) -> tuple[float, int]:
     if negative:
         fac = _negate(fac)
     return from_fac(fac), position
-
-
-def value_of(text: bytes) -> float:
-    """VAL: the number at the start of the string, 0 if there is none."""
-    if text.isdigit() and len(text) <= 9:
-        return float(int(text))
-    return parse_number(text)[0]

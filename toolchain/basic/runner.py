@@ -145,11 +145,9 @@ def _concat(left: str, right: str) -> str:
     return text
 
 
-def _str(value: float) -> str:
-    return floats.format_number(value)
-
-
 def _val(text: str) -> float:
+    """VAL: FIN on the string; a plain digit string (what STR$ makes of an integer,
+    with its space cut off) needs no ROM steps to be exact."""
     if text.isascii() and text.isdigit() and len(text) < 10:
         return float(text)
     return floats.parse_number(text.encode("latin-1"))[0]
@@ -1215,7 +1213,7 @@ class Runtime:
             "rt": self, "floats": floats, "BasicError": BasicError, "_r": _r, "_add": _add,
             "_sub": _sub, "_mul": _mul, "_fdiv": _floats_call(_div), "_fpow": _floats_call(_pow),
             "_int16": _floats_call(_int16), "_byte": _byte, "_address": _address, "_cmp": _cmp,
-            "_scmp": _scmp, "_concat": _concat, "_str": _str, "_val": _floats_call(_val),
+            "_scmp": _scmp, "_concat": _concat, "_str": floats.format_number, "_val": _floats_call(_val),
             "_mid": _mid, "_left": _left, "_right": _right, "_chr": _chr, "_asc": _asc,
             "_bool": _bool, "_and": _and, "_or": _or, "_not": _not,
             "_floor": floats.floor, "_sqr": _floats_call(floats.sqr),
