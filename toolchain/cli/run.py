@@ -1,0 +1,148 @@
+"""``c64tc run`` and ``c64tc verify``: programs on the emulated C64."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from toolchain.cli.common import NUMBER, progress_bar, progress_printer, reports_user_errors
+from toolchain.diagnostics import UserError
+from toolchain.fileio import read_bytes, read_text
+
+
+@click.command("run")
+@click.argument("program", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("errata", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--sys", "sys_address", type=NUMBER, help="Start address, as SYS takes it (13312 or $3400).")
+@click.option("--input", "input_text", help="What the user types; RETURN is '|' or a line break.")
+@click.option("--input-file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Read the typed input from a file.")
+@click.option("--max-cycles", type=NUMBER, default=2_000_000_000, show_default=True,
+              help="Stop machine code after this many cycles (in BASIC: each SYS or USR call).")
+@click.option("--max-statements", type=NUMBER, help="BASIC: stop after this many statement groups "
+              "(the runs between jumps).")
+@click.option("--screen", "show", flag_value="screen", help="Print the final screen.")
+@click.option("--transcript", "show", flag_value="transcript", default=True,
+              help="Print every screen line as it scrolled by, then the final screen (default).")
+@click.option("--raw", "show", flag_value="raw", help="Print the PETSCII bytes the program printed.")
+@click.option("--trace", is_flag=True, help="Machine code: print every instruction to standard error.")
+@reports_user_errors
+def run_command(program: Path, errata: tuple[Path, ...], sys_address: int | None, input_text: str | None,
+                input_file: Path | None, max_cycles: int, max_statements: int | None, show: str,
+                trace: bool) -> None:
+    """Run PROGRAM on the emulated C64: a BASIC program as RUN would, machine code as
+    SYS would.
+
+    PROGRAM is a PRG, or a BASIC listing (.bas, petcat format) that is tokenized
+    first, with ERRATA listings merged over it (same line number replaces).  A PRG
+    whose bytes are BASIC lines runs as BASIC (loaded at $0801, as LOAD"X",8 would)
+    unless --sys is given.  Without --input the program is played interactively on a
+    terminal.
+
+    Exit status: 0 END, READY. or returned to BASIC; 1 a BASIC error, BRK, JAM or an
+    unmodelled ROM call; 2 cycle or statement limit; 3 input used up while the
+    program waits for more.
+    """
+    from toolchain.basic.runner import RunStop, Runtime, as_loaded
+    from toolchain.basic.tokenizer import C64_BASIC_START, link, merge, tokenize_lines
+    from toolchain.c64.machine import C64, Keyboard
+    from toolchain.c64.terminal import LineTerminal
+    from toolchain.cpu.disassembler import trace_line
+    from toolchain.disk import Prg
+
+    listing_lines = {}  # BASIC line number -> where it was typed, for a listing
+    if program.suffix.lower() == ".bas" or errata:
+        listings = [tokenize_lines(read_text(path), str(path)) for path in (program, *errata)]
+        lines = merge(listings)[0]
+        listing_lines = {line.number: line for line in lines}
+        prg = Prg(C64_BASIC_START, link(lines))
+    else:
+        prg = Prg.from_bytes(read_bytes(program), str(program))
+    loaded = as_loaded(prg) if sys_address is None else None
+    basic = loaded is not None
+    if loaded is not None:
+        prg = loaded
+    if sys_address is None and not basic:
+        raise UserError.single(str(program), f"say where to start: --sys {prg.load_address} "
+                               f"(${prg.load_address:04X} is where the program loads)")
+    machine = C64()
+    interactive = input_text is None and input_file is None and sys.stdin.isatty()
+    if input_file is not None:
+        input_text = read_text(input_file)
+    terminal = LineTerminal(machine) if interactive else None
+    machine.keyboard = Keyboard(input_text, terminal)
+    machine.load(prg)
+    if basic:
+        runtime = Runtime(prg.data, machine)
+        runtime.max_cycles = max_cycles
+        # a progress line would mix with the dialogue when the player is typing
+        progress = progress_printer() if terminal is None else (lambda message: None)
+        result = runtime.run(max_statements, lambda done, line: progress(
+            f"line {line}: {done:,} statement groups"))
+        progress("")
+        summary = (f"{result.message}: {result.statements:,} statement groups in "
+                   f"{result.seconds:.2f} s")
+        typed = listing_lines.get(result.line) if result.stop is RunStop.ERROR else None
+        if typed is not None:  # where to fix it, for the editor
+            summary = f"{typed.path}:{typed.source_line}:1: error: {summary}"
+        exit_status = result.stop.exit_status
+    else:
+        tracer = (lambda cpu: click.echo(trace_line(cpu), err=True)) if trace else None
+        result = machine.sys(sys_address, max_cycles, tracer)
+        summary = (f"{result.message}: {result.instructions:,} instructions, {result.cycles:,} "
+                   f"cycles ({result.seconds:.2f} s on a PAL C64)")
+        exit_status = result.stop.exit_status
+    if show == "screen":
+        click.echo(machine.screen.text(), nl=False)
+    elif show == "raw":
+        sys.stdout.buffer.write(bytes(machine.output_log))
+        sys.stdout.flush()
+    elif terminal is None:
+        click.echo(machine.screen.transcript(), nl=False)
+    else:
+        terminal.flush()  # what the program printed after the last answer
+        click.echo()
+    click.echo(summary, err=True)
+    sys.exit(exit_status)
+
+
+@click.command("verify")
+@click.argument("name", type=click.Choice(["superhirn", "superhirn3", "strategies"]))
+@click.option("--prg", "prg_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="The built program (default: build/superhirn2.prg, build/superhirn3.prg).")
+@click.option("--sample", type=int, help="Play this many secrets (chosen at random, fixed seed) "
+              "instead of all.")
+@reports_user_errors
+def verify_command(name: str, prg_file: Path | None, sample: int | None) -> None:
+    """Play every game of a built program against an independent Python model.
+
+    superhirn: all 1296 secrets of Superhirn II, each answered correctly by an
+    automatic player; every game must agree with the model of the article's algorithm.
+
+    superhirn3: the same for Superhirn III against the minimax model.
+
+    strategies: the Python models of Superhirn II, Superhirn III (minimax over the
+    consistent codes) and Knuth's minimax compared over all 1296 codes.
+    """
+    from toolchain.disk import Prg
+    from toolchain.verify import VERIFIERS, guess_statistics
+    from toolchain.verify.superhirn import secrets_sample
+
+    if name == "strategies":
+        from toolchain.verify import strategies
+
+        click.echo(strategies.comparison([strategies.superhirn2(), strategies.superhirn3(),
+                                          strategies.knuth()]), nl=False)
+        return
+
+    prg_file = prg_file or Path("build") / ("superhirn3.prg" if name == "superhirn3" else "superhirn2.prg")
+    if not prg_file.exists():
+        raise UserError.single(str(prg_file), "not built yet: run c64tc build first")
+    prg = Prg.from_bytes(read_bytes(prg_file), str(prg_file))
+    progress = progress_bar()
+    verification = VERIFIERS[name](prg, secrets_sample(sample) if sample else None, progress)
+    progress(0, 0)
+    click.echo(guess_statistics(verification), nl=False)
+    sys.exit(0 if verification.passed else 1)
