@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from toolchain.cli.common import print_diagnostics, reports_user_errors
-from toolchain.fileio import read_bytes, read_text, write_atomic
+from toolchain.fileio import read_bytes, read_text, write_together
 
 
 def _load_asm_source(source: Path) -> str:
@@ -50,15 +50,15 @@ def asm_command(source: Path, output: Path | None, output_format: str, listing: 
     print_diagnostics(program.warnings)
     output = output or Path("build") / f"{source.stem}.prg"
     image = Prg(program.start, program.image).to_bytes() if output_format == "prg" else program.image
-    write_atomic(output, image)
-    if listing is not None and str(listing) == "-":
-        click.echo(make_listing(program), nl=False)
-    elif listing is not None:
-        write_atomic(listing, make_listing(program))
-    elif program.listing_requested:
-        click.echo(make_listing(program), nl=False)  # ".opt p" asks for a printed listing
+    # the program, its listing and its labels are written together or not at all
+    outputs: list[tuple[str | Path, bytes | str]] = [(output, image)]
+    if listing is not None:
+        outputs.append((listing, make_listing(program)))
     if vice_labels is not None:
-        write_atomic(vice_labels, make_labels(program))
+        outputs.append((vice_labels, make_labels(program)))
+    write_together(outputs)
+    if listing is None and program.listing_requested:
+        click.echo(make_listing(program), nl=False)  # ".opt p" asks for a printed listing
     if symbols:
         click.echo(symbol_table(program), nl=False)
     click.echo(f"{output}: ${program.start:04X}-${program.end - 1:04X}, {len(program.image)} bytes"
