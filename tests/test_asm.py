@@ -80,7 +80,8 @@ def test_cli_writes_the_prg(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert out.read_bytes() == (DATA / "superhirn2-mse.bin").read_bytes()[:-1]
     raw = tmp_path / "sh.bin"
-    CliRunner().invoke(main, ["asm", str(SUPERHIRN), "-o", str(raw), "--format", "raw", "-l", str(tmp_path / "l2")])
+    CliRunner().invoke(main, ["asm", str(SUPERHIRN), "-o", str(raw), "--format", "raw",
+                              "-l", str(tmp_path / "l2")])
     assert raw.read_bytes() == out.read_bytes()[2:]
 
 
