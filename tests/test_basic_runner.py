@@ -380,7 +380,7 @@ def test_poke_into_screen_memory_shows_on_the_screen() -> None:
     stop, _, runtime = run("10 poke 1424,1:poke 1425,2:poke 55696,2:print peek(1424);peek(1464)\n")
     screen = runtime.machine.screen
     assert screen.text().splitlines()[10].startswith("AB")  # row 10: 1024 + 400
-    assert screen.colours[10][0] == 2
+    assert screen.colour_at(10, 0) == 2
     assert screen.text().splitlines()[0].rstrip() == " 1  32"
 
 
@@ -396,3 +396,12 @@ def test_cli_max_cycles_bounds_each_sys(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["run", str(tmp_path / "spin.bas"), "--max-cycles", "10000"])
     assert result.exit_code == 2
     assert result.stderr.startswith("SYS 828: stopped after 1000")  # within one instruction
+
+
+def test_peek_reads_what_machine_code_wrote_to_the_screen() -> None:
+    # machine code at 49152: LDA #$13: STA $0401: LDA #7: STA $D801: RTS
+    code = "169,19,141,1,4,169,7,141,1,216,96"
+    listing = (f"10 for i=0 to 10:read b:poke 49152+i,b:next\n20 data {code}\n"
+               "30 sys 49152:a=peek(1025):b=peek(55297)and15:print:print a;b\n")
+    # the S machine code put at (0, 1), then the PEEKs on the next row
+    assert printed(listing)[:2] == [" S", " 19  7"]

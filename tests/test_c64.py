@@ -145,7 +145,7 @@ def test_forty_characters_then_return_leave_an_empty_row() -> None:
 def test_cursor_movement_reverse_and_clear() -> None:
     screen = typed("ab{left}c{rvon}d{rvof}{home}z{down}{rght}q")
     assert screen.text_rows()[:2] == ["ZCD", "  Q"]
-    assert screen.codes[0][2] == petscii_to_screen_code(0x44) | 0x80  # D in reverse
+    assert screen.code_at(0, 2) == petscii_to_screen_code(0x44) | 0x80  # D in reverse
     screen = typed("gone{clr}new")
     assert screen.transcript() == "GONE\nNEW\n"
 
@@ -159,7 +159,7 @@ def test_scrolling_keeps_the_transcript() -> None:
 
 def test_quote_mode_shows_control_codes_reversed() -> None:
     screen = typed('"{clr}"x')
-    assert screen.codes[0][1] == 0x93 - 0x40 | 0x80 and screen.text_rows()[0][3] == "X"
+    assert screen.code_at(0, 1) == 0x93 - 0x40 | 0x80 and screen.text_rows()[0][3] == "X"
 
 
 def test_screen_code_text() -> None:
@@ -221,3 +221,35 @@ def test_cli_run_of_machine_code_without_sys_says_where_to_start(tmp_path: Path)
     prg.write_bytes(bytes([0x01, 0x08, 0xA9, 0x00, 0x60]))  # loads at $0801 but is not BASIC
     result = c64tc("run", str(prg))
     assert result.returncode == 1 and "say where to start: --sys 2049" in result.stderr
+
+
+# -- one memory for machine code, BASIC and the screen -------------------------------------------
+
+def test_machine_code_writing_screen_and_colour_memory_shows_on_the_screen(tmp_path: Path) -> None:
+    # LDA #1: STA $0400: LDA #2: STA $D800: LDA #$19: STA $07E7: RTS
+    code = bytes([0xA9, 0x01, 0x8D, 0x00, 0x04, 0xA9, 0x02, 0x8D, 0x00, 0xD8,
+                  0xA9, 0x19, 0x8D, 0xE7, 0x07, 0x60])
+    machine = C64()
+    machine.load(Prg(0xC000, code))
+    assert machine.sys(0xC000).stop is Stop.RETURNED
+    assert machine.screen.text_rows()[0] == "A"
+    assert machine.screen.text_rows()[24] == " " * 39 + "Y"
+    assert machine.screen.colour_at(0, 0) == 2
+    assert machine.screen.transcript().splitlines()[0] == "A"
+    (tmp_path / "poke.prg").write_bytes(Prg(0xC000, code).to_bytes())
+    shown = c64tc("run", str(tmp_path / "poke.prg"), "--sys", "49152", "--screen")
+    assert shown.stdout.splitlines()[0] == "A" and shown.stdout.splitlines()[24].endswith("Y")
+
+
+def test_the_screen_shown_is_where_the_vic_registers_point() -> None:
+    # the KERNAL prints into 648's page, the VIC shows $D018's: move both to $0800
+    # (LDA #$25: STA $D018: LDA #8: STA 648: LDA #$93: JSR $FFD2: LDA #$48: JSR $FFD2: RTS)
+    code = bytes([0xA9, 0x25, 0x8D, 0x18, 0xD0, 0xA9, 0x08, 0x8D, 0x88, 0x02, 0xA9, 0x93, 0x20, 0xD2,
+                  0xFF, 0xA9, 0x48, 0x20, 0xD2, 0xFF, 0x60])
+    machine = C64()
+    machine.memory[0x0400] = 0x01  # an A left on the old screen
+    machine.load(Prg(0xC000, code))
+    machine.sys(0xC000)
+    assert machine.memory[0x0800] == 0x08  # H printed at the new screen's top left
+    assert machine.memory[0x0400] == 0x01  # the old screen memory untouched
+    assert machine.screen.text_rows()[0] == "H"

@@ -117,7 +117,7 @@ def test_screen_memory_decodes_like_the_machine_model() -> None:
     machine = C64(Keyboard(SEED_DIALOGUE))
     machine.load(Prg.from_bytes(SUPERHIRN))
     machine.sys(0x3400)
-    memory = machine.screen.memory_image()
+    memory = machine.screen.codes()
     rows = [screen_codes_to_text(memory[r * 40 : (r + 1) * 40]).rstrip() for r in range(25)]
     assert rows == machine.screen.text_rows()
 

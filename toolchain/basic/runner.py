@@ -28,6 +28,7 @@ from toolchain.basic.detokenizer import list_program, split_program
 from toolchain.basic.tokenizer import TokenizedLine, link
 from toolchain.basic.tokens import KEYWORDS
 from toolchain.c64.machine import C64, DEFAULT_MAX_CYCLES, Keyboard, Stop
+from toolchain.c64.memory import KEYBOARD_COUNT
 from toolchain.disk.prg import Prg
 from toolchain.petscii import char_to_petscii
 
@@ -48,8 +49,6 @@ NEXT_MARK, LINE_MARK = "\x00next", "\x01"
 FOR_BYTES, GOSUB_BYTES = 18, 7
 FOR_ROOM, GOSUB_ROOM = 156, 157  # the most bytes of frames a new FOR / GOSUB may find
 BASIC_BYTES_FREE = 38911
-KEYBOARD_COUNT = 0xC6  # NDX: how many keys wait in the keyboard buffer
-COLUMNS = 40
 
 
 class BasicError(Exception):
@@ -1565,12 +1564,9 @@ class Runtime:
 
     # -- memory and machine code ---------------------------------------------------------------
     def _byte_at(self, where: int) -> int:
-        """Memory as a program sees it: screen memory is the screen model's, and the
-        keyboard buffer's count ($C6 = 198) says whether a key is waiting (typed input
-        arrives when the program waits for it, so at most the next key is 'typed')."""
-        if 0x0400 <= where < 0x07E8:
-            row, column = divmod(where - 0x0400, COLUMNS)
-            return self.machine.screen.codes[row][column]
+        """Memory as a program sees it: the keyboard buffer's count ($C6 = 198) says
+        whether a key is waiting (typed input arrives when the program waits for it,
+        so at most the next key is 'typed')."""
         if where == KEYBOARD_COUNT:
             return 1 if self.machine.keyboard.key_waiting() else 0
         return self.machine.memory[where]
@@ -1580,12 +1576,6 @@ class Runtime:
 
     def poke(self, address: int, value: int) -> None:
         self.machine.memory[address] = value
-        if 0x0400 <= address < 0x07E8:
-            row, column = divmod(address - 0x0400, COLUMNS)
-            self.machine.screen.codes[row][column] = value
-        elif 0xD800 <= address < 0xDBE8:
-            row, column = divmod(address - 0xD800, COLUMNS)
-            self.machine.screen.colours[row][column] = value & 0x0F
 
     def wait(self, address: float, mask: float, invert: float) -> None:
         where, bits, flip = _address(address), _byte(mask), _byte(invert)

@@ -17,6 +17,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from toolchain.c64.memory import power_on_memory
 from toolchain.c64.screen import Screen
 from toolchain.cpu.core import CPU, CpuHalted
 from toolchain.cpu.translator import BLOCKS_PER_CHECK, MAX_BLOCK_CYCLES, TranslatingCPU
@@ -145,13 +146,13 @@ class C64:
     IDLE_GETIN_LIMIT = 10_000
 
     def __init__(self, keyboard: Keyboard | None = None) -> None:
-        self.memory = bytearray(0x10000)
+        self.memory = power_on_memory()
         for address, data in ROM_BYTES.items():
             self.memory[address : address + len(data)] = data
         rom = [address for start, end in ROM_RANGES for address in range(start, end)]
         self.cpu = TranslatingCPU(self.memory, stops=rom, break_on_brk=True)
         self.cpu.stop_block = self._block_for
-        self.screen = Screen()
+        self.screen = Screen(self.memory)
         self.keyboard = keyboard or Keyboard()
         self.output_log = bytearray()  # every byte printed, for --raw and answerers
         self.pending_input: deque[int] = deque()  # the rest of the typed line CHRIN returns
@@ -170,7 +171,7 @@ class C64:
         cpu.i = 1
         cpu.sp = 0xFD
         cpu.cycles = cpu.instructions = 0
-        self.screen = Screen()
+        self.screen = Screen(self.memory)
         self.keyboard = keyboard or Keyboard()
         self.output_log.clear()
         self.pending_input.clear()

@@ -9,19 +9,34 @@ characters at most), so RETURN after exactly 40 characters leaves an empty row,
 as on the real machine.  In quote mode (after an odd number of ") control codes
 are shown as reverse characters instead of being carried out.
 
+The characters and their colours live in the machine's memory (see
+:mod:`toolchain.c64.memory`): the editor prints into the page HIBASE (648) names and
+colour RAM at $D800, and the screen shown is the one the VIC-II's registers select.
+So whatever machine code or POKE puts into screen memory is on the screen.
+
 The transcript is every row as the user saw it: rows scrolled off the top and
 rows wiped by CLR, in order, then the final screen.
 """
 
 from __future__ import annotations
 
-COLUMNS = 40
-ROWS = 25
+from toolchain.c64.memory import (
+    COLOUR_RAM,
+    CURSOR_COLOUR,
+    SCREEN_CELLS,
+    SCREEN_COLUMNS,
+    SCREEN_PAGE,
+    SCREEN_ROWS,
+    power_on_memory,
+    visible_screen,
+)
+
+COLUMNS = SCREEN_COLUMNS
+ROWS = SCREEN_ROWS
 
 # PETSCII colour codes -> colour number (black 0 ... light grey 15)
 COLOUR_CODES = {0x90: 0, 0x05: 1, 0x1C: 2, 0x9F: 3, 0x9C: 4, 0x1E: 5, 0x1F: 6, 0x9E: 7, 0x81: 8,
                 0x95: 9, 0x96: 10, 0x97: 11, 0x98: 12, 0x99: 13, 0x9A: 14, 0x9B: 15}  # fmt: skip
-LIGHT_BLUE = 14
 
 
 def petscii_to_screen_code(byte: int) -> int:
@@ -65,19 +80,52 @@ def screen_codes_to_text(codes: bytes | list[int]) -> str:
 
 
 class Screen:
-    def __init__(self) -> None:
-        self.codes = [bytearray(b" " * COLUMNS) for _ in range(ROWS)]
-        self.colours = [bytearray([LIGHT_BLUE] * COLUMNS) for _ in range(ROWS)]
+    """The screen editor: CHROUT's screen output, working on ``memory`` (a fresh
+    power-on memory when none is given)."""
+
+    def __init__(self, memory: bytearray | None = None) -> None:
+        self.memory = memory if memory is not None else power_on_memory()
         self.continued = [False] * ROWS  # row i continues the logical line of row i-1
         self.row = self.column = 0
         self.reverse = False
         self.quote = False
-        self.colour = LIGHT_BLUE
         self.history: list[str] = []  # rows that scrolled away or were cleared
 
+    # -- where things are ----------------------------------------------------------------------
+    @property
+    def colour(self) -> int:
+        """The cursor colour, kept where the KERNAL keeps it (COLOR, 646)."""
+        return self.memory[CURSOR_COLOUR] & 0x0F
+
+    @colour.setter
+    def colour(self, value: int) -> None:
+        self.memory[CURSOR_COLOUR] = value
+
+    def _base(self) -> int:
+        """Where the editor prints: the page in HIBASE (648)."""
+        return self.memory[SCREEN_PAGE] << 8
+
+    def _editor_row(self, row: int) -> bytes:
+        start = self._base() + row * COLUMNS
+        return bytes(self.memory[start : start + COLUMNS])
+
+    def code_at(self, row: int, column: int) -> int:
+        """The screen code the VIC-II shows at ``row``, ``column``."""
+        return self.memory[visible_screen(self.memory) + row * COLUMNS + column]
+
+    def colour_at(self, row: int, column: int) -> int:
+        return self.memory[COLOUR_RAM + row * COLUMNS + column] & 0x0F
+
     # -- what the program sees -------------------------------------------------------------
+    def codes(self) -> bytes:
+        """The 1000 screen codes the VIC-II shows."""
+        start = visible_screen(self.memory)
+        return bytes(self.memory[start : start + SCREEN_CELLS])
+
     def text_rows(self) -> list[str]:
-        return [screen_codes_to_text(row).rstrip() for row in self.codes]
+        codes = self.codes()
+        return [screen_codes_to_text(codes[row * COLUMNS : (row + 1) * COLUMNS]).rstrip()
+                for row in range(ROWS)]
 
     def text(self) -> str:
         """The final screen: 25 rows, trailing spaces removed."""
@@ -89,21 +137,28 @@ class Screen:
             rows.pop()
         return "\n".join(rows) + ("\n" if rows else "")
 
-    def memory_image(self) -> bytes:
-        """Screen memory $0400-$07E7 as the C64 holds it."""
-        return b"".join(bytes(row) for row in self.codes)
-
     # -- the editor ----------------------------------------------------------------------------
     def _logical_end(self, row: int) -> int:
         while row + 1 < ROWS and self.continued[row + 1]:
             row += 1
         return row
 
+    def _clear_row(self, row: int) -> None:
+        """A blank row in the cursor colour (the KERNAL's CLRLN, $E9FF)."""
+        start = self._base() + row * COLUMNS
+        self.memory[start : start + COLUMNS] = b" " * COLUMNS
+        colours = COLOUR_RAM + row * COLUMNS
+        self.memory[colours : colours + COLUMNS] = bytes([self.colour]) * COLUMNS
+
     def _scroll(self) -> None:
+        memory = self.memory
+        base = self._base()
+        last = (ROWS - 1) * COLUMNS
         while True:
-            self.history.append(screen_codes_to_text(self.codes[0]).rstrip())
-            self.codes = self.codes[1:] + [bytearray(b" " * COLUMNS)]
-            self.colours = self.colours[1:] + [bytearray([self.colour] * COLUMNS)]
+            self.history.append(screen_codes_to_text(self._editor_row(0)).rstrip())
+            memory[base : base + last] = memory[base + COLUMNS : base + SCREEN_CELLS]
+            memory[COLOUR_RAM : COLOUR_RAM + last] = memory[COLOUR_RAM + COLUMNS : COLOUR_RAM + SCREEN_CELLS]
+            self._clear_row(ROWS - 1)
             self.continued = self.continued[1:] + [False]
             self.row -= 1
             if not self.continued[0]:
@@ -122,14 +177,16 @@ class Screen:
     def _put(self, code: int) -> None:
         if self.reverse:
             code |= 0x80
-        self.codes[self.row][self.column] = code
-        self.colours[self.row][self.column] = self.colour
+        offset = self.row * COLUMNS + self.column
+        self.memory[self._base() + offset] = code
+        self.memory[COLOUR_RAM + offset] = self.colour
         self.column += 1
         if self.column == COLUMNS:
             self.column = 0
             starts_line = self.continued[self.row]  # a logical line has two rows at most
             self._down(new_logical_line=False)
-            self.codes[self.row][:] = b" " * COLUMNS
+            start = self._base() + self.row * COLUMNS
+            self.memory[start : start + COLUMNS] = b" " * COLUMNS
             self.continued[self.row] = not starts_line
 
     def carriage_return(self) -> None:
@@ -139,13 +196,12 @@ class Screen:
         self._down(new_logical_line=True)
 
     def clear(self) -> None:
-        rows = self.text_rows()
+        rows = [screen_codes_to_text(self._editor_row(row)).rstrip() for row in range(ROWS)]
         while rows and not rows[-1]:
             rows.pop()
         self.history.extend(rows)
         for row in range(ROWS):
-            self.codes[row][:] = b" " * COLUMNS
-            self.colours[row][:] = bytes([self.colour]) * COLUMNS
+            self._clear_row(row)
             self.continued[row] = False
         self.row = self.column = 0
 
@@ -207,16 +263,18 @@ class Screen:
         if self.column == 0:
             return
         self.column -= 1
-        line = self.codes[self.row]
-        line[self.column : COLUMNS - 1] = line[self.column + 1 :]
-        line[COLUMNS - 1] = 0x20
+        start = self._base() + self.row * COLUMNS
+        line = self.memory
+        line[start + self.column : start + COLUMNS - 1] = line[start + self.column + 1 : start + COLUMNS]
+        line[start + COLUMNS - 1] = 0x20
 
     def _insert(self) -> None:
-        line = self.codes[self.row]
-        if line[COLUMNS - 1] != 0x20:
+        start = self._base() + self.row * COLUMNS
+        line = self.memory
+        if line[start + COLUMNS - 1] != 0x20:
             return
-        line[self.column + 1 :] = line[self.column : COLUMNS - 1]
-        line[self.column] = 0x20
+        line[start + self.column + 1 : start + COLUMNS] = line[start + self.column : start + COLUMNS - 1]
+        line[start + self.column] = 0x20
 
     def cursor(self) -> tuple[int, int]:
         return self.row, self.column
