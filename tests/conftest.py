@@ -33,19 +33,34 @@ def play_on_terminal(arguments: list[str], answers: list[str]) -> tuple[int, lis
     os.close(slave)
     output = b""
 
-    def read_for(seconds: float) -> None:
+    def read_for(seconds: float) -> bool:
+        """Read what the program shows for ``seconds``; whether anything came."""
         nonlocal output
+        before = len(output)
         end = time.time() + seconds
         while time.time() < end:
             if select.select([master], [], [], 0.05)[0]:
                 try:
                     output += os.read(master, 4096)
                 except OSError:
-                    return
+                    break
+        return len(output) > before
 
-    for answer in answers:
-        read_for(0.4)
+    def wait_for_prompt(start: int, patience: float) -> None:
+        """Until the program has shown something after ``start`` (for at most ``patience``
+        seconds: some programs ask again without printing) and then gone quiet: robust
+        on a loaded machine, where start-up is slow."""
+        deadline = time.time() + patience
+        while len(output) <= start and time.time() < deadline:
+            read_for(0.1)
+        while read_for(0.3) and time.time() < deadline:
+            pass
+
+    shown = 0
+    for number, answer in enumerate(answers):
+        wait_for_prompt(shown, 20 if number == 0 else 2)
         os.write(master, answer.encode() + b"\r")
+        shown = len(output) + len(answer) + 2  # the terminal echoes the answer and a line break
     read_for(1.5)
     returncode = process.wait(timeout=20)
     os.close(master)

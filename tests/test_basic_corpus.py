@@ -7,30 +7,24 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import SHARED, shared_path
-from toolchain.basic import tokenize
-from toolchain.basic.runner import RunStop, Runtime
-from toolchain.c64.machine import C64, Keyboard
+from toolchain.c64.machine import C64
+from toolchain.c64.run import Keyboard, Stop, load_program, run_program
 
 CORPUS = SHARED / "corpus" / "basic"
 LISTINGS = sorted(path.name for path in CORPUS.glob("*.txt")) if CORPUS.is_dir() else ["absent"]
 
 
-def run_listing(name: str) -> tuple[Runtime, RunStop, str]:
+def run_listing(name: str) -> tuple[C64, Stop, str]:
     path = shared_path("corpus", "basic", name)
-    prg = tokenize([(str(path), path.read_text())])[0]
-    machine = C64()
-    machine.keyboard = Keyboard("")
-    machine.load(prg)
-    runtime = Runtime(prg.data, machine)
-    runtime.max_cycles = 2_000_000
-    result = runtime.run(20_000)
-    return runtime, result.stop, result.message
+    result, machine = run_program(load_program(path), Keyboard(""), max_cycles=2_000_000,
+                                  max_statements=20_000)
+    return machine, result.stop, result.message
 
 
 @pytest.mark.parametrize("name", LISTINGS)
 def test_every_corpus_listing_runs_without_internal_errors(name: str) -> None:
     _, stop, message = run_listing(name)
-    assert isinstance(stop, RunStop) and message
+    assert isinstance(stop, Stop) and message
 
 
 # loader -> whether its run leaves the derived dump's bytes in memory
@@ -47,18 +41,18 @@ LOADERS = {
 def test_data_loaders_poke_the_dumped_bytes(name: str) -> None:
     dump = shared_path("corpus", "mse", "derived", f"{name}.bin").read_bytes()
     load_address, data = dump[0] | dump[1] << 8, dump[2:]
-    runtime, stop, message = run_listing(f"{name}.txt")
-    in_memory = bytes(runtime.machine.memory[load_address : load_address + len(data)])
+    machine, stop, message = run_listing(f"{name}.txt")
+    in_memory = bytes(machine.memory[load_address : load_address + len(data)])
     assert (in_memory == data) is LOADERS[name], message
 
 
 def test_screen_change_as_printed_never_pokes() -> None:
     _, stop, message = run_listing("8409_screen_change.txt")
-    assert stop is RunStop.MACHINE and message == "SYS 49152: BRK at $C000"
+    assert stop is Stop.BRK and message == "SYS 49152: BRK at $C000"
 
 
 def test_a_rem_typed_without_its_keyword_is_a_syntax_error_when_run() -> None:
     _, stop, message = run_listing("8412_beispiel.txt")
-    assert stop is RunStop.ERROR and message == "?SYNTAX  ERROR IN 120"
+    assert stop is Stop.ERROR and message == "?SYNTAX  ERROR IN 120"
 
 

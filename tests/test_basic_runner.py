@@ -11,8 +11,9 @@ from click.testing import CliRunner
 from tests.conftest import DATA, play_on_terminal
 from toolchain.asm import assemble
 from toolchain.basic import tokenize, tokenize_text
-from toolchain.basic.runner import RunStop, Runtime, is_basic_program, run_basic
+from toolchain.basic.runner import Runtime, is_basic_program, run_basic
 from toolchain.c64.machine import C64, Keyboard
+from toolchain.c64.outcome import Stop
 from toolchain.cli import main
 from toolchain.disk import Prg
 from toolchain.verify import nikolaus
@@ -22,7 +23,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def run(listing: str, typed: str | None = None, max_statements: int | None = None,
-        machine: C64 | None = None) -> tuple[RunStop, str, Runtime]:
+        machine: C64 | None = None) -> tuple[Stop, str, Runtime]:
     """Run a listing (petcat text); the stop, the transcript and the runtime."""
     machine = machine or C64()
     machine.keyboard = Keyboard(typed)
@@ -114,7 +115,7 @@ def test_for_next_with_steps_and_nesting() -> None:
 def test_for_on_the_same_variable_drops_the_older_loop_and_everything_above() -> None:
     # the inner FOR I replaces the outer one (and the J loop above it): NEXT J fails
     stop, transcript, _ = run("10 for i=1 to 2:for j=1 to 2\n20 for i=1 to 3:next i\n30 next j\n")
-    assert stop is RunStop.ERROR
+    assert stop is Stop.ERROR
     assert "?NEXT WITHOUT FOR  ERROR IN 30" in lines_of(transcript)
 
 
@@ -171,7 +172,7 @@ def test_poke_peek_wait_and_sys_into_assembled_code() -> None:
     machine.load(Prg(program.start, program.image))
     stop, transcript, runtime = run("10 poke 251,41:sys 49152:print peek(252)\n20 wait 252,2\n",
                                     machine=machine)
-    assert stop is RunStop.END
+    assert stop is Stop.END
     assert lines_of(transcript)[0] == "A 42"
 
 
@@ -189,12 +190,12 @@ def test_get_reads_keys_and_empty_when_none() -> None:
 
 def test_get_waiting_for_a_key_that_never_comes_ends_with_status_3() -> None:
     stop, _, _ = run('10 get a$:if a$="" then 10\n')
-    assert stop is RunStop.INPUT_EXHAUSTED and stop.exit_status == 3
+    assert stop is Stop.INPUT_EXHAUSTED and stop.exit_status == 3
 
 
 def test_input_with_nothing_typed_any_more_ends_with_status_3() -> None:
     stop, _, _ = run("10 input a\n")
-    assert stop is RunStop.INPUT_EXHAUSTED
+    assert stop is Stop.INPUT_EXHAUSTED
 
 
 def test_empty_input_leaves_the_variables() -> None:
@@ -203,14 +204,14 @@ def test_empty_input_leaves_the_variables() -> None:
 
 def test_stop_end_run_clr() -> None:
     stop, transcript, _ = run("10 print 1:stop:print 2\n")
-    assert stop is RunStop.BREAK and "BREAK IN 10" in lines_of(transcript)
+    assert stop is Stop.BREAK and "BREAK IN 10" in lines_of(transcript)
     assert printed("10 a=1:clr:print a\n") == [" 0"]
 
 
 def test_run_clears_variables_and_starts_again() -> None:
     stop, transcript, _ = run("10 print \"x\";:a=a+1:if a<3 then run\n", max_statements=50)
     # RUN clears A, so this never ends: the statement limit stops it
-    assert stop is RunStop.STATEMENT_LIMIT
+    assert stop is Stop.STATEMENT_LIMIT
     assert lines_of(transcript)[0].startswith("XXX")
 
 
@@ -225,7 +226,7 @@ def test_let_new_pi_st() -> None:
 def test_save_and_verify_are_clear_errors() -> None:
     for statement in ('save "x",8', 'verify "x",8'):
         stop, transcript, _ = run(f"10 {statement}\n")
-        assert stop is RunStop.ERROR and "?DEVICE NOT PRESENT  ERROR IN 10" in lines_of(transcript)
+        assert stop is Stop.ERROR and "?DEVICE NOT PRESENT  ERROR IN 10" in lines_of(transcript)
 
 
 def test_ti_and_ti_string() -> None:
@@ -236,7 +237,7 @@ def test_printer_output_and_unsupported_devices() -> None:
     machine = C64()
     prg = tokenize_text('10 open 4,4:print#4,"to";1:cmd 4:print "cmd":close 4\n20 print "screen"\n')
     result, machine = run_basic(prg, machine=machine)
-    assert result.stop is RunStop.END
+    assert result.stop is Stop.END
     # CMD alone prints an empty line to the file, as the ROM's CMD ends in PRINT
     assert result.printer == b"TO 1 \r\rCMD\r"
     assert lines_of(machine.screen.transcript())[0] == "SCREEN"
@@ -271,7 +272,7 @@ def test_printer_output_and_unsupported_devices() -> None:
 ])
 def test_error_messages(listing: str, message: str) -> None:
     stop, transcript, _ = run(listing)
-    assert stop is RunStop.ERROR and stop.exit_status == 1
+    assert stop is Stop.ERROR and stop.exit_status == 1
     lines = lines_of(transcript)
     assert message in lines
     assert lines[lines.index(message) + 1] == "READY."
@@ -313,7 +314,7 @@ def test_nikolaus_with_the_erratum_prints_the_44_solutions() -> None:
     prg = tokenize(sources)[0]
     assert prg.to_bytes() == (DATA / "nikolaus.petcat.prg").read_bytes()
     result, machine = run_basic(prg)
-    assert result.stop is RunStop.END
+    assert result.stop is Stop.END
     lines = lines_of(machine.screen.transcript())
     expected = nikolaus.screen_lines(nikolaus.solutions())
     assert len(expected) == 44
@@ -324,7 +325,7 @@ def test_nikolaus_with_the_erratum_prints_the_44_solutions() -> None:
 def test_nikolaus_as_printed_gives_the_same_44() -> None:
     prg = Prg.from_bytes((DATA / "nikolaus-printed.petcat.prg").read_bytes())
     result, machine = run_basic(prg)
-    assert result.stop is RunStop.END
+    assert result.stop is Stop.END
     lines = lines_of(machine.screen.transcript())
     assert lines[:-3] == nikolaus.screen_lines(nikolaus.solutions(nikolaus.PRINTED_END))
     assert nikolaus.solutions(nikolaus.PRINTED_END) == nikolaus.solutions()
@@ -388,7 +389,7 @@ def test_wait_for_a_key_and_peek_of_the_key_count() -> None:
     listing = '10 print peek(198):wait 198,1:get a$:print a$;peek(198)\n'
     assert printed(listing, "q") == [" 1", "Q 1"]  # the RETURN after q is still waiting
     stop, _, _ = run("10 wait 198,1\n")
-    assert stop is RunStop.INPUT_EXHAUSTED
+    assert stop is Stop.INPUT_EXHAUSTED
 
 
 def test_cli_max_cycles_bounds_each_sys(tmp_path: Path) -> None:

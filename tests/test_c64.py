@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import DATA, play_on_terminal
-from toolchain.c64.machine import C64, Keyboard, Stop
+from toolchain.c64.machine import C64
+from toolchain.c64.run import Keyboard, RunResult, Stop, program_from_prg, run_program
 from toolchain.c64.screen import Screen, petscii_to_screen_code, screen_codes_to_text
 from toolchain.disk import Prg
 from toolchain.petscii import text_to_petscii
@@ -20,10 +21,10 @@ SUPERHIRN = Prg.from_bytes((DATA / "superhirn2-mse.bin").read_bytes()[:-1])
 SEED_DIALOGUE = "1|1|0|0|1|2|1|2|3|0|4"
 
 
-def play(answers: str) -> tuple[C64, object]:
-    machine = C64(Keyboard(answers))
-    machine.load(SUPERHIRN)
-    return machine, machine.sys(0x3400)
+def play(answers: str) -> tuple[C64, RunResult]:
+    result, machine = run_program(program_from_prg(SUPERHIRN, "superhirn", sys_address=0x3400),
+                                  Keyboard(answers))
+    return machine, result
 
 
 def printed_guesses(machine: C64) -> list[str]:

@@ -9,28 +9,24 @@ import random
 import pytest
 
 from tests.conftest import DATA, REPO
-from toolchain.basic import tokenize
-from toolchain.basic.runner import RunStop, Runtime
-from toolchain.c64.machine import C64, Keyboard
+from toolchain.c64.run import Keyboard, Session, Stop, load_program
 from toolchain.verify import foxhunt, mastermind
 from toolchain.verify.superhirn import score
 
 
-def built(name: str):  # noqa: ANN201
+def built(name: str) -> Session:
+    """The program on a session: compiled once for all the games a test plays."""
     path = REPO / "sources" / f"{name}.bas"
-    return tokenize([(str(path), path.read_text())])[0]
+    return Session(load_program(path))
 
 
 FOXHUNT = built("foxhunt")
 MASTERMIND = built("mastermind")
 
 
-def final_screen(prg, typed: str) -> list[str]:  # noqa: ANN001
-    machine = C64()
-    machine.keyboard = Keyboard(typed)
-    machine.load(prg)
-    Runtime(prg.data, machine).run(10_000_000)
-    return [row.rstrip() for row in machine.screen.text().splitlines()]
+def final_screen(session: Session, typed: str) -> list[str]:
+    session.run(Keyboard(typed), max_statements=10_000_000)
+    return [row.rstrip() for row in session.machine.screen.text().splitlines()]
 
 
 # -- fox hunt ---------------------------------------------------------------------------------
@@ -47,7 +43,7 @@ def test_foxhunt_screen_equals_the_real_c64() -> None:
                                              (".987654", "38")])
 def test_foxhunt_answers_match_the_model(seed: str, foxes: str) -> None:
     game = foxhunt.play(FOXHUNT, seed, foxes, foxhunt.scan_moves(every_invalid=6))
-    assert game.stop is RunStop.END
+    assert game.stop is Stop.END
     assert len(game.foxes()) == int(foxes)
     assert game.answers == foxhunt.model_answers(game.foxes(), game.moves)
     valid = [move for move in game.moves if foxhunt.CELL.fullmatch(move)]
@@ -127,7 +123,7 @@ def test_mastermind_wrong_answer_is_reported() -> None:
     expected, solved = mastermind.model_game("311", 3, fibbing)
     assert not solved and game.wrong_answer_reported
     assert game.guesses == expected
-    assert game.stop is RunStop.END
+    assert game.stop is Stop.END
 
 
 def test_mastermind_rejects_other_characters_and_too_many_marks() -> None:

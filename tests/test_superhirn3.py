@@ -7,7 +7,8 @@ import pytest
 
 from tests.conftest import REPO
 from toolchain.asm import assemble
-from toolchain.c64.machine import C64, Keyboard, Stop
+from toolchain.c64.machine import C64
+from toolchain.c64.run import Keyboard, RunResult, Stop, program_from_prg, run_program
 from toolchain.disk import Prg
 from toolchain.verify.strategies import superhirn3_games
 from toolchain.verify.superhirn import score, secrets_sample, verify_superhirn3
@@ -22,10 +23,10 @@ def prg() -> Prg:
     return Prg(program.start, program.image)
 
 
-def play(prg: Prg, answers: str) -> tuple[C64, object]:
-    machine = C64(Keyboard(answers))
-    machine.load(prg)
-    return machine, machine.sys(0x3400, max_cycles=500_000_000)
+def play(prg: Prg, answers: str) -> tuple[C64, RunResult]:
+    result, machine = run_program(program_from_prg(prg, "superhirn3", sys_address=0x3400),
+                                  Keyboard(answers), max_cycles=500_000_000)
+    return machine, result
 
 
 def test_source_is_in_the_listing_dialect() -> None:

@@ -226,24 +226,24 @@ def _check_dialogue(built: BuiltProgram, check: dict[str, Any], manifest: Manife
     ``sys`` (it must return to BASIC), a BASIC program as RUN would (it must end,
     unless ``max_statements`` is given: then it may still be running there).  Each
     text of ``expect`` must appear in the transcript, in order."""
-    from toolchain.basic.runner import RunStop, Runtime, is_basic_program
-    from toolchain.c64.machine import C64, Keyboard, Stop
+    from toolchain.c64.run import Keyboard, Stop, program_from_prg, run_program
 
     name = "dialogue"
-    machine = C64(Keyboard(str(check.get("input", ""))))
-    machine.load(built.prg)
-    if "sys" not in check and is_basic_program(built.prg):
-        limit = check.get("max_statements")
-        outcome = Runtime(built.prg.data, machine).run(None if limit is None else int(limit))
-        allowed = {RunStop.END} | ({RunStop.STATEMENT_LIMIT} if limit is not None else set())
-        if outcome.stop not in allowed:
-            return CheckResult(name, False, f"{outcome.message}; the screen:\n"
+    try:
+        program = program_from_prg(built.prg, built.spec.name, check.get("sys"))
+    except UserError as exc:
+        return CheckResult(name, False, exc.report())
+    limit = check.get("max_statements")
+    result, machine = run_program(program, Keyboard(str(check.get("input", ""))),
+                                  max_cycles=int(check.get("max_cycles", 100_000_000)),
+                                  max_statements=None if limit is None else int(limit))
+    if program.is_basic:
+        allowed = {Stop.END} | ({Stop.STATEMENT_LIMIT} if limit is not None else set())
+        if result.stop not in allowed:
+            return CheckResult(name, False, f"{result.message}; the screen:\n"
                                f"{machine.screen.transcript()}")
-    else:
-        result = machine.sys(int(check.get("sys", built.prg.load_address)),
-                             int(check.get("max_cycles", 100_000_000)))
-        if result.stop is not Stop.RETURNED:
-            return CheckResult(name, False, result.message)
+    elif result.stop is not Stop.RETURNED:
+        return CheckResult(name, False, result.message)
     transcript = machine.screen.transcript()
     position = 0
     for text in check.get("expect", []):

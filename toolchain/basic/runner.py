@@ -18,7 +18,6 @@ emulator, INPUT and GET through its keyboard.
 
 from __future__ import annotations
 
-import enum
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,8 +26,9 @@ from toolchain.basic import floats
 from toolchain.basic.detokenizer import list_program, split_program
 from toolchain.basic.tokenizer import TokenizedLine, link
 from toolchain.basic.tokens import KEYWORDS
-from toolchain.c64.machine import C64, DEFAULT_MAX_CYCLES, Keyboard, Stop
+from toolchain.c64.machine import C64, DEFAULT_MAX_CYCLES, Keyboard
 from toolchain.c64.memory import KEYBOARD_COUNT
+from toolchain.c64.outcome import RunResult, Stop
 from toolchain.disk.prg import Prg
 from toolchain.petscii import char_to_petscii
 
@@ -62,34 +62,10 @@ class BasicError(Exception):
 
 
 class _Ended(Exception):
-    def __init__(self, stop: RunStop, message: str = "") -> None:
+    def __init__(self, stop: Stop, message: str = "") -> None:
         super().__init__(message)
         self.stop = stop
         self.message = message
-
-
-class RunStop(enum.Enum):
-    END = ("program ended", 0)
-    BREAK = ("STOP statement", 0)
-    ERROR = ("BASIC error", 1)
-    MACHINE = ("machine code stopped", 1)
-    STATEMENT_LIMIT = ("statement limit reached", 2)
-    CYCLE_LIMIT = ("cycle limit reached in machine code", 2)
-    INPUT_EXHAUSTED = ("input exhausted while the program waits for input", 3)
-
-    def __init__(self, description: str, exit_status: int) -> None:
-        self.description = description
-        self.exit_status = exit_status
-
-
-@dataclass
-class BasicRunResult:
-    stop: RunStop
-    message: str
-    statements: int
-    seconds: float
-    printer: bytes = b""
-    line: int | None = None  # the BASIC line of an error or BREAK
 
 
 class _CompileError(Exception):
@@ -1226,13 +1202,18 @@ class Runtime:
         exec(compile(self.source, "<basic>", "exec"), self.namespace)  # noqa: S102 - our own code
         self.segments = self.namespace["_make"]()
         self.data = self._collect_data()
+        self.max_cycles = DEFAULT_MAX_CYCLES  # for each SYS or USR call
+        self.restart()
+
+    def restart(self) -> None:
+        """The state of a new RUN on a freshly loaded machine (the compiled program is
+        kept)."""
         self.random = floats.Random()
         self.output = _ScreenOutput(self)
         self.printer = bytearray()
         self.files: dict[int, tuple[int, int | None]] = {}
         self.statements = 0
         self.jiffy_base = 0
-        self.max_cycles = DEFAULT_MAX_CYCLES  # for each SYS or USR call
         self.clear()
 
     # -- variables and stack -------------------------------------------------------------------
@@ -1415,7 +1396,7 @@ class Runtime:
         machine = self.machine
         line = machine.keyboard.next_line()
         if line is None:
-            raise _Ended(RunStop.INPUT_EXHAUSTED, "the program waits for a typed line, but the input "
+            raise _Ended(Stop.INPUT_EXHAUSTED, "the program waits for a typed line, but the input "
                          "is used up")
         for key in line:
             machine.screen.output(key)
@@ -1496,7 +1477,7 @@ class Runtime:
             if key is None:
                 self.idle_gets += 1
                 if self.idle_gets > self.IDLE_GET_LIMIT:
-                    raise _Ended(RunStop.INPUT_EXHAUSTED, "the program waits for a key, but the "
+                    raise _Ended(Stop.INPUT_EXHAUSTED, "the program waits for a key, but the "
                                  "input is used up")
                 text = ""
             else:
@@ -1581,9 +1562,9 @@ class Runtime:
         where, bits, flip = _address(address), _byte(mask), _byte(invert)
         if not (self._byte_at(where) ^ flip) & bits:
             if where == KEYBOARD_COUNT:
-                raise _Ended(RunStop.INPUT_EXHAUSTED, f"WAIT {where},{bits} waits for a key, but "
+                raise _Ended(Stop.INPUT_EXHAUSTED, f"WAIT {where},{bits} waits for a key, but "
                              "the input is used up")
-            raise _Ended(RunStop.INPUT_EXHAUSTED, f"WAIT {where},{bits},{flip} would wait forever: "
+            raise _Ended(Stop.INPUT_EXHAUSTED, f"WAIT {where},{bits},{flip} would wait forever: "
                          "nothing changes that memory in a headless run")
 
     def sys(self, address: int) -> None:
@@ -1594,11 +1575,9 @@ class Runtime:
         result = machine.sys(address, self.max_cycles)
         memory[0x030C], memory[0x030D], memory[0x030E] = cpu.a, cpu.x, cpu.y
         if result.stop is Stop.INPUT_EXHAUSTED:
-            raise _Ended(RunStop.INPUT_EXHAUSTED, result.message)
-        if result.stop is Stop.CYCLE_LIMIT:
-            raise _Ended(RunStop.CYCLE_LIMIT, f"SYS {address}: {result.message}")
+            raise _Ended(Stop.INPUT_EXHAUSTED, result.message)
         if result.stop is not Stop.RETURNED:
-            raise _Ended(RunStop.MACHINE, f"SYS {address}: {result.message}")
+            raise _Ended(result.stop, f"SYS {address}: {result.message}")
 
     def usr(self, value: float) -> float:
         memory = self.machine.memory
@@ -1634,7 +1613,7 @@ class Runtime:
         self.jiffy_base = (hours * 3600 + minutes * 60 + seconds) * 60 - self.statements * 60 // 1000
 
     def stop_statement(self) -> None:
-        raise _Ended(RunStop.BREAK, "BREAK")
+        raise _Ended(Stop.BREAK, "BREAK")
 
     def list_program(self) -> None:
         text = list_program(self.program, 0x0801)
@@ -1644,7 +1623,7 @@ class Runtime:
 
     # -- running ---------------------------------------------------------------------------------
     def run(self, max_statements: int | None = None,
-            progress: Callable[[int, int], None] | None = None) -> BasicRunResult:
+            progress: Callable[[int, int], None] | None = None) -> RunResult:
         """RUN: from the first line, until END, an error or a limit."""
         self.idle_gets = 0
         segments = self.segments
@@ -1662,7 +1641,7 @@ class Runtime:
                         index = segments[index]()
                     self.statements = executed
                     if index >= 0 and executed >= limit:
-                        return self._finish(RunStop.STATEMENT_LIMIT,
+                        return self._finish(Stop.STATEMENT_LIMIT,
                                             f"stopped after {executed} statement groups in line "
                                             f"{self.segment_lines[index]}", started)
                     if progress is not None and index >= 0:
@@ -1674,30 +1653,30 @@ class Runtime:
                 message = f"?{error.name}  ERROR IN {line}"
                 if error.note:
                     message += f" ({error.note})"
-                return self._finish(RunStop.ERROR, message, started, line)
+                return self._finish(Stop.ERROR, message, started, line)
             except floats.FloatError as error:
                 self.statements = executed
                 line = self._line_of(error, index)
                 self._print_error(error.error, line)
-                return self._finish(RunStop.ERROR, f"?{error.error}  ERROR IN {line}", started, line)
+                return self._finish(Stop.ERROR, f"?{error.error}  ERROR IN {line}", started, line)
             except RecursionError as error:
                 # a function defined through itself: the C64's stack overflows
                 self.statements = executed
                 line = self._line_of(error, index)
                 self._print_error("OUT OF MEMORY", line)
-                return self._finish(RunStop.ERROR, f"?OUT OF MEMORY  ERROR IN {line}", started, line)
+                return self._finish(Stop.ERROR, f"?OUT OF MEMORY  ERROR IN {line}", started, line)
         except _Ended as ended:
             self.statements = executed
-            if ended.stop is RunStop.BREAK:
+            if ended.stop is Stop.BREAK:
                 line = self._line_of(ended, index)
                 self.output = _ScreenOutput(self)
                 self.output.text(f"\rBREAK IN {line}\rREADY.\r")
-                return self._finish(RunStop.BREAK, f"BREAK IN {line}", started, line)
+                return self._finish(Stop.BREAK, f"BREAK IN {line}", started, line)
             return self._finish(ended.stop, ended.message, started)
         self.statements = executed
         self.output = _ScreenOutput(self)
         self.output.text("\rREADY.\r")
-        return self._finish(RunStop.END, "program ended", started)
+        return self._finish(Stop.END, "program ended", started)
 
     def _line_of(self, error: BaseException, index: int) -> int:
         """The BASIC line being run when ``error`` was raised: from the generated
@@ -1715,10 +1694,11 @@ class Runtime:
         self.output = _ScreenOutput(self)
         self.output.text(f"\r?{name}  ERROR IN {line}\rREADY.\r")
 
-    def _finish(self, stop: RunStop, message: str, started: float,
-                line: int | None = None) -> BasicRunResult:
-        return BasicRunResult(stop, message, self.statements, time.perf_counter() - started,
-                              bytes(self.printer), line)
+    def _finish(self, stop: Stop, message: str, started: float, line: int | None = None) -> RunResult:
+        cpu = self.machine.cpu
+        return RunResult(stop, message, cycles=cpu.cycles, instructions=cpu.instructions,
+                         statements=self.statements, wall_seconds=time.perf_counter() - started,
+                         line=line, printer=bytes(self.printer))
 
 
 def as_loaded(prg: Prg) -> Prg | None:
@@ -1747,7 +1727,7 @@ def is_basic_program(prg: Prg) -> bool:
 
 def run_basic(prg: Prg, keyboard: Keyboard | None = None, machine: C64 | None = None,
               max_statements: int | None = None,
-              progress: Callable[[int, int], None] | None = None) -> tuple[BasicRunResult, C64]:
+              progress: Callable[[int, int], None] | None = None) -> tuple[RunResult, C64]:
     """Load a BASIC program into a C64 (the emulator's machine) and RUN it."""
     machine = machine or C64(keyboard)
     if keyboard is not None:

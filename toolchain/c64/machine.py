@@ -12,19 +12,16 @@ JSR into them and the RTS back are).
 
 from __future__ import annotations
 
-import enum
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from toolchain.c64.memory import power_on_memory
+from toolchain.c64.outcome import RunResult, Stop
 from toolchain.c64.screen import Screen
 from toolchain.cpu.core import CPU, CpuHalted
 from toolchain.cpu.translator import BLOCKS_PER_CHECK, MAX_BLOCK_CYCLES, TranslatingCPU
 from toolchain.disk.prg import Prg
 from toolchain.petscii import char_to_petscii
-
-PAL_CLOCK_HZ = 985_248
 
 CHROUT, CHRIN, GETIN, STOP, PLOT, CLRCHN = 0xFFD2, 0xFFCF, 0xFFE4, 0xFFE1, 0xFFF0, 0xFFCC
 STROUT = 0xAB1E
@@ -39,34 +36,6 @@ ROM_BYTES = {
 }
 ROM_RANGES = ((0xA000, 0xC000), (0xD000, 0xE000), (0xE000, 0x10000))  # BASIC, I/O, KERNAL
 DEFAULT_MAX_CYCLES = 2_000_000_000  # generous but finite: about 34 minutes of C64 time
-
-
-class Stop(enum.Enum):
-    """Why a run ended, with the exit status the command line uses."""
-
-    RETURNED = ("returned to BASIC", 0)
-    BRK = ("BRK", 1)
-    HALTED = ("CPU halted", 1)
-    ROM_CALL = ("call into a ROM routine that is not modelled", 1)
-    CYCLE_LIMIT = ("cycle limit reached", 2)
-    INPUT_EXHAUSTED = ("input exhausted while the program waits for input", 3)
-
-    def __init__(self, description: str, exit_status: int) -> None:
-        self.description = description
-        self.exit_status = exit_status
-
-
-@dataclass
-class RunResult:
-    stop: Stop
-    message: str
-    cycles: int
-    instructions: int
-
-    @property
-    def seconds(self) -> float:
-        """The time a PAL C64 takes for these cycles."""
-        return self.cycles / PAL_CLOCK_HZ
 
 
 class _Stopped(Exception):

@@ -7,13 +7,14 @@ from pathlib import Path
 
 import click
 
+from toolchain.c64.outcome import Stop
 from toolchain.cli.common import NUMBER, progress_bar, progress_printer, reports_user_errors
 from toolchain.diagnostics import UserError
 from toolchain.fileio import read_bytes, read_text
 
 
 @click.command("run")
-@click.argument("program", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("path", metavar="PROGRAM", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("errata", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--sys", "sys_address", type=NUMBER, help="Start address, as SYS takes it (13312 or $3400).")
 @click.option("--input", "input_text", help="What the user types; RETURN is '|' or a line break.")
@@ -29,7 +30,7 @@ from toolchain.fileio import read_bytes, read_text
 @click.option("--raw", "show", flag_value="raw", help="Print the PETSCII bytes the program printed.")
 @click.option("--trace", is_flag=True, help="Machine code: print every instruction to standard error.")
 @reports_user_errors
-def run_command(program: Path, errata: tuple[Path, ...], sys_address: int | None, input_text: str | None,
+def run_command(path: Path, errata: tuple[Path, ...], sys_address: int | None, input_text: str | None,
                 input_file: Path | None, max_cycles: int, max_statements: int | None, show: str,
                 trace: bool) -> None:
     """Run PROGRAM on the emulated C64: a BASIC program as RUN would, machine code as
@@ -45,55 +46,33 @@ def run_command(program: Path, errata: tuple[Path, ...], sys_address: int | None
     unmodelled ROM call; 2 cycle or statement limit; 3 input used up while the
     program waits for more.
     """
-    from toolchain.basic.runner import RunStop, Runtime, as_loaded
-    from toolchain.basic.tokenizer import C64_BASIC_START, link, merge, tokenize_lines
-    from toolchain.c64.machine import C64, Keyboard
+    from toolchain.c64.run import Keyboard, Session, load_program
     from toolchain.c64.terminal import LineTerminal
     from toolchain.cpu.disassembler import trace_line
-    from toolchain.disk import Prg
 
-    listing_lines = {}  # BASIC line number -> where it was typed, for a listing
-    if program.suffix.lower() == ".bas" or errata:
-        listings = [tokenize_lines(read_text(path), str(path)) for path in (program, *errata)]
-        lines = merge(listings)[0]
-        listing_lines = {line.number: line for line in lines}
-        prg = Prg(C64_BASIC_START, link(lines))
-    else:
-        prg = Prg.from_bytes(read_bytes(program), str(program))
-    loaded = as_loaded(prg) if sys_address is None else None
-    basic = loaded is not None
-    if loaded is not None:
-        prg = loaded
-    if sys_address is None and not basic:
-        raise UserError.single(str(program), f"say where to start: --sys {prg.load_address} "
-                               f"(${prg.load_address:04X} is where the program loads)")
-    machine = C64()
+    program = load_program(path, errata, sys_address)
+    session = Session(program)
+    machine = session.machine
     interactive = input_text is None and input_file is None and sys.stdin.isatty()
     if input_file is not None:
         input_text = read_text(input_file)
     terminal = LineTerminal(machine) if interactive else None
-    machine.keyboard = Keyboard(input_text, terminal)
-    machine.load(prg)
-    if basic:
-        runtime = Runtime(prg.data, machine)
-        runtime.max_cycles = max_cycles
+    keyboard = Keyboard(input_text, terminal)
+    if program.is_basic:
         # a progress line would mix with the dialogue when the player is typing
         progress = progress_printer() if terminal is None else (lambda message: None)
-        result = runtime.run(max_statements, lambda done, line: progress(
+        result = session.run(keyboard, max_cycles, max_statements, progress=lambda done, line: progress(
             f"line {line}: {done:,} statement groups"))
         progress("")
-        summary = (f"{result.message}: {result.statements:,} statement groups in "
-                   f"{result.seconds:.2f} s")
-        typed = listing_lines.get(result.line) if result.stop is RunStop.ERROR else None
+        summary = f"{result.message}: {result.statements:,} statement groups in {result.wall_seconds:.2f} s"
+        typed = program.where_typed(result.line) if result.stop is Stop.ERROR else None
         if typed is not None:  # where to fix it, for the editor
             summary = f"{typed.path}:{typed.source_line}:1: error: {summary}"
-        exit_status = result.stop.exit_status
     else:
         tracer = (lambda cpu: click.echo(trace_line(cpu), err=True)) if trace else None
-        result = machine.sys(sys_address, max_cycles, tracer)
+        result = session.run(keyboard, max_cycles, trace=tracer)
         summary = (f"{result.message}: {result.instructions:,} instructions, {result.cycles:,} "
                    f"cycles ({result.seconds:.2f} s on a PAL C64)")
-        exit_status = result.stop.exit_status
     if show == "screen":
         click.echo(machine.screen.text(), nl=False)
     elif show == "raw":
@@ -105,7 +84,7 @@ def run_command(program: Path, errata: tuple[Path, ...], sys_address: int | None
         terminal.flush()  # what the program printed after the last answer
         click.echo()
     click.echo(summary, err=True)
-    sys.exit(exit_status)
+    sys.exit(result.exit_status)
 
 
 @click.command("verify")

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from toolchain.c64.outcome import PAL_CLOCK_HZ
+
 
 @dataclass
 class Game:
@@ -62,7 +64,8 @@ def guess_statistics(verification: Verification) -> str:
     shown = ", ".join(worst_cases[:12]) + (f" (+{more} more)" if more > 0 else "")
     rows.append(f"worst ({worst} guesses): {shown}")
     rows.append(f"emulated: {instructions:,} instructions, {cycles:,} cycles "
-                f"({cycles / 985_248:,.0f} s on a PAL C64, {cycles / 985_248 / len(games):.2f} s per game)")
+                f"({cycles / PAL_CLOCK_HZ:,.0f} s on a PAL C64, "
+                f"{cycles / PAL_CLOCK_HZ / len(games):.2f} s per game)")
     if verification.mismatches:
         rows.append(f"{len(verification.mismatches)} games differ from the model:")
         rows += ["  " + m for m in verification.mismatches[:20]]

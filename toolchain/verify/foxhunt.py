@@ -15,8 +15,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from toolchain.basic.runner import RunStop, Runtime
-from toolchain.c64.machine import C64, Keyboard
+from toolchain.c64.run import Keyboard, Session, Stop, program_from_prg
 from toolchain.disk.prg import Prg
 
 SIZE = 10
@@ -47,7 +46,7 @@ def model_answers(foxes: set[tuple[int, int]], moves: Iterable[str]) -> list[str
 @dataclass
 class FoxGame:
     transcript: str
-    stop: RunStop
+    stop: Stop
     moves: list[str]  # what was typed at each CELL? prompt
     answers: list[str]  # the line printed after each
     field: list[str]  # the 10 rows shown at the end ([] if the game did not end)
@@ -70,7 +69,7 @@ def scan_moves(every_invalid: int = 0) -> Iterator[str]:
         yield f"{index // SIZE}.{index % SIZE}"
 
 
-def play(prg: Prg, seed: str, foxes: str, moves: Iterable[str],
+def play(program: Prg | Session, seed: str, foxes: str, moves: Iterable[str],
          max_statements: int = 5_000_000) -> FoxGame:
     """Play the port in the BASIC runner: the seed, the number of foxes, then moves
     until the program stops asking."""
@@ -87,9 +86,9 @@ def play(prg: Prg, seed: str, foxes: str, moves: Iterable[str],
             typed.append(line)
         return line
 
-    machine = C64(Keyboard(line_source=next_line))
-    machine.load(prg)
-    result = Runtime(prg.data, machine).run(max_statements)
+    session = program if isinstance(program, Session) else Session(program_from_prg(program, "fox hunt"))
+    result = session.run(Keyboard(line_source=next_line), max_statements=max_statements)
+    machine = session.machine
     transcript = machine.screen.transcript()
     lines = [line.rstrip() for line in transcript.splitlines()]
     printed = [lines[index + 1] for index, line in enumerate(lines[:-1]) if line.startswith("CELL?")]

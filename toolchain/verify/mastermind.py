@@ -17,8 +17,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from toolchain.basic.runner import RunStop, Runtime
-from toolchain.c64.machine import C64, Keyboard
+from toolchain.c64.run import Keyboard, Session, Stop, program_from_prg
 from toolchain.disk.prg import Prg
 from toolchain.verify.superhirn import score
 
@@ -67,7 +66,7 @@ class MastermindGame:
     guesses: list[str]
     solved: bool  # "SOLVED IN n GUESSES" shown, n = len(guesses)
     wrong_answer_reported: bool
-    stop: RunStop
+    stop: Stop
     statements: int
     transcript: str
 
@@ -75,13 +74,14 @@ class MastermindGame:
 GUESS_LINE = re.compile(r" *(\d+) (\d+)")
 
 
-def play(prg: Prg, secret: str, digits: int,
+def play(program: Prg | Session, secret: str, digits: int,
          answer: Callable[[str], tuple[int, int]] | None = None,
          max_statements: int = 50_000_000) -> MastermindGame:
     """Play the port in the BASIC runner; the answerer reads each guess off the
     screen and types its marks (correct ones against ``secret`` by default)."""
     answer = answer or (lambda guess: score(secret, guess))
-    machine = C64()
+    session = program if isinstance(program, Session) else Session(program_from_prg(program, "mastermind"))
+    machine = session.machine
     setup = iter([str(len(secret)), str(digits)])
     guesses: list[str] = []
 
@@ -96,9 +96,7 @@ def play(prg: Prg, secret: str, digits: int,
         guesses.append(found[-1])
         return marks(*answer(found[-1]))
 
-    machine.keyboard = Keyboard(line_source=next_line)
-    machine.load(prg)
-    result = Runtime(prg.data, machine).run(max_statements)
+    result = session.run(Keyboard(line_source=next_line), max_statements=max_statements)
     transcript = machine.screen.transcript()
     solved = f"SOLVED IN {len(guesses)} GUESSES" in transcript
     return MastermindGame(guesses, solved, WRONG_ANSWER in transcript, result.stop, result.statements,

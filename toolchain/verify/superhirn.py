@@ -15,7 +15,8 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterator
 
-from toolchain.c64.machine import C64, Keyboard, Stop
+from toolchain.c64.machine import C64
+from toolchain.c64.run import Keyboard, Program, Session, Stop, program_from_prg
 from toolchain.disk.prg import Prg
 from toolchain.verify import Game, Progress, Verification, register
 
@@ -91,17 +92,13 @@ class Answerer:
         return str(white)
 
 
-def play(prg: Prg, secret: str, machine: C64 | None = None, image: bytes | None = None) -> Game:
-    """One game on the emulated C64 (reusing ``machine``, reset to ``image``, if given)."""
-    if machine is None or image is None:
-        machine = C64()
-        machine.load(prg)
-    else:
-        machine.reset(image)
-    answerer = Answerer(machine, secret)
-    machine.keyboard = Keyboard(line_source=answerer)
-    result = machine.sys(START, max_cycles=50_000_000)
-    tail = bytes(machine.output_log[-8:])
+def play(program: Prg | Session, secret: str) -> Game:
+    """One game on the emulated C64 (on ``program``'s session if it is one, so that a
+    thousand games share the translated machine code)."""
+    session = program if isinstance(program, Session) else Session(superhirn_program(program))
+    answerer = Answerer(session.machine, secret)
+    result = session.run(Keyboard(line_source=answerer), max_cycles=50_000_000)
+    tail = bytes(session.machine.output_log[-8:])
     if result.stop is Stop.RETURNED and b"OK" in tail:
         outcome = "OK"
     elif result.stop is Stop.RETURNED and b"ERROR" in tail:
@@ -109,6 +106,10 @@ def play(prg: Prg, secret: str, machine: C64 | None = None, image: bytes | None 
     else:
         outcome = result.message
     return Game(secret, answerer.guesses, outcome, result.instructions, result.cycles)
+
+
+def superhirn_program(prg: Prg) -> Program:
+    return program_from_prg(prg, "superhirn", sys_address=START)
 
 
 def secrets_sample(count: int, seed: int = 1985) -> list[str]:
@@ -122,13 +123,11 @@ def verify_against(prg: Prg, name: str, model: Callable[[str], tuple[list[str], 
     """Play every secret (or the given ones) on the machine code and compare each game
     with ``model`` (secret -> guesses, outcome)."""
     secrets = secrets or all_secrets()
-    machine = C64()
-    machine.load(prg)
-    image = bytes(machine.memory)
+    session = Session(superhirn_program(prg))
     games: list[Game] = []
     mismatches: list[str] = []
     for number, secret in enumerate(secrets, start=1):
-        game = play(prg, secret, machine, image)
+        game = play(session, secret)
         games.append(game)
         expected, outcome = model(secret)
         if game.guesses != expected or game.outcome != outcome:

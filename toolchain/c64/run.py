@@ -1,0 +1,139 @@
+"""One way to run a program on the emulated C64: load it, prepare the machine, run
+it with limits and typed input, and say how it ended.
+
+``c64tc run``, the build's dialogue checks, the verifiers and the tests all come
+through here:
+
+* :func:`load_program` reads a PRG, or a BASIC listing with its errata (tokenized
+  and merged as typing them on a C64 would), into a :class:`Program`;
+* :class:`Session` is a C64 with that program loaded; each :meth:`Session.run`
+  starts from the loaded state (a verifier plays a thousand games on one session:
+  the machine code's translations and the BASIC program's compilation are kept);
+* every run ends in one :class:`~toolchain.c64.outcome.RunResult`.
+
+A BASIC program runs as RUN would, machine code as SYS would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from toolchain.c64.machine import C64, DEFAULT_MAX_CYCLES, Keyboard
+from toolchain.c64.outcome import RunResult, Stop
+from toolchain.cpu.core import CPU
+from toolchain.diagnostics import UserError
+from toolchain.disk.prg import Prg
+from toolchain.fileio import read_bytes, read_text
+
+__all__ = ["DEFAULT_MAX_CYCLES", "Keyboard", "Program", "RunResult", "Session", "Stop", "load_program",
+           "program_from_prg", "run_program"]
+
+
+@dataclass(frozen=True)
+class TypedLine:
+    """Where a BASIC line was typed: the listing (or erratum) and its text line."""
+
+    path: str
+    source_line: int
+
+
+@dataclass(frozen=True)
+class Program:
+    """A program as LOAD puts it into memory, and how it starts."""
+
+    prg: Prg
+    name: str  # for messages: the file it came from
+    is_basic: bool
+    sys_address: int | None = None  # machine code: where SYS starts it
+    typed: Mapping[int, TypedLine] = field(default_factory=dict)  # a listing's lines
+
+    def where_typed(self, line: int | None) -> TypedLine | None:
+        """Where BASIC line ``line`` of a listing was typed, for messages an editor can
+        jump to."""
+        return None if line is None else self.typed.get(line)
+
+
+def program_from_prg(prg: Prg, name: str, sys_address: int | None = None) -> Program:
+    """A PRG as a program: BASIC if its bytes are BASIC lines (loaded at $0801 and
+    relinked, as LOAD"NAME",8 does) unless ``sys_address`` says where machine code
+    starts."""
+    from toolchain.basic.runner import as_loaded
+
+    loaded = as_loaded(prg) if sys_address is None else None
+    if loaded is not None:
+        return Program(loaded, name, is_basic=True)
+    if sys_address is None:
+        raise UserError.single(name, f"say where to start: --sys {prg.load_address} "
+                               f"(${prg.load_address:04X} is where the program loads)")
+    return Program(prg, name, is_basic=False, sys_address=sys_address)
+
+
+def load_program(path: str | Path, errata: Sequence[str | Path] = (),
+                 sys_address: int | None = None) -> Program:
+    """A program from a file: a PRG, or a BASIC listing (``.bas``/``.txt``, petcat format)
+    with ``errata`` merged over it (the same line number replaces a line, a number
+    alone deletes it)."""
+    from toolchain.basic.tokenizer import C64_BASIC_START, link, merge, tokenize_lines
+
+    if Path(path).suffix.lower() in LISTING_SUFFIXES or errata:
+        listings = [tokenize_lines(read_text(source), str(source)) for source in (path, *errata)]
+        lines = merge(listings)[0]
+        typed = {line.number: TypedLine(line.path, line.source_line) for line in lines}
+        prg = Prg(C64_BASIC_START, link(lines))
+        if sys_address is None:
+            return Program(prg, str(path), is_basic=True, typed=typed)
+        return Program(prg, str(path), is_basic=False, sys_address=sys_address, typed=typed)
+    return program_from_prg(Prg.from_bytes(read_bytes(path), str(path)), str(path), sys_address)
+
+
+LISTING_SUFFIXES = (".bas", ".txt")  # petcat's text, as listings are kept (the 64'er corpus: .txt)
+
+Progress = Callable[[int, int], None]  # statement groups done, the BASIC line running
+
+
+class Session:
+    """A C64 with ``program`` loaded; every run starts from that state."""
+
+    def __init__(self, program: Program, machine: C64 | None = None) -> None:
+        self.program = program
+        self.machine = machine or C64()
+        self.machine.load(program.prg)
+        self._image = bytes(self.machine.memory)
+        self._runtime = None
+        self._runs = 0
+
+    def run(self, keyboard: Keyboard | None = None, max_cycles: int = DEFAULT_MAX_CYCLES,
+            max_statements: int | None = None, trace: Callable[[CPU], None] | None = None,
+            progress: Progress | None = None) -> RunResult:
+        """Run the program: BASIC as RUN would (``max_cycles`` bounds each SYS and USR
+        call), machine code as SYS would (``trace`` sees every instruction)."""
+        machine = self.machine
+        if self._runs:
+            machine.reset(self._image, keyboard)
+        elif keyboard is not None:
+            machine.keyboard = keyboard
+        self._runs += 1
+        if not self.program.is_basic:
+            assert self.program.sys_address is not None
+            return machine.sys(self.program.sys_address, max_cycles, trace)
+        from toolchain.basic.runner import Runtime
+
+        if self._runtime is None:
+            self._runtime = Runtime(self.program.prg.data, machine)
+        else:
+            self._runtime.restart()
+        self._runtime.max_cycles = max_cycles
+        return self._runtime.run(max_statements, progress)
+
+
+def run_program(program: Program, keyboard: Keyboard | None = None, machine: C64 | None = None,
+                max_cycles: int = DEFAULT_MAX_CYCLES, max_statements: int | None = None,
+                trace: Callable[[CPU], None] | None = None,
+                progress: Progress | None = None) -> tuple[RunResult, C64]:
+    """Run ``program`` once on a fresh C64 (or ``machine``); the result and the machine,
+    whose screen shows how it ended."""
+    session = Session(program, machine)
+    result = session.run(keyboard, max_cycles, max_statements, trace, progress)
+    return result, session.machine
