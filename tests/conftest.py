@@ -46,21 +46,21 @@ def play_on_terminal(arguments: list[str], answers: list[str]) -> tuple[int, lis
                     break
         return len(output) > before
 
-    def wait_for_prompt(start: int, patience: float) -> None:
-        """Until the program has shown something after ``start`` (for at most ``patience``
-        seconds: some programs ask again without printing) and then gone quiet: robust
-        on a loaded machine, where start-up is slow."""
-        deadline = time.time() + patience
+    def wait_for_prompt(start: int) -> None:
+        """Until something came after ``start`` (the program's first words, or the
+        echo of the last answer) and then all went quiet for a while: the program
+        waits.  Robust on a loaded machine, where start-up is slow."""
+        deadline = time.time() + 20
         while len(output) <= start and time.time() < deadline:
             read_for(0.1)
-        while read_for(0.3) and time.time() < deadline:
+        while read_for(0.4) and time.time() < deadline:
             pass
 
     shown = 0
-    for number, answer in enumerate(answers):
-        wait_for_prompt(shown, 20 if number == 0 else 2)
+    for answer in answers:
+        wait_for_prompt(shown)
+        shown = len(output)
         os.write(master, answer.encode() + b"\r")
-        shown = len(output) + len(answer) + 2  # the terminal echoes the answer and a line break
     read_for(1.5)
     returncode = process.wait(timeout=20)
     os.close(master)
