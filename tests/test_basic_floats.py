@@ -12,8 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from toolchain.basic import floats, tokenize_text
-from toolchain.basic.runner import Runtime
-from toolchain.c64.machine import C64
+from toolchain.c64.run import Session, program_from_prg
 
 # expression -> the five bytes of X after X=expression, on the real ROM
 MEASURED_BYTES = {
@@ -50,11 +49,10 @@ MEASURED_BYTES = {
 
 
 def run_value(expression: str) -> float:
-    prg = tokenize_text(f"10 x={expression}\n")
-    runtime = Runtime(prg.data, C64())
-    result = runtime.run()
+    session = Session(program_from_prg(tokenize_text(f"10 x={expression}\n"), expression))
+    result = session.run()
     assert result.stop.exit_status == 0, result.message
-    return runtime.namespace["N_X"]
+    return session.runtime.value("X")
 
 
 @pytest.mark.parametrize("expression", sorted(MEASURED_BYTES))

@@ -11,9 +11,10 @@ from click.testing import CliRunner
 from tests.conftest import DATA, play_on_terminal
 from toolchain.asm import assemble
 from toolchain.basic import tokenize, tokenize_text
-from toolchain.basic.runner import Runtime, is_basic_program, run_basic
-from toolchain.c64.machine import C64, Keyboard
+from toolchain.basic.runner import is_basic_program
+from toolchain.c64.machine import C64
 from toolchain.c64.outcome import Stop
+from toolchain.c64.run import Keyboard, RunResult, program_from_prg, run_program
 from toolchain.cli import main
 from toolchain.disk import Prg
 from toolchain.verify import nikolaus
@@ -22,16 +23,18 @@ BASIC_DATA = DATA / "basic"
 REPO = Path(__file__).resolve().parent.parent
 
 
+def run_listing(listing: str, typed: str | None = None, max_statements: int | None = None,
+                machine: C64 | None = None) -> tuple[RunResult, C64]:
+    """Run a listing (petcat text) as c64tc run does."""
+    program = program_from_prg(tokenize_text(listing), "<test>")
+    return run_program(program, Keyboard(typed), machine, max_statements=max_statements)
+
+
 def run(listing: str, typed: str | None = None, max_statements: int | None = None,
-        machine: C64 | None = None) -> tuple[Stop, str, Runtime]:
-    """Run a listing (petcat text); the stop, the transcript and the runtime."""
-    machine = machine or C64()
-    machine.keyboard = Keyboard(typed)
-    prg = tokenize_text(listing)
-    machine.load(prg)
-    runtime = Runtime(prg.data, machine)
-    result = runtime.run(max_statements)
-    return result.stop, machine.screen.transcript(), runtime
+        machine: C64 | None = None) -> tuple[Stop, str, C64]:
+    """Run a listing; the stop, the transcript and the machine."""
+    result, machine = run_listing(listing, typed, max_statements, machine)
+    return result.stop, machine.screen.transcript(), machine
 
 
 def lines_of(transcript: str) -> list[str]:
@@ -62,10 +65,7 @@ def test_screen_equals_the_real_c64(name: str, typed: str | None) -> None:
     layout, INPUT's prompts and messages."""
     listing = (BASIC_DATA / f"{name}.bas").read_text()
     expected = (BASIC_DATA / f"{name}.vice.txt").read_text().splitlines()
-    machine = C64()
-    machine.keyboard = Keyboard(typed)
-    prg = tokenize_text(listing)
-    Runtime(prg.data, machine).run()
+    _, machine = run_listing(listing, typed)
     screen = [row.rstrip() for row in machine.screen.text().splitlines()]
     assert screen[: len(expected)] == expected
 
@@ -77,9 +77,7 @@ def test_random_operands_give_the_real_c64s_digits(name: str) -> None:
     the last 20 screen rows equal VICE's, every digit (the output scrolls)."""
     listing = (BASIC_DATA / f"{name}.bas").read_text()
     expected = (BASIC_DATA / f"{name}.vice.txt").read_text().splitlines()
-    machine = C64()
-    prg = tokenize_text(listing)
-    Runtime(prg.data, machine).run()
+    _, machine = run_listing(listing)
     screen = [row.rstrip() for row in machine.screen.text().splitlines()]
     while screen and not screen[-1]:
         screen.pop()
@@ -96,10 +94,10 @@ def test_a_line_of_exactly_40_characters_leaves_an_empty_line() -> None:
 
 
 def test_a_number_is_followed_by_cursor_right_not_space() -> None:
-    stop, _, runtime = run('10 print "abcd":print "{home}";1;\n')
-    assert b" 1\x1d" in bytes(runtime.machine.output_log)
+    stop, _, machine = run('10 print "abcd":print "{home}";1;\n')
+    assert b" 1\x1d" in bytes(machine.output_log)
     # the cursor-right leaves what was on the screen: "C" stays visible after " 1"
-    assert runtime.machine.screen.text().splitlines()[0].rstrip() == " 1CD"
+    assert machine.screen.text().splitlines()[0].rstrip() == " 1CD"
 
 
 # -- statements -----------------------------------------------------------------------------
@@ -170,7 +168,7 @@ def test_poke_peek_wait_and_sys_into_assembled_code() -> None:
     program = assemble("*= $c000\n lda $fb\n clc\n adc #1\n sta $fc\n lda #65\n jsr $ffd2\n rts\n")
     machine = C64()
     machine.load(Prg(program.start, program.image))
-    stop, transcript, runtime = run("10 poke 251,41:sys 49152:print peek(252)\n20 wait 252,2\n",
+    stop, transcript, _ = run("10 poke 251,41:sys 49152:print peek(252)\n20 wait 252,2\n",
                                     machine=machine)
     assert stop is Stop.END
     assert lines_of(transcript)[0] == "A 42"
@@ -234,9 +232,7 @@ def test_ti_and_ti_string() -> None:
 
 
 def test_printer_output_and_unsupported_devices() -> None:
-    machine = C64()
-    prg = tokenize_text('10 open 4,4:print#4,"to";1:cmd 4:print "cmd":close 4\n20 print "screen"\n')
-    result, machine = run_basic(prg, machine=machine)
+    result, machine = run_listing('10 open 4,4:print#4,"to";1:cmd 4:print "cmd":close 4\n20 print "screen"\n')
     assert result.stop is Stop.END
     # CMD alone prints an empty line to the file, as the ROM's CMD ends in PRINT
     assert result.printer == b"TO 1 \r\rCMD\r"
@@ -313,7 +309,7 @@ def test_nikolaus_with_the_erratum_prints_the_44_solutions() -> None:
                for name in ("nikolaus.bas", "nikolaus-errata.bas")]
     prg = tokenize(sources)[0]
     assert prg.to_bytes() == (DATA / "nikolaus.petcat.prg").read_bytes()
-    result, machine = run_basic(prg)
+    result, machine = run_program(program_from_prg(prg, "nikolaus"))
     assert result.stop is Stop.END
     lines = lines_of(machine.screen.transcript())
     expected = nikolaus.screen_lines(nikolaus.solutions())
@@ -324,7 +320,7 @@ def test_nikolaus_with_the_erratum_prints_the_44_solutions() -> None:
 @pytest.mark.slow
 def test_nikolaus_as_printed_gives_the_same_44() -> None:
     prg = Prg.from_bytes((DATA / "nikolaus-printed.petcat.prg").read_bytes())
-    result, machine = run_basic(prg)
+    result, machine = run_program(program_from_prg(prg, "nikolaus"))
     assert result.stop is Stop.END
     lines = lines_of(machine.screen.transcript())
     assert lines[:-3] == nikolaus.screen_lines(nikolaus.solutions(nikolaus.PRINTED_END))
@@ -378,8 +374,8 @@ def test_cli_names_the_listing_line_of_a_run_time_error(tmp_path: Path) -> None:
 
 
 def test_poke_into_screen_memory_shows_on_the_screen() -> None:
-    stop, _, runtime = run("10 poke 1424,1:poke 1425,2:poke 55696,2:print peek(1424);peek(1464)\n")
-    screen = runtime.machine.screen
+    stop, _, machine = run("10 poke 1424,1:poke 1425,2:poke 55696,2:print peek(1424);peek(1464)\n")
+    screen = machine.screen
     assert screen.text().splitlines()[10].startswith("AB")  # row 10: 1024 + 400
     assert screen.colour_at(10, 0) == 2
     assert screen.text().splitlines()[0].rstrip() == " 1  32"

@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from tests.conftest import DATA, REPO
 from toolchain import vice
 from toolchain.basic import tokenize
-from toolchain.basic.runner import Runtime
-from toolchain.c64.machine import C64, Keyboard
+from toolchain.c64.machine import C64
+from toolchain.c64.run import Keyboard, program_from_prg, run_program
 from toolchain.c64.screen import screen_codes_to_text
 from toolchain.cli import main
 from toolchain.diagnostics import UserError
@@ -177,9 +177,8 @@ def test_nikolaus_in_vice_prints_the_models_first_solutions(files: dict[str, Pat
     on_vice = [row.rstrip() for row in result.screen if row.startswith("LOESUNG")]
     assert on_vice[:2] == expected
     # and the BASIC runner shows the same rows, from the same PRG bytes
-    runtime = Runtime(Prg.from_bytes(NIKOLAUS).data, C64())
-    runtime.run()
-    ours = [row for row in runtime.machine.screen.transcript().splitlines() if row.startswith("LOESUNG")]
+    _, machine = run_program(program_from_prg(Prg.from_bytes(NIKOLAUS), "nikolaus"))
+    ours = [row for row in machine.screen.transcript().splitlines() if row.startswith("LOESUNG")]
     assert ours[: len(on_vice)] == on_vice
 
 
@@ -192,9 +191,7 @@ def test_basic_prg_with_typed_input_in_vice_shows_what_the_runner_shows(tmp_path
     (tmp_path / "mastermind.prg").write_bytes(prg.to_bytes())
     typed = "3|3|--|++|+|+++|"
     result = vice.run_headless(emulator, vice.target_for(tmp_path / "mastermind.prg"), typed, 60_000_000)
-    machine = C64(Keyboard(typed))
-    runtime = Runtime(prg.data, machine)
-    runtime.run()
+    _, machine = run_program(program_from_prg(prg, "mastermind"), Keyboard(typed))
     ours = [row.rstrip() for row in machine.screen.text_rows() if row.strip()]
     run_row = result.screen.index("RUN")
     assert [row for row in result.screen[run_row + 1 :] if row] == ours

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from toolchain.basic.tokens import FIRST_TOKEN, KEYWORDS, LAST_TOKEN, PI, TOKEN_DATA, TOKEN_REM, match_keyword
+from toolchain.basic.tokens import FIRST_TOKEN, KEYWORDS, PI, is_token, keyword_of, match_keyword, scan_tokens
 from toolchain.diagnostics import UserError
 from toolchain.petscii import BYTE_TEXT, Unit
 
@@ -61,17 +61,10 @@ def _naive_units(body: bytes) -> list[Unit]:
     (keywords spelled out, brace codes as non-characters), one unit per character,
     with ``column`` holding the byte index the character comes from."""
     units: list[Unit] = []
-    quote = rem = data = False
-    for index, byte in enumerate(body):
-        if byte == 0x22:
-            quote = not quote
-        if not (quote or rem or data) and FIRST_TOKEN <= byte <= LAST_TOKEN:
+    for index, byte, in_code in scan_tokens(body):
+        if in_code and is_token(byte):
             units.extend(Unit(0, char, index) for char in KEYWORDS[byte - FIRST_TOKEN])
-            rem = rem or byte == TOKEN_REM
-            data = data or byte == TOKEN_DATA
             continue
-        if byte == 0x3A and not quote:
-            data = False
         text = BYTE_TEXT[byte]
         units.append(Unit(byte, text if len(text) == 1 else None, index))
     return units
@@ -83,39 +76,31 @@ def detokenize_line(body: bytes) -> str:
     for position, unit in enumerate(units):
         first_unit.setdefault(unit.column, position)
     out: list[str] = []
-    quote = rem = data = False
     escape_next_plain = False
-    for index, byte in enumerate(body):
-        if byte == 0x22:
-            quote = not quote
-        outside = not (quote or rem or data)
-        if outside and FIRST_TOKEN <= byte <= LAST_TOKEN:
+    for index, byte, in_code in scan_tokens(body):
+        if in_code and is_token(byte):
             keyword = KEYWORDS[byte - FIRST_TOKEN]
             # the text must crunch back to this very token, not a longer keyword: if it
             # would not, break the longer word at the next character, or, when that is
             # another token's text, write this token as a code
             escape_next_plain = match_keyword(units, first_unit[index]) != (byte, len(keyword))
-            next_is_token = index + 1 < len(body) and FIRST_TOKEN <= body[index + 1] <= LAST_TOKEN
+            next_is_token = index + 1 < len(body) and is_token(body[index + 1])
             if escape_next_plain and next_is_token:
                 out.append(f"{{${byte:02x}}}")
                 escape_next_plain = False
             else:
                 out.append(keyword)
-            rem = byte == TOKEN_REM
-            data = byte == TOKEN_DATA
             continue
-        if outside and byte == PI:
+        if in_code and byte == PI:
             out.append("~")
             escape_next_plain = False
             continue
         text = BYTE_TEXT[byte]
         plain = len(text) == 1
-        if outside and plain and (escape_next_plain or match_keyword(units, first_unit[index])):
+        if in_code and plain and (escape_next_plain or match_keyword(units, first_unit[index])):
             # petcat's one-character names are the unshifted letters and the operators
             text = "{" + text + "}" if text in _ONE_CHARACTER_NAMES else f"{{${byte:02x}}}"
         escape_next_plain = False
-        if byte == 0x3A and not quote:
-            data = False
         if index == 0 and byte == 0x20:
             text = "{space}"  # typed spaces after the line number are dropped when crunching
         out.append(text)
@@ -137,18 +122,10 @@ def list_program(data: bytes, load_address: int, path: str = "<prg>") -> str:
     rows = []
     for line in split_program(data, load_address, path):
         text = []
-        quote = rem = data_mode = False
-        for byte in line.body:
-            if byte == 0x22:
-                quote = not quote
-            if not (quote or rem or data_mode) and FIRST_TOKEN <= byte <= LAST_TOKEN:
-                text.append(KEYWORDS[byte - FIRST_TOKEN].upper())
-                rem = byte == TOKEN_REM
-                data_mode = byte == TOKEN_DATA
-                continue
-            if byte == 0x3A and not quote:
-                data_mode = False
-            if byte == PI:
+        for _, byte, in_code in scan_tokens(line.body):
+            if in_code and is_token(byte):
+                text.append(keyword_of(byte))
+            elif byte == PI:
                 text.append("π")
             elif 0x41 <= byte <= 0x5A:
                 text.append(chr(byte))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from toolchain.basic.tokens import TOKEN_DATA, TOKEN_REM, match_keyword
+from toolchain.basic.tokens import LineState, match_keyword
 from toolchain.diagnostics import Diagnostic, UserError
 from toolchain.petscii import PetsciiError, Unit, parse_units
 
@@ -35,30 +35,25 @@ class TokenizedLine:
 
 def _crunch(units: list[Unit]) -> bytes:
     out = bytearray()
-    quote = rem = data = False
+    state = LineState()
     i = 0
     n = len(units)
     while i < n:
         unit = units[i]
-        char = unit.char
-        if char is None:  # a brace code: copied as it is (petcat does not track quotes here)
+        if unit.char is None:  # a brace code: copied as it is (petcat does not track quotes here)
             out.append(unit.byte)
             i += 1
             continue
-        if char == '"':
-            quote = not quote
-        elif not (quote or rem or data):
+        if state.in_code and unit.char != '"':
             match = match_keyword(units, i)
             if match is not None:
                 token, length = match
                 out.append(token)
+                state.keyword(token)
                 i += length
-                rem = token == TOKEN_REM
-                data = token == TOKEN_DATA
                 continue
         out.append(unit.byte)
-        if char == ":" and not quote:
-            data = False
+        state.character(unit.byte)
         i += 1
     return bytes(out)
 

@@ -15,7 +15,7 @@ GO/GOTO/GOSUB, have the longer one first); with abbreviations we follow the ROM.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from toolchain.petscii import Unit
 
@@ -31,9 +31,64 @@ KEYWORDS: tuple[str, ...] = (
 FIRST_TOKEN = 0x80
 LAST_TOKEN = FIRST_TOKEN + len(KEYWORDS) - 1  # $CB, GO
 PI = 0xFF
-TOKEN_REM = FIRST_TOKEN + KEYWORDS.index("rem")
-TOKEN_DATA = FIRST_TOKEN + KEYWORDS.index("data")
-TOKEN_BY_KEYWORD = {keyword: FIRST_TOKEN + i for i, keyword in enumerate(KEYWORDS)}
+#: The one token table: the keyword in capitals (as LIST shows it) -> its token.
+TOKEN: dict[str, int] = {keyword.upper(): FIRST_TOKEN + index for index, keyword in enumerate(KEYWORDS)}
+TOKEN_REM = TOKEN["REM"]
+TOKEN_DATA = TOKEN["DATA"]
+QUOTE, COLON = 0x22, 0x3A
+
+
+def keyword_of(token: int) -> str:
+    """The keyword of a token, in capitals (``0x99`` -> ``PRINT``)."""
+    return KEYWORDS[token - FIRST_TOKEN].upper()
+
+
+class LineState:
+    """Where the scan of a BASIC line is: inside quotes, after REM (the rest of the
+    line), inside DATA (up to the next colon outside quotes), or in code, where
+    keywords count.  The one rule the ROM's CRUNCH ($A57C), LIST ($A717) and the
+    statement scanners share; tokenizer, detokenizer and runner all use it."""
+
+    __slots__ = ("quote", "rem", "data")
+
+    def __init__(self) -> None:
+        self.quote = self.rem = self.data = False
+
+    @property
+    def in_code(self) -> bool:
+        """Whether a keyword (or token) here is a keyword."""
+        return not (self.quote or self.rem or self.data)
+
+    def character(self, byte: int) -> None:
+        """A plain character passes: a quote toggles quote mode, a colon outside
+        quotes ends DATA."""
+        if byte == QUOTE:
+            self.quote = not self.quote
+        elif byte == COLON and not self.quote:
+            self.data = False
+
+    def keyword(self, token: int) -> None:
+        """A keyword passes in code: REM and DATA change what follows."""
+        self.rem = self.rem or token == TOKEN_REM
+        self.data = self.data or token == TOKEN_DATA
+
+
+def is_token(byte: int) -> bool:
+    return FIRST_TOKEN <= byte <= LAST_TOKEN
+
+
+def scan_tokens(body: bytes) -> Iterator[tuple[int, int, bool]]:
+    """(index, byte, in_code) for each byte of a tokenized line: ``in_code`` when the
+    byte is not in quotes, REM or DATA, so that a token byte there is a keyword."""
+    state = LineState()
+    for index, byte in enumerate(body):
+        in_code = state.in_code
+        if in_code and FIRST_TOKEN <= byte <= LAST_TOKEN:
+            state.keyword(byte)
+        else:
+            state.character(byte)
+        yield index, byte, in_code
+
 
 _BY_FIRST_CHAR: dict[str, list[tuple[int, str]]] = {}
 for _index, _keyword in enumerate(KEYWORDS):

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolchain.c64.machine import C64, DEFAULT_MAX_CYCLES, Keyboard
 from toolchain.c64.outcome import RunResult, Stop
@@ -26,6 +27,9 @@ from toolchain.cpu.core import CPU
 from toolchain.diagnostics import UserError
 from toolchain.disk.prg import Prg
 from toolchain.fileio import read_bytes, read_text
+
+if TYPE_CHECKING:
+    from toolchain.basic.runner import Runtime
 
 __all__ = ["DEFAULT_MAX_CYCLES", "Keyboard", "Program", "RunResult", "Session", "Stop", "load_program",
            "program_from_prg", "run_program"]
@@ -101,7 +105,7 @@ class Session:
         self.machine = machine or C64()
         self.machine.load(program.prg)
         self._image = bytes(self.machine.memory)
-        self._runtime = None
+        self.runtime: Runtime | None = None  # a BASIC program's, once it has run
         self._runs = 0
 
     def run(self, keyboard: Keyboard | None = None, max_cycles: int = DEFAULT_MAX_CYCLES,
@@ -120,12 +124,12 @@ class Session:
             return machine.sys(self.program.sys_address, max_cycles, trace)
         from toolchain.basic.runner import Runtime
 
-        if self._runtime is None:
-            self._runtime = Runtime(self.program.prg.data, machine)
+        if self.runtime is None:
+            self.runtime = Runtime(self.program.prg.data, machine)
         else:
-            self._runtime.restart()
-        self._runtime.max_cycles = max_cycles
-        return self._runtime.run(max_statements, progress)
+            self.runtime.restart()
+        self.runtime.max_cycles = max_cycles
+        return self.runtime.run(max_statements, progress)
 
 
 def run_program(program: Program, keyboard: Keyboard | None = None, machine: C64 | None = None,

@@ -1,0 +1,115 @@
+"""What the compiler and the runtime agree on: the kinds of values, the names that
+variables get in the generated code, the frames on the FOR/GOSUB stack, the errors.
+
+The generated code is a Python module whose globals are the program's variables:
+``N_AB`` a number, ``I_AB`` an integer (``AB%``), ``S_AB`` a string (``AB$``),
+``AN_AB``/``AI_AB``/``AS_AB`` arrays, ``FN_AB`` a function defined by DEF FN.  Only
+the first two characters of a name count, as on the C64.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import NamedTuple
+
+from toolchain.c64.outcome import Stop
+
+# The 6502 stack holds FOR frames (18 bytes) and GOSUB frames (5 bytes, and the 2-byte
+# return address of the statement dispatcher stays below them until RETURN).  The
+# ROM's check ($A3FB) leaves room for 9 nested FORs and 23 nested GOSUBs; the limits
+# below are calibrated on VICE: 9 FORs, 1 GOSUB + 9 FORs, and 23 GOSUBs fit, one more
+# gives ?OUT OF MEMORY.
+FOR_BYTES, GOSUB_BYTES = 18, 7
+FOR_ROOM, GOSUB_ROOM = 156, 157  # the most bytes of frames a new FOR / GOSUB may find
+BASIC_BYTES_FREE = 38911  # what the start-up screen says
+END_OF_PROGRAM = -1  # the segment number that ends the run
+
+
+class Kind(enum.Enum):
+    """What a value or a variable holds; the value is the letter of its names."""
+
+    NUMBER = "N"
+    INTEGER = "I"
+    STRING = "S"
+
+    @property
+    def is_string(self) -> bool:
+        return self is Kind.STRING
+
+    def initial(self) -> float | int | str:
+        """A variable's value after RUN or CLR."""
+        return "" if self is Kind.STRING else (0 if self is Kind.INTEGER else 0.0)
+
+
+class Declared(enum.Enum):
+    """What a name in the generated code is, so that CLR can reset it."""
+
+    SCALAR = "scalar"
+    ARRAY = "array"
+    FUNCTION = "function"
+
+
+class Variable(NamedTuple):
+    declared: Declared
+    kind: Kind
+
+
+def scalar_name(name: str, kind: Kind) -> str:
+    return f"{kind.value}_{name}"
+
+
+def array_name(name: str, kind: Kind) -> str:
+    return f"A{kind.value}_{name}"
+
+
+def function_name(name: str) -> str:
+    return f"FN_{name}"
+
+
+class ForFrame:
+    """A FOR loop on the stack: the variable's generated name, the limit and step,
+    the sign of the step, the segment that follows the FOR, its line."""
+
+    __slots__ = ("variable", "limit", "step", "sign", "resume", "line")
+
+    def __init__(self, variable: str, limit: float, step: float, resume: int, line: int) -> None:
+        self.variable = variable
+        self.limit = limit
+        self.step = step
+        self.sign = (step > 0) - (step < 0)
+        self.resume = resume
+        self.line = line
+
+
+class GosubFrame:
+    """A GOSUB on the stack: the segment to return to, and the calling line."""
+
+    __slots__ = ("resume", "line")
+    variable = None  # not a loop: NEXT's search stops here
+
+    def __init__(self, resume: int, line: int) -> None:
+        self.resume = resume
+        self.line = line
+
+
+Frame = ForFrame | GosubFrame
+
+
+class BasicError(Exception):
+    """An error as the C64 reports it (``?SYNTAX  ERROR IN 270``)."""
+
+    def __init__(self, name: str, line: int | None = None, note: str = "") -> None:
+        super().__init__(name)
+        self.name = name
+        self.line = line
+        self.note = note
+
+
+class Ended(Exception):
+    """The run ends for a reason that is not a BASIC error (input used up, a limit,
+    machine code that stopped, STOP)."""
+
+    def __init__(self, stop: Stop, message: str = "") -> None:
+        super().__init__(message)
+        self.stop = stop
+        self.message = message

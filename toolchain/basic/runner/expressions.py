@@ -1,0 +1,320 @@
+"""BASIC expressions to Python expressions, as the ROM's FRMEVL ($AD9E) evaluates them.
+
+An expression compiles to an :class:`Expression`: the Python code, the kind of its
+value, and whether the value is *exact* (already a 5-byte number as a variable
+stores it, with no FAC rounding byte left): the ROM rounds a left operand when it
+pushes it, and uses the right one with its rounding byte, so the code rounds only
+where that changes anything.  Precedences are the ROM's ($A080 operator table).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from toolchain.basic import floats
+from toolchain.basic.runner.contract import (
+    Declared,
+    Kind,
+    Variable,
+    array_name,
+    function_name,
+    scalar_name,
+)
+from toolchain.basic.tokens import PI, TOKEN, keyword_of
+
+QUOTE, COLON, COMMA, SEMICOLON = 0x22, 0x3A, 0x2C, 0x3B
+DOLLAR, PERCENT, OPEN_PARENTHESIS, CLOSE_PARENTHESIS = 0x24, 0x25, 0x28, 0x29
+PLUS, MINUS, TIMES, DIVIDE, POWER = (TOKEN[k] for k in ("+", "-", "*", "/", "^"))
+AND, OR, NOT = TOKEN["AND"], TOKEN["OR"], TOKEN["NOT"]
+GREATER, EQUAL, LESS = TOKEN[">"], TOKEN["="], TOKEN["<"]
+
+
+class CompileError(Exception):
+    """A statement the ROM would stop at: compiled into a raise of this error."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+class Expression(NamedTuple):
+    code: str
+    kind: Kind  # NUMBER or STRING (integer variables are read as numbers)
+    exact: bool
+    condition: str | None = None  # for a comparison: the Python test, without _bool()
+
+
+class ExpressionCompiler:
+    """The bytes of one line and the position in them; expressions and variables."""
+
+    def __init__(self) -> None:
+        self.variables: dict[str, Variable] = {}  # generated name -> what it is
+        self.body = b""
+        self.position = 0
+
+    # -- bytes -------------------------------------------------------------------------------
+    def peek(self) -> int:
+        body, position = self.body, self.position
+        while position < len(body) and body[position] == 0x20:
+            position += 1
+        self.position = position
+        return body[position] if position < len(body) else 0
+
+    def take(self) -> int:
+        byte = self.peek()
+        self.position += 1
+        return byte
+
+    def expect(self, byte: int) -> None:
+        if self.take() != byte:
+            raise CompileError("SYNTAX")
+
+    def at_statement_end(self) -> bool:
+        return self.peek() in (0, COLON)
+
+    # -- variables ---------------------------------------------------------------------------
+    def variable_name(self) -> tuple[str, Kind]:
+        """Name and kind at the current position; two characters count."""
+        first = self.peek()
+        if not 0x41 <= first <= 0x5A:
+            raise CompileError("SYNTAX")
+        self.position += 1
+        name = chr(first)
+        body = self.body
+        while self.position < len(body) and (0x41 <= body[self.position] <= 0x5A
+                                             or 0x30 <= body[self.position] <= 0x39):
+            if len(name) < 2:
+                name += chr(body[self.position])
+            self.position += 1
+        kind = Kind.NUMBER
+        if self.position < len(body) and body[self.position] == DOLLAR:
+            kind = Kind.STRING
+            self.position += 1
+        elif self.position < len(body) and body[self.position] == PERCENT:
+            kind = Kind.INTEGER
+            self.position += 1
+        return name, kind
+
+    def scalar(self, name: str, kind: Kind) -> str:
+        """The generated name of a variable, declared for CLR."""
+        python_name = scalar_name(name, kind)
+        self.variables[python_name] = Variable(Declared.SCALAR, kind)
+        return python_name
+
+    def array(self, name: str, kind: Kind) -> str:
+        python_name = array_name(name, kind)
+        self.variables[python_name] = Variable(Declared.ARRAY, kind)
+        return python_name
+
+    def function_variable(self, name: str) -> str:
+        python_name = function_name(name)
+        self.variables[python_name] = Variable(Declared.FUNCTION, Kind.NUMBER)
+        return python_name
+
+    def subscripts(self) -> list[str]:
+        self.expect(OPEN_PARENTHESIS)
+        indexes = [self.numeric()]
+        while self.peek() == COMMA:
+            self.position += 1
+            indexes.append(self.numeric())
+        self.expect(CLOSE_PARENTHESIS)
+        return indexes
+
+    # -- expressions --------------------------------------------------------------------------
+    def numeric(self) -> str:
+        code, kind, _, _ = self.expression()
+        if kind is not Kind.NUMBER:
+            raise CompileError("TYPE MISMATCH")
+        return code
+
+    def string(self) -> str:
+        code, kind, _, _ = self.expression()
+        if kind is not Kind.STRING:
+            raise CompileError("TYPE MISMATCH")
+        return code
+
+    def expression(self, minimum: int = 0) -> Expression:
+        left = self.unary()
+        while True:
+            byte = self.peek()
+            if byte in (GREATER, EQUAL, LESS):
+                precedence = 100
+            elif byte in (PLUS, MINUS):
+                precedence = 121
+            elif byte in (TIMES, DIVIDE):
+                precedence = 123
+            elif byte == POWER:
+                precedence = 127
+            elif byte == AND:
+                precedence = 80
+            elif byte == OR:
+                precedence = 70
+            else:
+                return left
+            if precedence <= minimum:
+                return left
+            if precedence == 100:
+                relation = 0
+                while self.peek() in (GREATER, EQUAL, LESS):
+                    relation |= {GREATER: 1, EQUAL: 2, LESS: 4}[self.take()]
+                right = self.expression(precedence)
+                left = self.relation(left, right, relation)
+                continue
+            self.position += 1
+            right = self.expression(precedence)
+            left = self.binary(byte, left, right)
+
+    def relation(self, left: Expression, right: Expression, relation: int) -> Expression:
+        if left.kind is not right.kind:
+            raise CompileError("TYPE MISMATCH")
+        operator = {1: ">", 2: "==", 3: ">=", 4: "<", 5: "!=", 6: "<=", 7: None}[relation]
+        if operator is None:
+            return Expression("-1.0", Kind.NUMBER, True)
+        if left.kind is Kind.STRING:
+            test = f"(_scmp({left.code}, {right.code}) {operator} 0)"
+        elif right.exact:
+            # the right operand has no rounding byte: a plain comparison with the
+            # rounded left one is the ROM's
+            test = f"({self.stored(left)} {operator} {right.code})"
+        else:
+            test = f"(_cmp({self.stored(left)}, {right.code}) {operator} 0)"
+        return Expression(f"_bool{test}", Kind.NUMBER, True, test)
+
+    @staticmethod
+    def stored(operand: Expression) -> str:
+        """A left operand as the ROM pushes it: rounded."""
+        return operand.code if operand.exact else f"_r({operand.code})"
+
+    def binary(self, operator: int, left: Expression, right: Expression) -> Expression:
+        if operator == PLUS and left.kind is Kind.STRING and right.kind is Kind.STRING:
+            return Expression(f"_concat({left.code}, {right.code})", Kind.STRING, True)
+        if left.kind is not Kind.NUMBER or right.kind is not Kind.NUMBER:
+            raise CompileError("TYPE MISMATCH")
+        if operator in (AND, OR):
+            if left.condition is not None and right.condition is not None:
+                # both sides are -1 or 0: the bitwise result is the logical one
+                symbol = "&" if operator == AND else "|"
+                test = f"({left.condition} {symbol} {right.condition})"
+                return Expression(f"_bool{test}", Kind.NUMBER, True, test)
+            function = "_and" if operator == AND else "_or"
+            return Expression(f"{function}({self.stored(left)}, {right.code})", Kind.NUMBER, True)
+        function = {PLUS: "_add", MINUS: "_sub", TIMES: "_mul", DIVIDE: "_fdiv", POWER: "_fpow"}[operator]
+        return Expression(f"{function}({self.stored(left)}, {right.code})", Kind.NUMBER, False)
+
+    def unary(self) -> Expression:
+        byte = self.peek()
+        if byte == MINUS:
+            self.position += 1
+            code, kind, exact, _ = self.expression(125)
+            if kind is not Kind.NUMBER:
+                raise CompileError("TYPE MISMATCH")
+            return Expression(f"(-{code} or 0.0)", Kind.NUMBER, exact)
+        if byte == PLUS:
+            self.position += 1
+            return self.unary()
+        if byte == NOT:
+            self.position += 1
+            code, kind, _, _ = self.expression(90)
+            if kind is not Kind.NUMBER:
+                raise CompileError("TYPE MISMATCH")
+            return Expression(f"_not({code})", Kind.NUMBER, True)
+        return self.primary()
+
+    def primary(self) -> Expression:
+        byte = self.peek()
+        if 0x30 <= byte <= 0x39 or byte == 0x2E:
+            try:
+                value, end = floats.parse_number(self.body, self.position)
+            except floats.FloatError as error:
+                # the ROM reads the number when the statement runs: the error comes then
+                raise CompileError(error.error) from None
+            self.position = end
+            return Expression(repr(value), Kind.NUMBER, value == floats.rounded(value))
+        if byte == QUOTE:
+            self.position += 1
+            end = self.body.find(b'"', self.position)
+            if end < 0:
+                end = len(self.body)
+            text = self.body[self.position : end].decode("latin-1")
+            self.position = min(end + 1, len(self.body))
+            return Expression(repr(text), Kind.STRING, True)
+        if byte == OPEN_PARENTHESIS:
+            self.position += 1
+            inner = self.expression()
+            self.expect(CLOSE_PARENTHESIS)
+            return inner
+        if byte == PI:
+            self.position += 1
+            return Expression(repr(floats.PI), Kind.NUMBER, True)
+        if 0x41 <= byte <= 0x5A:
+            return self.variable_reference()
+        if byte == TOKEN["FN"]:
+            self.position += 1
+            name, kind = self.variable_name()
+            if kind is not Kind.NUMBER:
+                raise CompileError("SYNTAX")
+            self.expect(OPEN_PARENTHESIS)
+            argument = self.numeric()
+            self.expect(CLOSE_PARENTHESIS)
+            return Expression(f"{self.function_variable(name)}({argument})", Kind.NUMBER, False)
+        if TOKEN["SGN"] <= byte <= TOKEN["MID$"]:
+            self.position += 1
+            return self.function(byte)
+        raise CompileError("SYNTAX")
+
+    def variable_reference(self) -> Expression:
+        name, kind = self.variable_name()
+        value_kind = Kind.STRING if kind is Kind.STRING else Kind.NUMBER
+        if self.peek() == OPEN_PARENTHESIS:
+            indexes = self.subscripts()
+            array = self.array(name, kind)
+            method = {1: "get1", 2: "get2"}.get(len(indexes), "get")
+            return Expression(f"{array}.{method}({', '.join(indexes)})", value_kind, True)
+        if name == "TI" and kind is Kind.NUMBER:
+            return Expression("rt.jiffies()", Kind.NUMBER, True)
+        if name == "TI" and kind is Kind.STRING:
+            return Expression("rt.time_string()", Kind.STRING, True)
+        if name == "ST" and kind is Kind.NUMBER:
+            return Expression("0.0", Kind.NUMBER, True)
+        python_name = self.scalar(name, kind)
+        if kind is Kind.INTEGER:
+            return Expression(f"float({python_name})", Kind.NUMBER, True)
+        return Expression(python_name, value_kind, True)
+
+    def function(self, token: int) -> Expression:
+        keyword = keyword_of(token)
+        if keyword in ("LEFT$", "RIGHT$", "MID$"):
+            self.expect(OPEN_PARENTHESIS)
+            text = self.string()
+            self.expect(COMMA)
+            arguments = [text, self.numeric()]
+            if keyword == "MID$" and self.peek() == COMMA:
+                self.position += 1
+                arguments.append(self.numeric())
+            self.expect(CLOSE_PARENTHESIS)
+            helper = {"LEFT$": "_left", "RIGHT$": "_right", "MID$": "_mid"}[keyword]
+            return Expression(f"{helper}({', '.join(arguments)})", Kind.STRING, True)
+        self.expect(OPEN_PARENTHESIS)
+        code, kind, exact, _ = self.expression()
+        self.expect(CLOSE_PARENTHESIS)
+        string_argument = keyword in ("LEN", "VAL", "ASC")
+        if (kind is Kind.STRING) != string_argument:
+            raise CompileError("TYPE MISMATCH")
+        simple = {
+            "SGN": ("floats.sgn({})", True), "INT": ("_floor({})", True), "ABS": ("abs({})", exact),
+            "USR": ("rt.usr({})", False), "FRE": ("rt.free()", True), "POS": ("io.position()", True),
+            "SQR": ("_sqr({})", False), "RND": ("rt.rnd({})", True), "LOG": ("_log({})", False),
+            "EXP": ("_exp({})", False), "COS": ("_cos({})", False), "SIN": ("_sin({})", False),
+            "TAN": ("_tan({})", False), "ATN": ("_atn({})", False), "PEEK": ("rt.peek({})", True),
+            "LEN": ("float(len({}))", True), "VAL": ("_val({})", False),
+            "ASC": ("_asc({})", True),
+        }
+        if keyword in simple:
+            template, result_exact = simple[keyword]
+            return Expression(template.format(code), Kind.NUMBER, result_exact)
+        if keyword == "STR$":
+            return Expression(f"_str({code})", Kind.STRING, True)
+        if keyword == "CHR$":
+            return Expression(f"_chr({code})", Kind.STRING, True)
+        raise CompileError("SYNTAX")
+

@@ -1,0 +1,114 @@
+"""Segments to one Python module: exits become returns of segment numbers, and a
+segment whose way on is fixed runs the next segment's code in place (a superblock).
+
+The module defines ``_make()``, which returns the list of segment functions; the
+dispatcher calls ``segments[n]()`` and goes on with the number it returns.  Every
+function names the program's variables ``global`` (they live in the module), and
+each segment's code is headed by a ``# line N`` comment.  :class:`Module` keeps, for
+every line of the text, the BASIC line it comes from: an error's traceback names
+the Python line, the C64 names the BASIC line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from toolchain.basic.runner.contract import END_OF_PROGRAM
+from toolchain.basic.runner.statements import LINE_MARK, NEXT_MARK, Exit, ExitTo, Program, Segment
+
+# At most this many segments run in one function: more inlining saves dispatcher
+# calls but grows the code every jumper to them duplicates.
+MAX_SUPERBLOCK = 6
+UNDEFINED = "rt.undefined_statement()"  # a GOTO to a line the program does not have
+
+
+@dataclass
+class Module:
+    source: str
+    basic_lines: list[int]  # the BASIC line of each line of ``source`` (index: line - 1)
+
+
+class Linker:
+    def __init__(self, program: Program) -> None:
+        self.program = program
+        numbers = program.line_numbers
+        first = program.line_first_segment
+        # where each line goes on when it is done: the first segment of the next line
+        self.next_line = {number: first[numbers[index + 1]] if index + 1 < len(numbers) else END_OF_PROGRAM
+                          for index, number in enumerate(numbers)}
+
+    def target(self, exit: Exit, segment: Segment) -> int | str | None:
+        """Where an exit goes: a segment number, code computing it, or None (raises)."""
+        to, value = exit
+        if to is ExitTo.NEXT_LINE:
+            return self.next_line[segment.line]
+        if to is ExitTo.LINE:
+            assert isinstance(value, int)
+            found = self.program.line_first_segment.get(value)
+            return UNDEFINED if found is None else found
+        if to is ExitTo.SEGMENT:
+            assert isinstance(value, int)
+            return value
+        if to is ExitTo.END:
+            return END_OF_PROGRAM
+        if to is ExitTo.CODE:
+            return value
+        return None
+
+    def resolved_code(self, segment: Segment) -> list[str]:
+        """The segment's statements with the conditional jumps' placeholders filled in."""
+        resolved = []
+        for code in segment.code:
+            code = code.replace(NEXT_MARK, str(self.next_line[segment.line]))
+            while LINE_MARK in code:
+                start = code.index(LINE_MARK)
+                end = code.index(LINE_MARK, start + 1)
+                found = self.program.line_first_segment.get(int(code[start + 1 : end]))
+                code = code[:start] + (UNDEFINED if found is None else str(found)) + code[end + 1 :]
+            resolved.append(code)
+        return resolved
+
+    def superblock(self, index: int) -> list[tuple[str, int]]:
+        """The code of segment ``index`` followed by the segments it always goes on to
+        (a line falling through to the next, a FOR into its body, a GOTO): one call
+        less for the dispatcher each time.  The segments run in place stay where they
+        are for everyone else who jumps there.  Each code line with its BASIC line."""
+        segments = self.program.segments
+        code: list[tuple[str, int]] = []
+        seen: set[int] = set()
+        while True:
+            seen.add(index)
+            segment = segments[index]
+            code.append((f"    # line {segment.line}", segment.line))
+            code.extend((statement, segment.line) for statement in self.resolved_code(segment))
+            target = self.target(segment.exit or Exit(ExitTo.NEXT_LINE), segment)
+            if target is None:
+                return code
+            fixed = isinstance(target, int) and target >= 0
+            if not fixed or target in seen or len(seen) >= MAX_SUPERBLOCK:
+                code.append((f"    return {target}", segment.line))
+                return code
+            assert isinstance(target, int)
+            index = target
+
+    def link(self) -> Module:
+        segments = self.program.segments
+        out = ["def _make():"]
+        lines = [0]
+        names = sorted(self.program.variables)
+        for index, segment in enumerate(segments):
+            out.append(f"    def s{index}():")
+            lines.append(segment.line)
+            if names:
+                out.append(f"        global {', '.join(names)}")
+                lines.append(segment.line)
+            for code, line in self.superblock(index):
+                out.append("    " + code)
+                lines.append(line)
+        out.append(f"    return [{', '.join(f's{i}' for i in range(len(segments)))}]")
+        lines.append(0)
+        return Module("\n".join(out) + "\n", lines)
+
+
+def link(program: Program) -> Module:
+    return Linker(program).link()

@@ -1,0 +1,434 @@
+"""A running BASIC program: its variables, the FOR/GOSUB stack, arrays, DATA, the
+machine it runs on, and the dispatcher loop that runs the compiled segments.
+
+The program's bytes (what LOAD puts at $0801) are compiled (:mod:`.statements`,
+:mod:`.linker`) into one Python module whose globals are the variables; each
+segment function returns the number of the segment to run next.  Errors are raised
+when a statement executes (a syntax error in line 270 is reported only when line
+270 runs) and named with the BASIC line the generated code came from.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from toolchain.basic import floats
+from toolchain.basic.detokenizer import split_program
+from toolchain.basic.runner.contract import (
+    BASIC_BYTES_FREE,
+    END_OF_PROGRAM,
+    FOR_BYTES,
+    FOR_ROOM,
+    GOSUB_BYTES,
+    GOSUB_ROOM,
+    BasicError,
+    Declared,
+    Ended,
+    ForFrame,
+    Frame,
+    GosubFrame,
+    Kind,
+    scalar_name,
+)
+from toolchain.basic.runner.expressions import COLON, COMMA, QUOTE
+from toolchain.basic.runner.io import UNCHANGED, BasicIO
+from toolchain.basic.runner.linker import Module, link
+from toolchain.basic.runner.statements import Line, StatementCompiler
+from toolchain.basic.runner.values import (
+    Array,
+    Undimensioned,
+    _address,
+    _byte,
+    _int16,
+    _r,
+    helpers,
+    undefined_function,
+)
+from toolchain.basic.tokens import TOKEN_DATA, scan_tokens
+from toolchain.c64.machine import C64, DEFAULT_MAX_CYCLES
+from toolchain.c64.memory import BASIC_PROGRAM_START, KEYBOARD_COUNT
+from toolchain.c64.outcome import RunResult, Stop
+
+GENERATED = "<basic>"  # the file name of the generated code, in tracebacks
+ELEMENT_BYTES = {Kind.NUMBER: 5, Kind.INTEGER: 2, Kind.STRING: 3}  # an array element in the C64's memory
+
+
+class DataItem(NamedTuple):
+    text: bytes
+    quoted: bool
+    line: int
+
+
+def compile_program(program: bytes) -> tuple[list[Line], Module, dict[str, Any]]:
+    """The program's lines, its generated module, and the variables it declares."""
+    lines = [Line(line.number, line.body) for line in split_program(program, BASIC_PROGRAM_START)]
+    compiled = StatementCompiler(lines).compile()
+    return lines, link(compiled), compiled.variables
+
+
+def data_items(lines: list[Line]) -> list[DataItem]:
+    """Every DATA item of the program, in order, as READ finds them."""
+    items: list[DataItem] = []
+    for line in lines:
+        body = line.body
+        for index, byte, in_code in scan_tokens(body):
+            if in_code and byte == TOKEN_DATA:
+                items.extend(_items_after(body, index + 1, line.number))
+    return items
+
+
+def _items_after(body: bytes, position: int, line: int) -> list[DataItem]:
+    """The items of one DATA statement: up to a colon outside quotes; a quoted item
+    keeps its commas and colons, what follows its closing quote is ignored."""
+    items = []
+    while True:
+        while position < len(body) and body[position] == 0x20:
+            position += 1
+        if position < len(body) and body[position] == QUOTE:
+            end = body.find(b'"', position + 1)
+            end = len(body) if end < 0 else end
+            item, quoted = body[position + 1 : end], True
+            position = end + 1
+            while position < len(body) and body[position] not in (COMMA, COLON):
+                position += 1
+        else:
+            end = position
+            while end < len(body) and body[end] not in (COMMA, COLON):
+                end += 1
+            item, quoted = body[position:end], False
+            position = end
+        items.append(DataItem(item, quoted, line))
+        if position < len(body) and body[position] == COMMA:
+            position += 1
+            continue
+        return items
+
+
+class Runtime:
+    """The state a running program shares with its compiled code."""
+
+    def __init__(self, program: bytes, machine: C64) -> None:
+        self.program = program
+        self.machine = machine
+        self.lines, self.module, self.variables = compile_program(program)
+        self.io = BasicIO(machine)
+        self.stack: list[Frame] = []
+        self.namespace: dict[str, Any] = {**helpers(), "rt": self, "io": self.io, "STACK": self.stack,
+                                          "UNCHANGED": UNCHANGED}
+        self.namespace["globals_"] = self.namespace
+        exec(compile(self.module.source, GENERATED, "exec"), self.namespace)  # noqa: S102 - our own code
+        self.segments: list[Callable[[], int]] = self.namespace["_make"]()
+        self.segment_lines = [line for line in self._segment_lines()]
+        self.data = data_items(self.lines)
+        self.max_cycles = DEFAULT_MAX_CYCLES  # for each SYS or USR call
+        self.restart()
+
+    def _segment_lines(self) -> list[int]:
+        source = self.module.source.splitlines()
+        return [self.module.basic_lines[number] for number, text in enumerate(source)
+                if text.startswith("    def s")]
+
+    def restart(self) -> None:
+        """The state of a new RUN on a freshly loaded machine (the compiled program is
+        kept)."""
+        self.random = floats.Random()
+        self.io.restart()
+        self.statements = 0
+        self.jiffy_base = 0
+        self.clear()
+
+    # -- variables and stack -------------------------------------------------------------------
+    def value(self, name: str) -> Any:
+        """A variable's value by its BASIC name (``X``, ``A$``, ``N%``; two characters
+        count), as the program sees it."""
+        kind = {"$": Kind.STRING, "%": Kind.INTEGER}.get(name[-1:], Kind.NUMBER)
+        letters = name.rstrip("$%").upper()[:2]
+        value = self.namespace.get(scalar_name(letters, kind), kind.initial())
+        return float(value) if kind is Kind.INTEGER else value
+
+    def clear(self) -> None:
+        """CLR (and RUN): variables to zero and empty, arrays and functions gone, the
+        stack empty, READ from the first DATA."""
+        namespace = self.namespace
+        for name, (declared, kind) in self.variables.items():
+            if declared is Declared.SCALAR:
+                namespace[name] = kind.initial()
+            elif declared is Declared.FUNCTION:
+                namespace[name] = undefined_function
+            else:
+                namespace[name] = Undimensioned(namespace, name, kind)
+        self.array_bytes = 0
+        self.stack.clear()  # the generated code holds this list as STACK
+        self.stack_bytes = 0
+        self.data_position = 0
+
+    def push_for(self, variable: str, limit: float, step: float, resume: int, line: int) -> None:
+        """FOR: a loop on the same variable is dropped with everything above it (the
+        ROM's FNDFOR, $A38A), then the new frame must fit."""
+        for index in range(len(self.stack) - 1, -1, -1):
+            frame = self.stack[index]
+            if frame.variable is None:
+                break
+            if frame.variable == variable:
+                del self.stack[index:]
+                self.stack_bytes = self._frame_bytes()
+                break
+        if self.stack_bytes > FOR_ROOM:
+            raise BasicError("OUT OF MEMORY")
+        self.stack_bytes += FOR_BYTES
+        self.stack.append(ForFrame(variable, limit, step, resume, line))
+
+    def _frame_bytes(self) -> int:
+        return sum(FOR_BYTES if isinstance(frame, ForFrame) else GOSUB_BYTES for frame in self.stack)
+
+    def for_frame(self, variable: str | None) -> ForFrame:
+        """NEXT's loop when it is not the innermost frame: loops above it are dropped."""
+        stack = self.stack
+        for index in range(len(stack) - 1, -1, -1):
+            frame = stack[index]
+            if not isinstance(frame, ForFrame):
+                break
+            if variable is None or frame.variable == variable:
+                if index != len(stack) - 1:
+                    del stack[index + 1 :]
+                    self.stack_bytes = self._frame_bytes()
+                return frame
+        raise BasicError("NEXT WITHOUT FOR")
+
+    def pop_for(self) -> None:
+        self.stack.pop()
+        self.stack_bytes -= FOR_BYTES
+
+    def push_gosub(self, resume: int, line: int) -> None:
+        if self.stack_bytes > GOSUB_ROOM:
+            raise BasicError("OUT OF MEMORY")
+        self.stack_bytes += GOSUB_BYTES
+        self.stack.append(GosubFrame(resume, line))
+
+    def pop_gosub(self) -> int:
+        """RETURN: back after the latest GOSUB, dropping the loops opened since."""
+        stack = self.stack
+        while stack:
+            frame = stack.pop()
+            if isinstance(frame, GosubFrame):
+                self.stack_bytes = self._frame_bytes()
+                return frame.resume
+        self.stack_bytes = 0
+        raise BasicError("RETURN WITHOUT GOSUB")
+
+    def undefined_statement(self) -> int:
+        raise BasicError("UNDEF'D STATEMENT")
+
+    def dim(self, name: str, kind: Kind, *sizes: float) -> None:
+        if not isinstance(self.namespace[name], Undimensioned):
+            raise BasicError("REDIM'D ARRAY")
+        dimensions = []
+        for size in sizes:
+            value = _int16(size)
+            if value < 0:
+                raise BasicError("ILLEGAL QUANTITY")
+            dimensions.append(value + 1)
+        self.namespace[name] = self.new_array(tuple(dimensions), kind)
+
+    def new_array(self, sizes: tuple[int, ...], kind: Kind) -> Array:
+        """An array, if it fits in the C64's memory (5 bytes a number, 2 an integer, 3
+        a string descriptor, and a header) beside the program and its variables."""
+        count = 1
+        for size in sizes:
+            count *= size
+        size_in_bytes = 5 + 2 * len(sizes) + count * ELEMENT_BYTES[kind]
+        if self.array_bytes + size_in_bytes > self._free_for_arrays():
+            raise BasicError("OUT OF MEMORY")
+        self.array_bytes += size_in_bytes
+        return Array(sizes, kind)
+
+    def _free_for_arrays(self) -> int:
+        return BASIC_BYTES_FREE - len(self.program) - 7 * len(self.variables)
+
+    def define_function(self, parameter: str, body: Callable[[], float]) -> Callable[[float], float]:
+        namespace = self.namespace
+
+        def function(argument: float) -> float:
+            saved = namespace[parameter]
+            namespace[parameter] = _r(argument)
+            try:
+                return body()
+            finally:
+                namespace[parameter] = saved
+
+        return function
+
+    # -- DATA ------------------------------------------------------------------------------------
+    def read(self, kinds: tuple[Kind, ...]) -> list[Any]:
+        """READ: the next DATA items, as the kinds of the variables they go to."""
+        values: list[Any] = []
+        for kind in kinds:
+            if self.data_position >= len(self.data):
+                raise BasicError("OUT OF DATA")
+            item, quoted, line = self.data[self.data_position]
+            self.data_position += 1
+            if kind is Kind.STRING:
+                values.append(item.decode("latin-1"))
+                continue
+            if quoted:
+                raise BasicError("SYNTAX", line)
+            value, end = floats.parse_number(item)
+            if item[end:].strip(b" "):
+                raise BasicError("SYNTAX", line)
+            values.append(value)
+        return values
+
+    # -- memory and machine code ---------------------------------------------------------------
+    def _byte_at(self, where: int) -> int:
+        """Memory as a program sees it: the keyboard buffer's count ($C6 = 198) says
+        whether a key is waiting (typed input arrives when the program waits for it,
+        so at most the next key is 'typed')."""
+        if where == KEYBOARD_COUNT:
+            return 1 if self.machine.keyboard.key_waiting() else 0
+        return self.machine.memory[where]
+
+    def peek(self, address: float) -> float:
+        return float(self._byte_at(_address(address)))
+
+    def poke(self, address: int, value: int) -> None:
+        self.machine.memory[address] = value
+
+    def wait(self, address: float, mask: float, invert: float) -> None:
+        where, bits, flip = _address(address), _byte(mask), _byte(invert)
+        if not (self._byte_at(where) ^ flip) & bits:
+            if where == KEYBOARD_COUNT:
+                raise Ended(Stop.INPUT_EXHAUSTED, f"WAIT {where},{bits} waits for a key, but "
+                             "the input is used up")
+            raise Ended(Stop.INPUT_EXHAUSTED, f"WAIT {where},{bits},{flip} would wait forever: "
+                         "nothing changes that memory in a headless run")
+
+    def sys(self, address: int) -> None:
+        """SYS: machine code from ``address`` with A, X, Y from 780-782, stored back
+        when it returns (the ROM's SYS, $E12A)."""
+        machine = self.machine
+        cpu = machine.cpu
+        memory = machine.memory
+        cpu.a, cpu.x, cpu.y = memory[0x030C], memory[0x030D], memory[0x030E]
+        result = machine.sys(address, self.max_cycles)
+        memory[0x030C], memory[0x030D], memory[0x030E] = cpu.a, cpu.x, cpu.y
+        if result.stop is Stop.INPUT_EXHAUSTED:
+            raise Ended(Stop.INPUT_EXHAUSTED, result.message)
+        if result.stop is not Stop.RETURNED:
+            raise Ended(result.stop, f"SYS {address}: {result.message}")
+
+    def usr(self, value: float) -> float:
+        memory = self.machine.memory
+        data = floats.to_bytes(value)
+        memory[0x61] = data[0]
+        memory[0x62:0x66] = bytes([data[1] | 0x80]) + data[2:]
+        memory[0x66] = 0xFF if value < 0 else 0
+        self.sys(memory[0x0311] | memory[0x0312] << 8)
+        mantissa = bytes([memory[0x62] & 0x7F | (memory[0x66] & 0x80)]) + bytes(memory[0x63:0x66])
+        return floats.from_bytes(bytes([memory[0x61]]) + mantissa)
+
+    def free(self) -> float:
+        free = self._free_for_arrays() - self.array_bytes
+        return float(free - 65536 if free > 32767 else free)
+
+    def rnd(self, argument: float) -> float:
+        return self.random.next(argument, self.statements)
+
+    # -- the clock: the jiffy clock advances with the work done (about 1000 statements a second)
+    def jiffies(self) -> float:
+        return float((self.jiffy_base + self.statements * 60 // 1000) % 5184000)
+
+    def time_string(self) -> str:
+        seconds = int(self.jiffies()) // 60
+        return f"{seconds // 3600:02d}{seconds // 60 % 60:02d}{seconds % 60:02d}"
+
+    def set_time(self, text: str) -> None:
+        if len(text) != 6 or not text.isdigit():
+            raise BasicError("ILLEGAL QUANTITY")
+        hours, minutes, seconds = int(text[:2]), int(text[2:4]), int(text[4:])
+        if hours > 23 or minutes > 59 or seconds > 59:
+            raise BasicError("ILLEGAL QUANTITY")
+        self.jiffy_base = (hours * 3600 + minutes * 60 + seconds) * 60 - self.statements * 60 // 1000
+
+    def stop_statement(self) -> None:
+        raise Ended(Stop.BREAK, "BREAK")
+
+    def list_program(self) -> None:
+        self.io.list_program(self.program)
+
+    # -- running ---------------------------------------------------------------------------------
+    def run(self, max_statements: int | None = None,
+            progress: Callable[[int, int], None] | None = None) -> RunResult:
+        """RUN: from the first line, until END, an error or a limit."""
+        self.io.idle_gets = 0
+        segments = self.segments
+        index = 0 if segments else END_OF_PROGRAM
+        limit = max_statements if max_statements is not None else 1 << 62
+        started = time.perf_counter()
+        executed = 0
+        check_every = 1 << 16
+        try:
+            try:
+                while index >= 0:
+                    next_check = min(executed + check_every, limit)
+                    while index >= 0 and executed < next_check:
+                        executed += 1
+                        index = segments[index]()
+                    self.statements = executed
+                    if index >= 0 and executed >= limit:
+                        return self._finish(Stop.STATEMENT_LIMIT,
+                                            f"stopped after {executed} statement groups in line "
+                                            f"{self.segment_lines[index]}", started)
+                    if progress is not None and index >= 0:
+                        progress(executed, self.segment_lines[index])
+            except BasicError as error:
+                self.statements = executed
+                line = error.line if error.line is not None else self._line_of(error, index)
+                self._print_error(error.name, line)
+                message = f"?{error.name}  ERROR IN {line}"
+                if error.note:
+                    message += f" ({error.note})"
+                return self._finish(Stop.ERROR, message, started, line)
+            except floats.FloatError as error:
+                self.statements = executed
+                line = self._line_of(error, index)
+                self._print_error(error.error, line)
+                return self._finish(Stop.ERROR, f"?{error.error}  ERROR IN {line}", started, line)
+            except RecursionError as error:
+                # a function defined through itself: the C64's stack overflows
+                self.statements = executed
+                line = self._line_of(error, index)
+                self._print_error("OUT OF MEMORY", line)
+                return self._finish(Stop.ERROR, f"?OUT OF MEMORY  ERROR IN {line}", started, line)
+        except Ended as ended:
+            self.statements = executed
+            if ended.stop is Stop.BREAK:
+                line = self._line_of(ended, index)
+                self.io.to_screen().text(f"\rBREAK IN {line}\rREADY.\r")
+                return self._finish(Stop.BREAK, f"BREAK IN {line}", started, line)
+            return self._finish(ended.stop, ended.message, started)
+        self.statements = executed
+        self.io.to_screen().text("\rREADY.\r")
+        return self._finish(Stop.END, "program ended", started)
+
+    def _line_of(self, error: BaseException, index: int) -> int:
+        """The BASIC line being run when ``error`` was raised: from the generated
+        code's line in the traceback (a segment may run several BASIC lines)."""
+        traceback = error.__traceback__
+        while traceback is not None:
+            # the outermost frame of generated code is the segment; deeper ones are
+            # DEF FN bodies, and the C64 reports the line that called the function
+            if traceback.tb_frame.f_code.co_filename == GENERATED:
+                return self.module.basic_lines[traceback.tb_lineno - 1]
+            traceback = traceback.tb_next
+        return self.segment_lines[index]
+
+    def _print_error(self, name: str, line: int) -> None:
+        self.io.to_screen().text(f"\r?{name}  ERROR IN {line}\rREADY.\r")
+
+    def _finish(self, stop: Stop, message: str, started: float, line: int | None = None) -> RunResult:
+        cpu = self.machine.cpu
+        return RunResult(stop, message, cycles=cpu.cycles, instructions=cpu.instructions,
+                         statements=self.statements, wall_seconds=time.perf_counter() - started,
+                         line=line, printer=bytes(self.io.printer))

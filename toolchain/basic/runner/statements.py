@@ -1,0 +1,589 @@
+"""BASIC statements to Python: the segments of a program and where each goes next.
+
+A *segment* is a stretch of statements that is only entered at its start: a line
+start, the statement after a FOR (NEXT comes back there), the statement after a
+GOSUB (RETURN comes back there).  Each compiles to a list of Python statements and
+an :class:`Exit`, where the program goes when the segment is done: the next line, a
+line number, another segment, the end, a computed segment (RETURN), or nowhere (the
+segment raises an error).  The linker (:mod:`.linker`) turns exits into returns, or
+runs the next segment's code in place when the way there is fixed.
+
+Statements follow the ROM's statement routines ($A7ED and on): what they read, in
+which order, and the errors they raise when they run.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from toolchain.basic.runner.contract import Kind, Variable
+from toolchain.basic.runner.expressions import (
+    CLOSE_PARENTHESIS,
+    COLON,
+    COMMA,
+    EQUAL,
+    OPEN_PARENTHESIS,
+    QUOTE,
+    SEMICOLON,
+    CompileError,
+    ExpressionCompiler,
+)
+from toolchain.basic.tokenizer import MAX_LINE_NUMBER
+from toolchain.basic.tokens import PI, TOKEN, LineState, keyword_of
+
+# placeholders in the code of conditional jumps until the segments are numbered
+NEXT_MARK, LINE_MARK = "\x00next", "\x01"
+
+
+class ExitTo(enum.Enum):
+    NEXT_LINE = "next line"
+    LINE = "line"  # value: the line number
+    SEGMENT = "segment"  # value: the segment number
+    END = "end"
+    CODE = "code"  # value: Python code that computes the segment (RETURN)
+    RAISES = "raises"  # the segment ends in an error: no exit
+
+
+class Exit(NamedTuple):
+    to: ExitTo
+    value: int | str | None = None
+
+
+NEXT_LINE, END, RAISES = Exit(ExitTo.NEXT_LINE), Exit(ExitTo.END), Exit(ExitTo.RAISES)
+
+
+@dataclass
+class Line:
+    number: int
+    body: bytes
+
+
+@dataclass
+class Segment:
+    line: int  # the BASIC line its code comes from
+    code: list[str] = field(default_factory=list)  # Python statements, indented as in the function
+    exit: Exit | None = None
+
+
+class Target(NamedTuple):
+    """A variable that INPUT, GET or READ assigns."""
+
+    name: str
+    kind: Kind
+    indexes: list[str] | None  # the subscripts' code for an array element
+
+
+@dataclass
+class Program:
+    """A compiled program: its segments, and what the linker needs to join them."""
+
+    segments: list[Segment]
+    line_numbers: list[int]  # in program order
+    line_first_segment: dict[int, int]
+    variables: dict[str, Variable]
+
+
+class StatementCompiler(ExpressionCompiler):
+    """Tokenized lines -> segments."""
+
+    def __init__(self, lines: list[Line]) -> None:
+        super().__init__()
+        self.lines = lines
+        self.line_first_segment: dict[int, int] = {}
+        self.segments: list[Segment] = []
+        self.indent = 1
+
+    def compile(self) -> Program:
+        for line in self.lines:
+            self.line_first_segment[line.number] = len(self.segments)
+            self.segments.append(Segment(line.number))
+            self.body = line.body
+            self.position = 0
+            self.indent = 1
+            self.compile_line(line)
+        return Program(self.segments, [line.number for line in self.lines], self.line_first_segment,
+                       self.variables)
+
+    def emit(self, code: str) -> None:
+        assert self.segments[-1].exit is None, "code after the segment's exit"
+        self.segments[-1].code.append("    " * self.indent + code)
+
+    def leave(self, exit: Exit) -> None:
+        """End the segment: where the program goes on (the linker writes the return,
+        or runs the next segment's code right here)."""
+        assert self.indent == 1 and self.segments[-1].exit is None
+        self.segments[-1].exit = exit
+
+    def new_segment(self, line: int) -> None:
+        """A segment that is entered from elsewhere starts here; this one falls into it."""
+        self.leave(Exit(ExitTo.SEGMENT, len(self.segments)))
+        self.segments.append(Segment(line))
+        self.indent = 1
+
+    @staticmethod
+    def jump(number: int) -> str:
+        """The code that goes to a line, inside a condition (resolved when linking)."""
+        return f"return {LINE_MARK}{number}{LINE_MARK}"
+
+    @staticmethod
+    def next_line_marker() -> str:
+        """The code that goes on with the next line, inside a condition."""
+        return "return " + NEXT_MARK
+
+    def compile_line(self, line: Line) -> None:
+        while True:
+            start = self.position
+            try:
+                done = self.statement(line.number)
+            except CompileError as error:
+                self.indent = 1
+                self.emit(f"raise BasicError({error.name!r})")
+                self.leave(RAISES)
+                return
+            if done is None:  # THEN: a statement follows without a colon
+                continue
+            if done:
+                return
+            byte = self.peek()
+            if byte == 0:
+                self.leave(NEXT_LINE)
+                return
+            if byte != COLON:
+                self.emit("raise BasicError('SYNTAX')")
+                self.leave(RAISES)
+                return
+            self.position += 1
+            if self.position == start:
+                self.leave(NEXT_LINE)
+                return
+
+    def statement(self, number: int) -> bool | None:
+        """Compile one statement; True if the rest of the line is not reached, None if
+        another statement follows directly (after THEN)."""
+        byte = self.peek()
+        if byte == 0:
+            self.leave(NEXT_LINE)
+            return True
+        if byte == COLON:
+            return False
+        if 0x41 <= byte <= 0x5A:
+            self.assignment()
+            return False
+        if byte == TOKEN["LET"]:
+            self.position += 1
+            self.assignment()
+            return False
+        if byte == PI or byte < 0x80 or byte > TOKEN["NEW"] and byte != TOKEN["GO"]:
+            raise CompileError("SYNTAX")
+        self.position += 1
+        keyword = keyword_of(byte)
+        handler = getattr(self, "statement_" + keyword.replace("#", "_FILE").replace("$", "_S"), None)
+        if handler is None:
+            raise CompileError("SYNTAX")
+        return handler(number)
+
+    def assignment(self) -> None:
+        name, kind = self.variable_name()
+        if self.peek() == OPEN_PARENTHESIS:
+            indexes = self.subscripts()
+            self.expect(EQUAL)
+            array = self.array(name, kind)
+            value = self.value_for(kind)
+            method = {1: "set1", 2: "set2"}.get(len(indexes), "set")
+            self.emit(f"{array}.{method}({value}, {', '.join(indexes)})")
+            return
+        self.expect(EQUAL)
+        if name == "TI" and kind is Kind.STRING:
+            self.emit(f"rt.set_time({self.string()})")
+            return
+        if name in ("TI", "ST"):
+            raise CompileError("SYNTAX")
+        target = self.scalar(name, kind)
+        self.emit(f"{target} = {self.value_for(kind)}")
+
+    def value_for(self, kind: Kind) -> str:
+        code, value_kind, exact, _ = self.expression()
+        if value_kind.is_string != kind.is_string:
+            raise CompileError("TYPE MISMATCH")
+        if kind is Kind.INTEGER:
+            # assigning to an integer rounds first, then floors ($A9C4)
+            return f"_int16({code})" if exact else f"_int16(_r({code}))"
+        if kind is Kind.NUMBER and not exact:
+            return f"_r({code})"
+        return code
+
+    def statement_END(self, number: int) -> bool:
+        self.leave(END)
+        return True
+
+    def statement_REM(self, number: int) -> bool:
+        self.leave(NEXT_LINE)
+        return True
+
+    def statement_DATA(self, number: int) -> bool:
+        state = LineState()
+        state.data = True
+        while self.position < len(self.body):
+            state.character(self.body[self.position])
+            if not state.data:
+                break
+            self.position += 1
+        return False
+
+    def statement_GOTO(self, number: int) -> bool:
+        self.leave(Exit(ExitTo.LINE, self.line_number()))
+        return True
+
+    def statement_GO(self, number: int) -> bool:
+        if self.take() != TOKEN["TO"]:
+            raise CompileError("SYNTAX")
+        return self.statement_GOTO(number)
+
+    def line_number(self) -> int:
+        self.peek()
+        start = self.position
+        while self.position < len(self.body) and 0x30 <= self.body[self.position] <= 0x39:
+            self.position += 1
+        digits = self.body[start : self.position]
+        if not digits:
+            return 0  # GOTO without a number goes to line 0, as on the C64
+        value = int(digits)
+        if value > MAX_LINE_NUMBER:
+            raise CompileError("SYNTAX")
+        return value
+
+    def statement_GOSUB(self, number: int) -> bool:
+        target = self.line_number()
+        self.emit(f"rt.push_gosub({len(self.segments)}, {number})")
+        self.leave(Exit(ExitTo.LINE, target))
+        self.segments.append(Segment(number))  # where RETURN comes back to
+        self.indent = 1
+        return False
+
+    def statement_RETURN(self, number: int) -> bool:
+        self.leave(Exit(ExitTo.CODE, "rt.pop_gosub()"))
+        return True
+
+    def statement_RUN(self, number: int) -> bool:
+        self.emit("rt.clear()")
+        if self.at_statement_end():
+            self.leave(Exit(ExitTo.SEGMENT, 0))
+        else:
+            self.leave(Exit(ExitTo.LINE, self.line_number()))
+        return True
+
+    def statement_IF(self, number: int) -> bool | None:
+        code, kind, _, condition = self.expression()
+        if kind is Kind.STRING:
+            condition = f"len({code})"
+        elif condition is None:
+            condition = f"({code})"
+        byte = self.take()
+        if byte == TOKEN["GOTO"]:
+            self.emit(f"if {condition}: {self.jump(self.line_number())}")
+            self.leave(NEXT_LINE)
+            return True
+        if byte != TOKEN["THEN"]:
+            raise CompileError("SYNTAX")
+        self.emit(f"if not {condition}: {self.next_line_marker()}")
+        if 0x30 <= self.peek() <= 0x39:
+            self.leave(Exit(ExitTo.LINE, self.line_number()))
+            return True
+        return None
+
+    def statement_FOR(self, number: int) -> bool:
+        name, kind = self.variable_name()
+        if kind is not Kind.NUMBER or self.peek() == OPEN_PARENTHESIS:
+            raise CompileError("SYNTAX")
+        variable = self.scalar(name, Kind.NUMBER)
+        self.expect(EQUAL)
+        start = self.value_for(Kind.NUMBER)
+        self.expect(TOKEN["TO"])
+        limit = self.value_for(Kind.NUMBER)
+        step = "1.0"
+        if self.peek() == TOKEN["STEP"]:
+            self.position += 1
+            step = self.value_for(Kind.NUMBER)
+        self.emit(f"{variable} = {start}")
+        self.emit(f"rt.push_for({variable!r}, {limit}, {step}, {len(self.segments)}, {number})")
+        self.new_segment(number)
+        return False
+
+    def statement_NEXT(self, number: int) -> bool:
+        names: list[str | None] = [None]
+        if not self.at_statement_end():
+            names = []
+            while True:
+                name, kind = self.variable_name()
+                if kind is not Kind.NUMBER:
+                    raise CompileError("SYNTAX")
+                names.append(self.scalar(name, Kind.NUMBER))
+                if self.peek() != COMMA:
+                    break
+                self.position += 1
+        for variable in names:
+            # the innermost frame is checked inline; anything else asks the runtime
+            if variable is None:
+                self.emit("frame = STACK[-1] if STACK and STACK[-1].variable else rt.for_frame(None)")
+                self.emit("x = globals_[frame.variable]")
+            else:
+                self.emit(f"frame = STACK[-1] if STACK and STACK[-1].variable == {variable!r} "
+                          f"else rt.for_frame({variable!r})")
+                self.emit(f"x = {variable}")
+            # integers stay exact (see floats.add); anything else goes through the ROM's add
+            self.emit("v = x + frame.step")
+            self.emit("if not (-4294967296.0 < v < 4294967296.0 and v == int(v)): "
+                      "v = _r(_add(x, frame.step))")
+            if variable is None:
+                self.emit("globals_[frame.variable] = v")
+            else:
+                self.emit(f"{variable} = v")
+            # the ROM compares the stored (rounded) value with the limit: exact floats
+            self.emit("if (v > frame.limit) - (v < frame.limit) != frame.sign: return frame.resume")
+            self.emit("rt.pop_for()")
+        return False
+
+    def statement_DIM(self, number: int) -> bool:
+        while True:
+            name, kind = self.variable_name()
+            indexes = self.subscripts()
+            array = self.array(name, kind)
+            self.emit(f"rt.dim({array!r}, K.{kind.name}, {', '.join(indexes)})")
+            if self.peek() != COMMA:
+                return False
+            self.position += 1
+
+    def statement_PRINT(self, number: int) -> bool:
+        return self.print_items("io.output")
+
+    def statement_PRINT_FILE(self, number: int) -> bool:
+        channel = self.numeric()
+        self.emit(f"out = io.channel_output({channel})")
+        if self.peek() == COMMA:
+            self.position += 1
+        return self.print_items("out")
+
+    def statement_CMD(self, number: int) -> bool:
+        channel = self.numeric()
+        self.emit(f"io.cmd({channel})")
+        if self.peek() == COMMA:
+            self.position += 1
+        return self.print_items("io.output")
+
+    def print_items(self, output: str) -> bool:
+        newline = True
+        while not self.at_statement_end():
+            byte = self.peek()
+            newline = False
+            if byte == SEMICOLON:
+                self.position += 1
+                continue
+            if byte == COMMA:
+                self.position += 1
+                self.emit(f"{output}.comma()")
+                continue
+            if byte in (TOKEN["TAB("], TOKEN["SPC("]):
+                self.position += 1
+                amount = self.numeric()
+                self.expect(CLOSE_PARENTHESIS)
+                method = "tab" if byte == TOKEN["TAB("] else "spc"
+                self.emit(f"{output}.{method}(_byte({amount}))")
+                continue
+            code, kind, _, _ = self.expression()
+            self.emit(f"{output}.{'text' if kind is Kind.STRING else 'number'}({code})")
+            newline = self.at_statement_end()
+        if newline:
+            self.emit(f"{output}.newline()")
+        return False
+
+    def statement_INPUT(self, number: int) -> bool:
+        prompt = "''"
+        if self.peek() == QUOTE:
+            prompt = self.primary()[0]
+            self.expect(SEMICOLON)
+        return self.input_items(f"io.input({prompt}, {{}})")
+
+    def statement_INPUT_FILE(self, number: int) -> bool:
+        channel = self.numeric()
+        self.expect(COMMA)
+        return self.input_items(f"io.input_file({channel}, {{}})")
+
+    def targets(self) -> list[Target]:
+        """The variables INPUT, GET and READ assign, in order."""
+        targets = []
+        while True:
+            name, kind = self.variable_name()
+            indexes = self.subscripts() if self.peek() == OPEN_PARENTHESIS else None
+            if indexes is None and name in ("TI", "ST"):
+                raise CompileError("SYNTAX")
+            targets.append(Target(name, kind, indexes))
+            if self.peek() != COMMA:
+                return targets
+            self.position += 1
+
+    @staticmethod
+    def value_kinds(targets: list[Target]) -> str:
+        """The kinds of value to read, one per target, as generated code (integers read
+        as numbers)."""
+        kinds = ", ".join("K.STRING" if target.kind is Kind.STRING else "K.NUMBER" for target in targets)
+        return f"({kinds},)"
+
+    def assign_targets(self, values: str, targets: list[Target]) -> None:
+        for position, (name, kind, indexes) in enumerate(targets):
+            value = f"{values}[{position}]"
+            self.emit(f"if {values} is not UNCHANGED:")
+            self.indent += 1
+            if kind is Kind.INTEGER:
+                value = f"_int16(_r({value}))"
+            if indexes is None:
+                self.emit(f"{self.scalar(name, kind)} = {value}")
+            else:
+                self.emit(f"{self.array(name, kind)}.set({value}, {', '.join(indexes)})")
+            self.indent -= 1
+
+    def input_items(self, call: str) -> bool:
+        targets = self.targets()
+        self.emit(f"values = {call.format(self.value_kinds(targets))}")
+        # an empty line leaves the variables and goes on after the INPUT statement ($ABEA)
+        self.emit("if values is None: values = UNCHANGED")
+        self.assign_targets("values", targets)
+        return False
+
+    def statement_GET(self, number: int) -> bool:
+        channel = None
+        if self.peek() == ord("#"):
+            self.position += 1
+            channel = self.numeric()
+            self.expect(COMMA)
+        targets = self.targets()
+        self.emit(f"values = io.get({self.value_kinds(targets)}, {channel})")
+        self.assign_targets("values", targets)
+        return False
+
+    def statement_READ(self, number: int) -> bool:
+        targets = self.targets()
+        self.emit(f"values = rt.read({self.value_kinds(targets)})")
+        self.assign_targets("values", targets)
+        return False
+
+    def statement_RESTORE(self, number: int) -> bool:
+        self.emit("rt.data_position = 0")
+        return False
+
+    def statement_STOP(self, number: int) -> bool:
+        self.emit("rt.stop_statement()")
+        self.leave(RAISES)
+        return True
+
+    def statement_ON(self, number: int) -> bool:
+        selector = self.numeric()
+        kind = self.take()
+        if kind not in (TOKEN["GOTO"], TOKEN["GOSUB"]):
+            raise CompileError("SYNTAX")
+        targets = [self.line_number()]
+        while self.peek() == COMMA:
+            self.position += 1
+            targets.append(self.line_number())
+        self.emit(f"choice = _byte({selector})")
+        if kind == TOKEN["GOSUB"]:
+            self.emit(f"if 1 <= choice <= {len(targets)}: rt.push_gosub({len(self.segments)}, {number})")
+        for index, target in enumerate(targets, start=1):
+            self.emit(f"if choice == {index}: {self.jump(target)}")
+        if kind == TOKEN["GOSUB"]:
+            self.new_segment(number)
+        return False
+
+    def statement_WAIT(self, number: int) -> bool:
+        address = self.numeric()
+        self.expect(COMMA)
+        mask = self.numeric()
+        invert = "0.0"
+        if self.peek() == COMMA:
+            self.position += 1
+            invert = self.numeric()
+        self.emit(f"rt.wait({address}, {mask}, {invert})")
+        return False
+
+    def statement_POKE(self, number: int) -> bool:
+        address = self.numeric()
+        self.expect(COMMA)
+        value = self.numeric()
+        self.emit(f"rt.poke(_address({address}), _byte({value}))")
+        return False
+
+    def statement_SYS(self, number: int) -> bool:
+        self.emit(f"rt.sys(_address({self.numeric()}))")
+        # the ROM skips whatever follows the address up to the end of the statement
+        while not self.at_statement_end():
+            self.take()
+        return False
+
+    def statement_DEF(self, number: int) -> bool:
+        if self.take() != TOKEN["FN"]:
+            raise CompileError("SYNTAX")
+        name, kind = self.variable_name()
+        self.expect(OPEN_PARENTHESIS)
+        parameter, parameter_kind = self.variable_name()
+        if kind is not Kind.NUMBER or parameter_kind is not Kind.NUMBER:
+            raise CompileError("SYNTAX")
+        self.expect(CLOSE_PARENTHESIS)
+        self.expect(EQUAL)
+        body = self.numeric()
+        function = self.function_variable(name)
+        variable = self.scalar(parameter, Kind.NUMBER)
+        self.emit(f"{function} = rt.define_function({variable!r}, lambda: {body})")
+        return False
+
+    def statement_CLR(self, number: int) -> bool:
+        self.emit("rt.clear()")
+        return False
+
+    def statement_NEW(self, number: int) -> bool:
+        self.leave(END)
+        return True
+
+    def statement_LIST(self, number: int) -> bool:
+        self.emit("rt.list_program()")
+        self.leave(END)
+        return True
+
+    def statement_CONT(self, number: int) -> bool:
+        self.emit("raise BasicError(\"CAN'T CONTINUE\")")
+        self.leave(RAISES)
+        return True
+
+    def statement_OPEN(self, number: int) -> bool:
+        arguments = [self.numeric()]
+        while self.peek() == COMMA and len(arguments) < 3:
+            self.position += 1
+            arguments.append(self.numeric())
+        name = "''"
+        if self.peek() == COMMA:
+            self.position += 1
+            name = self.string()
+        while len(arguments) < 3:
+            arguments.append("None")
+        self.emit(f"io.open_file({', '.join(arguments)}, {name})")
+        return False
+
+    def statement_CLOSE(self, number: int) -> bool:
+        self.emit(f"io.close_file({self.numeric()})")
+        return False
+
+    def _device_statement(self, name: str) -> bool:
+        while not self.at_statement_end():
+            self.take()
+        self.emit(f"io.device_statement({name!r})")
+        return False
+
+    def statement_LOAD(self, number: int) -> bool:
+        return self._device_statement("LOAD")
+
+    def statement_SAVE(self, number: int) -> bool:
+        return self._device_statement("SAVE")
+
+    def statement_VERIFY(self, number: int) -> bool:
+        return self._device_statement("VERIFY")
+
