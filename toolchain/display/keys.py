@@ -7,7 +7,7 @@ forms, with or without modifier parameters), rxvt's and the VT220's ``ESC [ n ~`
 forms, and the Linux console's ``ESC [ [ A``-``E`` for F1-F5.
 
 What each key gives, as on the C64: the cursor keys CRSR down $11, up $91, right
-$1D, left $9D; Home HOME $13, shift+Home CLR $93; Backspace (and Delete) DEL $14;
+$1D, left $9D; Home HOME $13, shift+Home CLR $93 (where the terminal passes it on); Backspace (and Delete) DEL $14;
 Insert INST $94; Enter RETURN $0D; F1-F8 $85 $89 $86 $8A $87 $8B $88 $8C; letters
 as the C64 types them (a-z unshifted $41-$5A, A-Z shifted $C1-$DA) and other
 characters as ``toolchain.petscii.char_to_petscii`` converts them; Esc is RUN/STOP.
@@ -122,7 +122,8 @@ class KeyDecoder:
                 return 0, None
             return 4, _LINUX_FUNCTION_KEYS.get(data[3])
         end = 2
-        while end < len(data) and 0x20 <= data[end] <= 0x3F:  # parameters, intermediates
+        # parameters and intermediates; rxvt ends shifted keys with "$" (ESC [ 7 $)
+        while end < len(data) and 0x20 <= data[end] <= 0x3F and data[end] != ord("$"):
             end += 1
         if end == len(data):
             return 0, None
@@ -138,9 +139,9 @@ class KeyDecoder:
             return CLR if _shifted(parameters) else HOME
         if final in _SS3_FUNCTION_KEYS:  # xterm's F1-F4 with modifiers: ESC [ 1 ; 2 P
             return _SS3_FUNCTION_KEYS[final]
-        if final == "~" and parameters:
+        if final in "~$" and parameters:
             key = _TILDE_KEYS.get(parameters[0])
-            if key == HOME and _shifted(parameters):
+            if key == HOME and (_shifted(parameters) or final == "$"):
                 return CLR
             return key
         return None  # End, Page Up/Down, Shift+Tab...: no C64 key
