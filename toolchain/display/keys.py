@@ -7,8 +7,9 @@ forms, with or without modifier parameters), rxvt's and the VT220's ``ESC [ n ~`
 forms, and the Linux console's ``ESC [ [ A``-``E`` for F1-F5.
 
 What each key gives, as on the C64: the cursor keys CRSR down $11, up $91, right
-$1D, left $9D; Home HOME $13, shift+Home CLR $93 (where the terminal passes it on); Backspace (and Delete) DEL $14;
-Insert INST $94; Enter RETURN $0D; F1-F8 $85 $89 $86 $8A $87 $8B $88 $8C; letters
+$1D, left $9D; Home HOME $13, shift+Home CLR $93 (where the terminal passes it
+on); Backspace (and Delete) DEL $14; Insert INST $94; Enter RETURN $0D; F1-F8
+$85 $89 $86 $8A $87 $8B $88 $8C; letters
 as the C64 types them (a-z unshifted $41-$5A, A-Z shifted $C1-$DA) and other
 characters as ``toolchain.petscii.char_to_petscii`` converts them; Esc is RUN/STOP.
 RUN/STOP is not a typed character to the KERNAL: it reads the key from the
