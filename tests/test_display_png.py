@@ -188,6 +188,15 @@ def test_fallback_font_gives_every_cell_the_colours_vice_shows(number: int, lowe
             assert _cell_colours(ours, row, column) == expected, (row, column, hex(code))
 
 
+def test_vice_screenshot_needs_a_check(tmp_path: Path) -> None:
+    from toolchain.cli import main
+
+    program = tmp_path / "screen.prg"
+    program.write_bytes(screen_program(screen_image(0, False)))
+    result = CliRunner().invoke(main, ["vice", str(program), "--screenshot", str(tmp_path / "x.png")])
+    assert result.exit_code == 2 and "--screenshot needs --check" in result.output
+
+
 # -- with the character ROM -------------------------------------------------------------------
 
 @pytest.mark.parametrize(("number", "lowercase"), SCREENS)

@@ -161,6 +161,7 @@ class LiveScreen:
             signal.signal(signal.SIGTSTP, self._on_suspend)
         if not self._active and self._saved_attributes is not None:
             self._take_terminal()
+            self._resized = True  # draw the whole screen at the next chance
 
     # -- drawing -------------------------------------------------------------------------------
     def size(self) -> tuple[int, int]:
@@ -274,7 +275,10 @@ class LiveScreen:
     # -- keys ----------------------------------------------------------------------------------
     def poll_keys(self) -> list[int]:
         """The keys pressed since the last call, as PETSCII codes (``keys.RUN_STOP``
-        for Esc); never waits."""
+        for Esc); never waits.  An Esc alone is told from the start of an escape
+        sequence by the time that passes: it is reported by a call at least 50 ms
+        after it arrived.  Ctrl-C raises KeyboardInterrupt (as a signal, or here
+        when the terminal passes it on as a byte)."""
         data = b""
         while select.select([self.input_fd], [], [], 0)[0]:
             try:

@@ -112,10 +112,12 @@ class ScreenImage:
         return cls(codes, colour_ram, border, background, lowercase)
 
     @classmethod
-    def from_files(cls, screen: Path, colours: Path | None = None, **options: object) -> ScreenImage:
+    def from_files(cls, screen: Path, colours: Path | None = None, *, border: int = LIGHT_BLUE,
+                   background: int = BLUE, lowercase: bool = False) -> ScreenImage:
         """``from_dumps`` with the bytes read from files (errors name the files)."""
-        return cls.from_dumps(read_bytes(screen), read_bytes(colours) if colours else None,
-                              screen_name=str(screen), colours_name=str(colours), **options)  # type: ignore[arg-type]
+        return cls.from_dumps(read_bytes(screen), read_bytes(colours) if colours else None, border=border,
+                              background=background, lowercase=lowercase, screen_name=str(screen),
+                              colours_name=str(colours))
 
 
 _ACCEPTED_SIZES = {CELLS: 0, CELLS + 2: 2, 1024: 0, 1024 + 2: 2}
