@@ -12,7 +12,9 @@ two of them.  Its data (2019) predates Unicode 13, so the Symbols for Legacy
 Computing the C64 needs are drawn here from their Unicode names, the way the C64
 draws them (``legacy_glyph``), and so are the medium-shade patterns, which UNSCII
 draws one pixel fine where the C64 uses 2x2 checks.  The CHECK MARK, not in UNSCII,
-is drawn with its SQUARE ROOT, the nearest shape it has.
+is drawn with its SQUARE ROOT, the nearest shape it has.  The drawing rules (line
+thickness and position, the 2x2 checks, the stripes) were read off the character
+ROM; tests/test_display.py checks each glyph drawn by them against the ROM.
 """
 
 from __future__ import annotations
