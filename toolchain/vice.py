@@ -13,7 +13,9 @@ The headless check (VICE's headless build has no interactive monitor input) save
 screen memory ($0400-$07E7) from a breakpoint in the KERNAL's interrupt handler
 ($EA31, sixty times a second) and stops VICE after the given cycles
 (``-limitcycles``); the file left behind is the screen at the end.  The screen codes
-are turned into text by the same decoder as our own machine model's.
+are turned into text by the same decoder as our own machine model's.  With a
+screenshot, VICE also saves its picture of the final screen (``-exitscreenshot``),
+drawn with the Pepto palette so that its colours compare with ours by value.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from toolchain.c64.machine import typed_lines
 from toolchain.c64.screen import COLUMNS, ROWS, screen_codes_to_text
 from toolchain.diagnostics import UserError
 from toolchain.disk.prg import Prg
+from toolchain.fileio import write_atomic
 
 EMULATOR_ENV = "C64TC_VICE"
 DATA_ENV = "C64TC_VICE_DATA"  # VICE's data folder, for a VICE built but not installed
@@ -37,6 +40,13 @@ BASIC_START = 0x0801
 READY = 0xA474  # BASIC's READY: the machine has booted
 IRQ_HANDLER = 0xEA31  # the KERNAL's interrupt handler, entered sixty times a second
 SCREEN = (0x0400, 0x07E7)
+# The picture for --screenshot: VICE's default colours are computed from its colour
+# sliders (and the headless build's defaults are not neutral); the Pepto palette file
+# with neutral sliders gives exactly the palette's RGB values, as c64tc's PNGs use
+# (toolchain.display.palette), and no CRT filter blends neighbouring pixels.
+SCREENSHOT_OPTIONS = ["-VICIIextpal", "-VICIIpalette", "pepto-pal", "-VICIIsaturation", "1000",
+                      "-VICIIcontrast", "1000", "-VICIIbrightness", "1000", "-VICIIgamma", "1000",
+                      "-VICIItint", "1000", "-VICIIfilter", "0"]
 
 HOW_TO_GET_VICE = (
     "VICE's x64sc was not found.  Install VICE (for example your distribution's 'vice' "
@@ -213,8 +223,9 @@ class CheckResult:
 
 
 def run_headless(emulator: Path, target: Target, typed: str, cycles: int, labels: Path | None = None,
-                 timeout: float = 600) -> CheckResult:
-    """Run VICE without a window for ``cycles`` cycles; return the final screen."""
+                 timeout: float = 600, screenshot: Path | None = None) -> CheckResult:
+    """Run VICE without a window for ``cycles`` cycles; return the final screen.
+    ``screenshot``: where to write VICE's PNG of the final screen (384x272)."""
     state = Path(tempfile.mkdtemp(prefix="c64tc-vice-"))
     try:
         target = on_disk(target, state)
@@ -224,6 +235,9 @@ def run_headless(emulator: Path, target: Target, typed: str, cycles: int, labels
         log_file = state / "vice.log"
         arguments = command_line(emulator, target, commands, headless_cycles=cycles)
         arguments += ["-logfile", str(log_file)]
+        picture = state / "screen.png"
+        if screenshot is not None:
+            arguments += ["-exitscreenshot", str(picture), *SCREENSHOT_OPTIONS]
         try:
             subprocess.run(arguments, env=_environment(state), stdin=subprocess.DEVNULL,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout,
@@ -235,6 +249,10 @@ def run_headless(emulator: Path, target: Target, typed: str, cycles: int, labels
             tail = "\n".join(log.splitlines()[-8:])
             raise UserError.single(str(emulator), "VICE ended without saving the screen (is it a "
                                    f"headless build, and are its ROMs found?). Its log ends:\n{tail}")
+        if screenshot is not None:
+            if not picture.exists():
+                raise UserError.single(str(emulator), "VICE ended without saving its screenshot")
+            write_atomic(screenshot, picture.read_bytes())
         data = screen_file.read_bytes()[2:]  # the monitor saves a PRG: load address first
         rows = [screen_codes_to_text(data[row * COLUMNS : (row + 1) * COLUMNS]).rstrip()
                 for row in range(ROWS)]

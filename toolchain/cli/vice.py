@@ -29,10 +29,13 @@ from toolchain.fileio import read_text
               "(several: in this order).")
 @click.option("--expect-screen", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="With --check: the whole expected screen, as text.")
+@click.option("--screenshot", type=click.Path(dir_okay=False, path_type=Path),
+              help="With --check: save VICE's picture of the final screen as a PNG (384x272, Pepto "
+              "palette).")
 @reports_user_errors
 def vice_command(target: Path | None, program: str | None, sys_address: int | None, warp: bool,
                  labels: Path | None, emulator: str | None, check: bool, input_text: str, max_cycles: int,
-                 expect: tuple[str, ...], expect_screen: Path | None) -> None:
+                 expect: tuple[str, ...], expect_screen: Path | None, screenshot: Path | None) -> None:
     """Run a disk image or PRG in VICE, or check it headless on the real emulator.
 
     TARGET defaults to build/seeds.d64.  Machine code is started as a user would: SYS
@@ -43,11 +46,13 @@ def vice_command(target: Path | None, program: str | None, sys_address: int | No
     target = target or Path("build/seeds.d64")
     if not target.exists():
         raise UserError.single(str(target), "not built yet: run c64tc build first")
+    if screenshot is not None and not check:
+        raise click.UsageError("--screenshot needs --check (the picture of a headless run's final screen)")
     executable = vice.find_emulator(emulator)
     start = vice.target_for(target, program, sys_address)
     if not check:
         sys.exit(vice.start(executable, start, input_text, labels, warp))
-    result = vice.run_headless(executable, start, input_text, max_cycles, labels)
+    result = vice.run_headless(executable, start, input_text, max_cycles, labels, screenshot=screenshot)
     click.echo("\n".join(result.screen).rstrip("\n") + "\n", nl=False)
     expected_screen = read_text(expect_screen).splitlines() if expect_screen else None
     problems = vice.compare(result.screen, list(expect), expected_screen)

@@ -1,0 +1,129 @@
+"""Screen codes as characters, for both of the C64's character sets.
+
+Three renderings of a screen code, each one character wide:
+
+* ``unicode_for``: the character Unicode encodes for the glyph.  Unicode 13 added
+  the PETSCII graphics to "Symbols for Legacy Computing" (U+1FB00-U+1FBFF); the
+  table follows the mapping files that came with that proposal (Unicode document
+  L2/19-025, Bettencourt et al., C64VPRI.TXT and C64VALT.TXT: "Commodore 64/128
+  (video) primary/alternate character set to Unicode"), box drawing and block
+  elements included.  Where those files offer a choice, the character nearest the
+  C64's glyph is used ($51: BLACK CIRCLE, the ROM's large dot, not BULLET).
+* ``ascii_for``: plain 7-bit ASCII for terminals and fonts without those glyphs:
+  letters, digits and punctuation as such, petcat's ``\\ ^ _`` for pound, up arrow
+  and left arrow, and the nearest ASCII shape for graphics.
+* ``text_for``: the transcript's text decoding: for the upper case set exactly
+  ``toolchain.c64.screen.screen_code_to_text`` (its output is compared byte for byte
+  with VICE's screens), and the same style for the lower case set.
+
+Codes $80-$FF are the reverse-video forms of $00-$7F (the character ROM holds them
+inverted); every function here returns the glyph of ``code & 0x7F`` and leaves the
+reversing to the renderer (``is_reverse``).
+
+Why not a codec package: ``petscii-codecs`` (which d64 installs) decodes PETSCII, not
+screen codes, and puts the graphics in the Private Use Area (its tables predate
+Unicode 13); ``cbmcodecs2`` 1.3 has screen code codecs, but also maps twenty-odd
+graphics to the Private Use Area.  Neither covers the Unicode 13 characters.
+"""
+
+from __future__ import annotations
+
+from toolchain.c64.screen import screen_code_to_text as _upper_case_text
+from toolchain.c64.screen import screen_codes_to_text as _upper_case_row_text
+
+# -- Unicode ------------------------------------------------------------------------------
+
+_SHARED_START = "[£]↑←" + "".join(chr(c) for c in range(0x20, 0x40))  # $1B-$3F in both sets
+
+# $40-$7F of the upper case/graphics set, as code points (C64VPRI.TXT)
+_UPPER_GRAPHICS = (
+    0x2500, 0x2660, 0x1FB72, 0x1FB78, 0x1FB77, 0x1FB76, 0x1FB7A, 0x1FB71,  # $40
+    0x1FB74, 0x256E, 0x2570, 0x256F, 0x1FB7C, 0x2572, 0x2571, 0x1FB7D,  # $48
+    0x1FB7E, 0x25CF, 0x1FB7B, 0x2665, 0x1FB70, 0x256D, 0x2573, 0x25CB,  # $50
+    0x2663, 0x1FB75, 0x2666, 0x253C, 0x1FB8C, 0x2502, 0x03C0, 0x25E5,  # $58
+    0x00A0, 0x258C, 0x2584, 0x2594, 0x2581, 0x258F, 0x2592, 0x2595,  # $60
+    0x1FB8F, 0x25E4, 0x1FB87, 0x251C, 0x2597, 0x2514, 0x2510, 0x2582,  # $68
+    0x250C, 0x2534, 0x252C, 0x2524, 0x258E, 0x258D, 0x1FB88, 0x1FB82,  # $70
+    0x1FB83, 0x2583, 0x1FB7F, 0x2596, 0x259D, 0x2518, 0x2598, 0x259A,  # $78
+)  # fmt: skip
+
+# where the lower/upper case set differs in $40-$7F (C64VALT.TXT): capitals at
+# $41-$5A, and four graphics
+_LOWER_DIFFERENCES = {
+    **{0x41 + i: ord("A") + i for i in range(26)},
+    0x5E: 0x1FB96,  # INVERSE CHECKER BOARD FILL (the upper set has pi here)
+    0x5F: 0x1FB98,  # UPPER LEFT TO LOWER RIGHT FILL
+    0x69: 0x1FB99,  # UPPER RIGHT TO LOWER LEFT FILL
+    0x7A: 0x2713,  # CHECK MARK
+}
+
+
+def _lower_graphics() -> tuple[int, ...]:
+    return tuple(_LOWER_DIFFERENCES.get(0x40 + i, point) for i, point in enumerate(_UPPER_GRAPHICS))
+
+
+UPPER_CASE_UNICODE: str = ("@ABCDEFGHIJKLMNOPQRSTUVWXYZ" + _SHARED_START
+                           + "".join(map(chr, _UPPER_GRAPHICS)))
+LOWER_CASE_UNICODE: str = ("@abcdefghijklmnopqrstuvwxyz" + _SHARED_START
+                           + "".join(map(chr, _lower_graphics())))
+assert len(UPPER_CASE_UNICODE) == len(LOWER_CASE_UNICODE) == 128
+
+
+def is_reverse(code: int) -> bool:
+    """Codes $80-$FF show their glyph in reverse video."""
+    return bool(code & 0x80)
+
+
+def unicode_for(code: int, lowercase: bool = False) -> str:
+    """The Unicode character of a screen code's glyph (reverse not applied)."""
+    return (LOWER_CASE_UNICODE if lowercase else UPPER_CASE_UNICODE)[code & 0x7F]
+
+
+# -- plain ASCII -----------------------------------------------------------------------------
+
+# $40-$7F of the upper case/graphics set: lines as - | / \, corners and crossings +,
+# blocks #, shades :, circles and suits o O *, pi as petcat's ~
+_UPPER_ASCII_GRAPHICS = (
+    "-*|----|" "|+++L\\/+"  # $40-$4F
+    "+o_*|+XO" "*|*+:|~/"  # $50-$5F
+    " ##-_|:|" ":/|+#++_"  # $60-$6F
+    "+++||##-" "##+##+##"  # $70-$7F
+)
+_LOWER_ASCII_DIFFERENCES = {**{0x41 + i: chr(ord("A") + i) for i in range(26)},
+                            0x5E: ":", 0x5F: ":", 0x69: ":", 0x7A: "v"}
+_ASCII_START = "[\\]^_" + "".join(chr(c) for c in range(0x20, 0x40))  # petcat: \ pound, ^ up, _ left
+UPPER_CASE_ASCII: str = "@ABCDEFGHIJKLMNOPQRSTUVWXYZ" + _ASCII_START + _UPPER_ASCII_GRAPHICS
+LOWER_CASE_ASCII: str = ("@abcdefghijklmnopqrstuvwxyz" + _ASCII_START
+                         + "".join(_LOWER_ASCII_DIFFERENCES.get(0x40 + i, glyph)
+                                   for i, glyph in enumerate(_UPPER_ASCII_GRAPHICS)))
+assert len(UPPER_CASE_ASCII) == len(LOWER_CASE_ASCII) == 128
+
+
+def ascii_for(code: int, lowercase: bool = False) -> str:
+    """A 7-bit ASCII stand-in for a screen code's glyph (reverse not applied)."""
+    return (LOWER_CASE_ASCII if lowercase else UPPER_CASE_ASCII)[code & 0x7F]
+
+
+# -- the transcript's text ---------------------------------------------------------------------
+
+# The lower case set in the style of toolchain.c64.screen's table: that table's glyphs
+# for the graphics both sets share, capitals at $41-$5A, and the set's own graphics
+_LOWER_TEXT_DIFFERENCES = {**{0x41 + i: chr(ord("A") + i) for i in range(26)},
+                           0x5E: "▒", 0x5F: "▧", 0x69: "▨", 0x7A: "✓"}
+LOWER_CASE_TEXT: str = "".join(
+    chr(ord("a") + code - 1) if 0x01 <= code <= 0x1A
+    else _LOWER_TEXT_DIFFERENCES.get(code, _upper_case_text(code)) for code in range(128))
+
+
+def text_for(code: int, lowercase: bool = False) -> str:
+    """A screen code as transcript text: for the upper case set exactly
+    ``toolchain.c64.screen.screen_code_to_text``; for the lower case set $01-$1A are
+    a-z and $41-$5A A-Z (reverse characters show as their glyph)."""
+    return LOWER_CASE_TEXT[code & 0x7F] if lowercase else _upper_case_text(code)
+
+
+def screen_codes_to_text(codes: bytes | list[int], lowercase: bool = False) -> str:
+    """A row (or any run) of screen codes as transcript text, in either set."""
+    if not lowercase:
+        return _upper_case_row_text(codes)
+    return "".join(LOWER_CASE_TEXT[code & 0x7F] for code in codes)
