@@ -1,7 +1,7 @@
 """The ``c64tc`` command line.  Thin: it parses options and calls the packages' APIs.
 
 One module per command group: ``asm``, ``basic`` (tok, detok, list), ``build``,
-``disk`` (d64), ``mse``, ``run`` (run, verify), ``vice``; ``common`` holds what
+``disk`` (d64), ``mse``, ``run`` (run, verify), ``screen``, ``vice``; ``common`` holds what
 they share (user errors as messages, number options, progress display).
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from toolchain.cli import asm, basic, build, disk, mse, run, vice
+from toolchain.cli import asm, basic, build, disk, mse, run, screen, vice
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -20,7 +20,7 @@ def main() -> None:
 
 for _command in (asm.asm_command, basic.tok_command, basic.detok_command, basic.list_command,
                  build.build_command, disk.d64_group, mse.mse_group, run.run_command,
-                 run.verify_command, vice.vice_command):
+                 run.verify_command, screen.screen_command, vice.vice_command):
     main.add_command(_command)
 
 __all__ = ["main"]
