@@ -172,6 +172,8 @@ class FileSet:
         self.files = {Path(path): _as_bytes(data) for path, data in files.items()}
 
     def commit(self) -> None:
+        if not self.files:
+            return
         targets = {path: output_target(path) for path in self.files}
         for target in set(targets.values()):
             recover(target.parent)

@@ -18,11 +18,12 @@ reference: the conformance suites run on both cores.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from toolchain.cpu.core import CPU, HANDLERS, decimal_adc, decimal_sbc_result
+from toolchain.cpu.disassembler import disassemble
 from toolchain.cpu.opcodes import JAM_OPCODES, OPCODES, UNSTABLE_OPCODES, Mode
 
 MAX_BLOCK = 32
@@ -30,48 +31,83 @@ MAX_BLOCK_CYCLES = MAX_BLOCK * 8 + 16  # an upper bound of the cycles one block 
 BLOCKS_PER_CHECK = 64  # the machine loop checks its cycle budget once per this many blocks
 
 _REGISTERS = ("a", "x", "y", "sp", "c", "v", "d", "i")
-_BRANCHES = {"bpl": "not nr & 0x80", "bmi": "nr & 0x80", "bvc": "not v", "bvs": "v", "bcc": "not c",
-             "bcs": "c", "bne": "zr", "beq": "not zr"}  # fmt: skip
+# nr and zr hold N and Z lazily: the last result (N is bit 7 of nr; Z is set when zr is 0)
+_LOCALS = (*_REGISTERS, "nr", "zr")
+
+
+@dataclass(frozen=True)
+class Code:
+    """A piece of generated code and the registers it reads and writes: what the
+    block loads from the CPU object on entry and stores back on exit comes from
+    these records, never from reading the generated text."""
+
+    text: str
+    reads: frozenset[str] = frozenset()
+    writes: frozenset[str] = frozenset()
+
+
+def _code(text: str, reads: str = "", writes: str = "") -> Code:
+    return Code(text, frozenset(reads.split()), frozenset(writes.split()))
+
+
+_NZ = "nr zr"  # a result that sets N and Z
+_BRANCHES = {"bpl": _code("not nr & 0x80", "nr"), "bmi": _code("nr & 0x80", "nr"),
+             "bvc": _code("not v", "v"), "bvs": _code("v", "v"), "bcc": _code("not c", "c"),
+             "bcs": _code("c", "c"), "bne": _code("zr", "zr"), "beq": _code("not zr", "zr")}  # fmt: skip
+# operations on a value {v} read from memory or an immediate
 _READS = {
-    "lda": "a = nr = zr = {v}", "ldx": "x = nr = zr = {v}", "ldy": "y = nr = zr = {v}",
-    "lax": "a = x = nr = zr = {v}", "and": "a = nr = zr = a & {v}", "ora": "a = nr = zr = a | {v}",
-    "eor": "a = nr = zr = a ^ {v}",
-    "cmp": "t = a - {v}\nc = int(t >= 0)\nnr = zr = t & 0xFF",
-    "cpx": "t = x - {v}\nc = int(t >= 0)\nnr = zr = t & 0xFF",
-    "cpy": "t = y - {v}\nc = int(t >= 0)\nnr = zr = t & 0xFF",
-    "bit": "t = {v}\nnr = t\nzr = a & t\nv = t >> 6 & 1",
-    "adc": ("m = {v}\nif d:\n    a, n_, v, z_, c = decimal_adc(a, m, c)\n    nr = n_ << 7\n    zr = 1 - z_\n"
-            "else:\n    t = a + m + c\n    v = (~(a ^ m) & (a ^ t) & 0x80) >> 7\n    c = int(t > 0xFF)\n"
-            "    a = nr = zr = t & 0xFF"),
-    "sbc": ("m = {v}\nt = a - m - 1 + c\nv = ((a ^ m) & (a ^ t) & 0x80) >> 7\nnr = zr = t & 0xFF\n"
-            "if d:\n    a = decimal_sbc_result(a, m, c)\nelse:\n    a = t & 0xFF\nc = int(t >= 0)"),
-    "nop": "",
+    "lda": _code("a = nr = zr = {v}", "", "a " + _NZ),
+    "ldx": _code("x = nr = zr = {v}", "", "x " + _NZ),
+    "ldy": _code("y = nr = zr = {v}", "", "y " + _NZ),
+    "lax": _code("a = x = nr = zr = {v}", "", "a x " + _NZ),
+    "and": _code("a = nr = zr = a & {v}", "a", "a " + _NZ),
+    "ora": _code("a = nr = zr = a | {v}", "a", "a " + _NZ),
+    "eor": _code("a = nr = zr = a ^ {v}", "a", "a " + _NZ),
+    "cmp": _code("t = a - {v}\nc = int(t >= 0)\nnr = zr = t & 0xFF", "a", "c " + _NZ),
+    "cpx": _code("t = x - {v}\nc = int(t >= 0)\nnr = zr = t & 0xFF", "x", "c " + _NZ),
+    "cpy": _code("t = y - {v}\nc = int(t >= 0)\nnr = zr = t & 0xFF", "y", "c " + _NZ),
+    "bit": _code("t = {v}\nnr = t\nzr = a & t\nv = t >> 6 & 1", "a", "v " + _NZ),
+    "adc": _code("m = {v}\nif d:\n    a, n_, v, z_, c = decimal_adc(a, m, c)\n    nr = n_ << 7\n"
+                 "    zr = 1 - z_\nelse:\n    t = a + m + c\n    v = (~(a ^ m) & (a ^ t) & 0x80) >> 7\n"
+                 "    c = int(t > 0xFF)\n    a = nr = zr = t & 0xFF", "a c d", "a c v " + _NZ),
+    "sbc": _code("m = {v}\nt = a - m - 1 + c\nv = ((a ^ m) & (a ^ t) & 0x80) >> 7\nnr = zr = t & 0xFF\n"
+                 "if d:\n    a = decimal_sbc_result(a, m, c)\nelse:\n    a = t & 0xFF\nc = int(t >= 0)",
+                 "a c d", "a c v " + _NZ),
+    "nop": _code(""),
 }  # fmt: skip
-_WRITES = {"sta": "a", "stx": "x", "sty": "y", "sax": "a & x"}
+# stores: the value written
+_WRITES = {"sta": _code("a", "a"), "stx": _code("x", "x"), "sty": _code("y", "y"),
+           "sax": _code("a & x", "a x")}
 _MODIFIES_VIA_FALLBACK = frozenset({"slo", "rla", "sre", "rra", "dcp", "isc"})
+# read-modify-write: t is the old value, r the new one
 _MODIFIES = {
-    "asl": "c = t >> 7\nr = (t << 1) & 0xFF", "lsr": "c = t & 1\nr = t >> 1",
-    "rol": "r = ((t << 1) | c) & 0xFF\nc = t >> 7", "ror": "r = (t >> 1) | (c << 7)\nc = t & 1",
-    "inc": "r = (t + 1) & 0xFF", "dec": "r = (t - 1) & 0xFF",
+    "asl": _code("c = t >> 7\nr = (t << 1) & 0xFF", "", "c"),
+    "lsr": _code("c = t & 1\nr = t >> 1", "", "c"),
+    "rol": _code("r = ((t << 1) | c) & 0xFF\nc = t >> 7", "c", "c"),
+    "ror": _code("r = (t >> 1) | (c << 7)\nc = t & 1", "c", "c"),
+    "inc": _code("r = (t + 1) & 0xFF"), "dec": _code("r = (t - 1) & 0xFF"),
 }  # fmt: skip
 _IMPLIED = {
-    "tax": "x = nr = zr = a", "tay": "y = nr = zr = a", "txa": "a = nr = zr = x", "tya": "a = nr = zr = y",
-    "tsx": "x = nr = zr = sp", "txs": "sp = x", "inx": "x = nr = zr = (x + 1) & 0xFF",
-    "iny": "y = nr = zr = (y + 1) & 0xFF", "dex": "x = nr = zr = (x - 1) & 0xFF",
-    "dey": "y = nr = zr = (y - 1) & 0xFF", "clc": "c = 0", "sec": "c = 1", "cli": "i = 0", "sei": "i = 1",
-    "cld": "d = 0", "sed": "d = 1", "clv": "v = 0", "nop": "",
-    "pla": "sp = (sp + 1) & 0xFF\na = nr = zr = mem[0x100 + sp]",
-    "plp": ("sp = (sp + 1) & 0xFF\nt = mem[0x100 + sp]\nnr = t & 0x80\nv = t >> 6 & 1\nd = t >> 3 & 1\n"
-            "i = t >> 2 & 1\nzr = 0 if t & 2 else 1\nc = t & 1"),
+    "tax": _code("x = nr = zr = a", "a", "x " + _NZ), "tay": _code("y = nr = zr = a", "a", "y " + _NZ),
+    "txa": _code("a = nr = zr = x", "x", "a " + _NZ), "tya": _code("a = nr = zr = y", "y", "a " + _NZ),
+    "tsx": _code("x = nr = zr = sp", "sp", "x " + _NZ), "txs": _code("sp = x", "x", "sp"),
+    "inx": _code("x = nr = zr = (x + 1) & 0xFF", "x", "x " + _NZ),
+    "iny": _code("y = nr = zr = (y + 1) & 0xFF", "y", "y " + _NZ),
+    "dex": _code("x = nr = zr = (x - 1) & 0xFF", "x", "x " + _NZ),
+    "dey": _code("y = nr = zr = (y - 1) & 0xFF", "y", "y " + _NZ),
+    "clc": _code("c = 0", "", "c"), "sec": _code("c = 1", "", "c"), "cli": _code("i = 0", "", "i"),
+    "sei": _code("i = 1", "", "i"), "cld": _code("d = 0", "", "d"), "sed": _code("d = 1", "", "d"),
+    "clv": _code("v = 0", "", "v"), "nop": _code(""),
+    "pla": _code("sp = (sp + 1) & 0xFF\na = nr = zr = mem[0x100 + sp]", "sp", "sp a " + _NZ),
+    "plp": _code("sp = (sp + 1) & 0xFF\nt = mem[0x100 + sp]\nnr = t & 0x80\nv = t >> 6 & 1\nd = t >> 3 & 1\n"
+                 "i = t >> 2 & 1\nzr = 0 if t & 2 else 1\nc = t & 1", "sp", "sp v d i c " + _NZ),
 }  # fmt: skip
-_STATUS = "((nr & 0x80) | v << 6 | 0x30 | d << 3 | i << 2 | (0 if zr else 2) | c)"
-_LOCALS = (*_REGISTERS, "nr", "zr")
+_STATUS = _code("((nr & 0x80) | v << 6 | 0x30 | d << 3 | i << 2 | (0 if zr else 2) | c)", "nr v d i zr c")
 _LOAD_CODE = {**{r: f"{r} = cpu.{r}" for r in _REGISTERS}, "nr": "nr = 0x80 if cpu.n else 0",
               "zr": "zr = 0 if cpu.z else 1"}
 _STORE_CODE = {**{r: f"cpu.{r} = {r}" for r in _REGISTERS}, "nr": "cpu.n = nr >> 7",
                "zr": "cpu.z = 0 if zr else 1"}
-_LOAD_MARK, _STORE_MARK = "#load#", "#store#"
-_LOCAL_NAME = re.compile(r"(?<![.\w])(?:a|x|y|sp|c|v|d|i|nr|zr)\b")
+_STORE_MARK = "#store#"  # where the registers a block changes are stored, filled in when it is done
 # finished source by raw source: self-patching code re-translates the same variants
 _FINISHED: dict[str, str] = {}
 
@@ -199,20 +235,33 @@ class TranslatingCPU(CPU):
 
 
 class _BlockWriter:
-    """Writes the Python source of one block."""
+    """Writes the Python source of one block from the instructions' code records."""
 
     def __init__(self, cpu: TranslatingCPU, start: int) -> None:
         self.cpu = cpu
         self.start = start
         self.lines: list[str] = []
+        self.reads: set[str] = set()  # registers the block's code reads
+        self.writes: set[str] = set()  # ... and writes
         self.cycles = 0  # static cycles since the last flush
         self.count = 0  # instructions since the last flush
         self.end = start  # one past the last byte translated (filled in as we go)
         self.closed = False  # an unconditional exit has been written
 
-    def emit(self, code: str, indent: int = 1) -> None:
-        for line in code.splitlines():
+    def emit(self, code: Code | str, indent: int = 1, **fields: str) -> None:
+        if isinstance(code, Code):
+            self.reads |= code.reads
+            self.writes |= code.writes
+            text = code.text.format(**fields) if fields else code.text
+        else:
+            text = code
+        for line in text.splitlines():
             self.lines.append("    " * indent + line)
+
+    def uses(self, reads: str = "", writes: str = "") -> None:
+        """Registers read or written by code emitted as plain text."""
+        self.reads.update(reads.split())
+        self.writes.update(writes.split())
 
     def exit(self, pc: str, extra_cycles: int = 0, indent: int = 1) -> None:
         """Leave the block: registers back to the CPU, PC, cycles, instruction count."""
@@ -223,20 +272,9 @@ class _BlockWriter:
         if indent == 1:
             self.closed = True
 
-    @staticmethod
-    def store() -> str:
-        return "\n".join(f"cpu.{r} = {r}" for r in _REGISTERS) + "\ncpu.n = nr >> 7\ncpu.z = 0 if zr else 1"
-
-    @staticmethod
-    def load() -> str:
-        return "\n".join(f"{r} = cpu.{r}" for r in _REGISTERS) + (
-            "\nnr = 0x80 if cpu.n else 0\nzr = 0 if cpu.z else 1")
-
     def write(self) -> tuple[str, int]:
         cpu = self.cpu
         memory = cpu.memory
-        self.lines = ["def block(cpu, mem=mem, code_bytes=code_bytes, invalidate=invalidate):", "    cyc = 0",
-                      "    " + _LOAD_MARK]
         pc = self.start
         for _ in range(MAX_BLOCK):
             opcode = memory[pc]
@@ -247,6 +285,7 @@ class _BlockWriter:
             operand = [memory[(pc + k) & 0xFFFF] for k in range(1, length)]
             following = (pc + length) & 0xFFFF
             self.end = max(self.end, pc + length)
+            self.emit(f"# ${pc:04X} {disassemble(memory, pc)[0]}")
             if op is None or opcode in JAM_OPCODES or opcode in UNSTABLE_OPCODES:
                 self.fallback(pc)  # raises CpuHalted with the address
                 self.exit("cpu.pc")
@@ -262,42 +301,33 @@ class _BlockWriter:
         return self._source(), self.end
 
     def _source(self) -> str:
-        raw = "\n".join(self.lines)
-        final = _FINISHED.get(raw)
+        """The final text: only the registers the block uses loaded on entry, only those
+        it changes stored back at each exit."""
+        used = [r for r in _LOCALS if r in self.reads or r in self.writes]
+        changed = [r for r in _LOCALS if r in self.writes]
+        key = "\n".join(self.lines) + f"\n{used}{changed}"
+        final = _FINISHED.get(key)
         if final is None:
-            final = _FINISHED[raw] = self._finish()
+            out = ["def block(cpu, mem=mem, code_bytes=code_bytes, invalidate=invalidate):", "    cyc = 0"]
+            out.extend("    " + _LOAD_CODE[r] for r in used)
+            for line in self.lines:
+                if line.strip() == _STORE_MARK:
+                    indent = line[: len(line) - len(line.lstrip())]
+                    out.extend(indent + _STORE_CODE[r] for r in changed)
+                else:
+                    out.append(line)
+            final = _FINISHED[key] = "\n".join(out)
         return final.replace("BLOCK_END", str(self.end))
-
-    def _finish(self) -> str:
-        """The final text: only the registers the block reads loaded, only those it
-        changes stored back."""
-        body = "\n".join(self.lines[3:])
-        mentioned = set(_LOCAL_NAME.findall(body))
-        used = [r for r in _LOCALS if r in mentioned]
-        assigned = set()
-        for line in body.splitlines():
-            parts = line.split(" = ")
-            for target in parts[:-1]:
-                assigned.update(name.strip() for name in target.split(","))
-        load = "\n    ".join(_LOAD_CODE[r] for r in used) or "pass"
-        changed = [r for r in _LOCALS if r in assigned]
-        text = "\n".join(self.lines).replace(_LOAD_MARK, load)
-        lines = []
-        for line in text.splitlines():
-            if line.strip() == _STORE_MARK:
-                indent = line[: len(line) - len(line.lstrip())]
-                lines.extend(indent + _STORE_CODE[r] for r in changed)
-            else:
-                lines.append(line)
-        return "\n".join(lines)
 
     # -- one instruction -----------------------------------------------------------------------
     def fallback(self, pc: int) -> None:
-        """Run one instruction on the interpreter, with the state handed over."""
-        self.emit(self.store())
+        """Run one instruction on the interpreter, with the state handed over: every
+        register is stored before and loaded after."""
+        self.uses(" ".join(_LOCALS), " ".join(_LOCALS))
+        self.emit("\n".join(_STORE_CODE[r] for r in _LOCALS))
         self.emit(f"cpu.pc = {pc}\ncpu.cycles += {self.cycles} + cyc\ncpu.instructions += {self.count}\n"
                   f"cyc = 0\ncpu.cycles += HANDLERS[mem[{pc}]](cpu)\ncpu.instructions += 1")
-        self.emit(self.load())
+        self.emit("\n".join(_LOAD_CODE[r] for r in _LOCALS))
         self.cycles = 0
         self.count = 0
 
@@ -306,7 +336,7 @@ class _BlockWriter:
         self.emit(f"if code_bytes[{address}] and invalidate({address}, {self.start}, BLOCK_END):")
         self.exit(str(following), indent=2)
 
-    def write_memory(self, op: Any, code: str, address: str, following: int) -> None:
+    def write_memory(self, op: Any, code: Code | str, address: str, following: int) -> None:
         """An instruction that writes memory: its code, then the self-modification check
         (which may leave the block, so the instruction is counted first)."""
         self.emit(code)
@@ -314,12 +344,13 @@ class _BlockWriter:
         self.count += 1
         self.smc_check(address, following)
 
-    def push(self, value: str) -> None:
+    def push(self, value: Code) -> None:
         # Code translated from the stack page is dropped when pushed over; the block
         # that pushes runs on (code that overwrites itself through the stack while
         # running from the stack page is beyond what this core follows).
-        self.emit(f"mem[0x100 + sp] = {value}\nif code_bytes[0x100 + sp]:\n    invalidate(0x100 + sp, 0, 0)\n"
-                  "sp = (sp - 1) & 0xFF")
+        self.uses("sp " + " ".join(value.reads), "sp")
+        self.emit(f"mem[0x100 + sp] = {value.text}\nif code_bytes[0x100 + sp]:\n"
+                  "    invalidate(0x100 + sp, 0, 0)\nsp = (sp - 1) & 0xFF")
 
     def address(self, mode: Mode, operand: list[int], penalty: bool) -> str:
         """Emit the effective-address computation into ``ea``; return the expression."""
@@ -328,22 +359,22 @@ class _BlockWriter:
         if mode is Mode.ABS:
             return str(operand[0] | operand[1] << 8)
         if mode is Mode.ZPX:
-            self.emit(f"ea = ({operand[0]} + x) & 0xFF")
+            self.emit(_code(f"ea = ({operand[0]} + x) & 0xFF", "x"))
         elif mode is Mode.ZPY:
-            self.emit(f"ea = ({operand[0]} + y) & 0xFF")
+            self.emit(_code(f"ea = ({operand[0]} + y) & 0xFF", "y"))
         elif mode in (Mode.ABX, Mode.ABY):
             base = operand[0] | operand[1] << 8
             register = "x" if mode is Mode.ABX else "y"
-            self.emit(f"ea = ({base} + {register}) & 0xFFFF")
+            self.emit(_code(f"ea = ({base} + {register}) & 0xFFFF", register))
             if penalty:
-                self.emit(f"cyc += ({operand[0]} + {register}) > 0xFF")
+                self.emit(_code(f"cyc += ({operand[0]} + {register}) > 0xFF", register))
         elif mode is Mode.IZX:
-            self.emit(f"t = ({operand[0]} + x) & 0xFF\nea = mem[t] | mem[(t + 1) & 0xFF] << 8")
+            self.emit(_code(f"t = ({operand[0]} + x) & 0xFF\nea = mem[t] | mem[(t + 1) & 0xFF] << 8", "x"))
         elif mode is Mode.IZY:
             zp = operand[0]
-            self.emit(f"t = mem[{zp}]\nea = ((t | mem[{(zp + 1) & 0xFF}] << 8) + y) & 0xFFFF")
+            self.emit(_code(f"t = mem[{zp}]\nea = ((t | mem[{(zp + 1) & 0xFF}] << 8) + y) & 0xFFFF", "y"))
             if penalty:
-                self.emit("cyc += (t + y) > 0xFF")
+                self.emit(_code("cyc += (t + y) > 0xFF", "y"))
         return "ea"
 
     def instruction(self, op: Any, pc: int, operand: list[int], following: int) -> bool:
@@ -357,7 +388,8 @@ class _BlockWriter:
             self.count += 1
             # a side exit: the taken branch leaves the block, the fall-through path goes on
             # in the same block (no dispatch for a branch not taken)
-            self.emit(f"if {_BRANCHES[name]}:")
+            condition = _BRANCHES[name]
+            self.emit(Code(f"if {condition.text}:", condition.reads))
             self.exit(str(target), 1 + ((following ^ target) > 0xFF), indent=2)
             return False
         if name == "jmp" and mode is Mode.ABS:
@@ -376,14 +408,14 @@ class _BlockWriter:
             self.cycles += op.cycles
             self.count += 1
             return_address = (pc + 2) & 0xFFFF
-            self.push(str(return_address >> 8))
-            self.push(str(return_address & 0xFF))
+            self.push(_code(str(return_address >> 8)))
+            self.push(_code(str(return_address & 0xFF)))
             self.exit(str(operand[0] | operand[1] << 8))
             return True
         if name == "rts":
             self.cycles += op.cycles
             self.count += 1
-            self.emit("sp = (sp + 1) & 0xFF\nt = mem[0x100 + sp]\nsp = (sp + 1) & 0xFF")
+            self.emit(_code("sp = (sp + 1) & 0xFF\nt = mem[0x100 + sp]\nsp = (sp + 1) & 0xFF", "sp", "sp"))
             self.exit("((mem[0x100 + sp] << 8 | t) + 1) & 0xFFFF")
             return True
         if name in ("rti", "brk"):
@@ -393,25 +425,30 @@ class _BlockWriter:
         if mode is Mode.IMP and name in _IMPLIED:
             self.emit(_IMPLIED[name])
         elif name == "pha":
-            self.push("a")
+            self.push(_code("a", "a"))
         elif name == "php":
             self.push(_STATUS)
         elif mode is Mode.ACC and name in _MODIFIES:
-            self.emit("t = a\n" + _MODIFIES[name] + "\na = nr = zr = r")
+            self.emit(_code("t = a", "a"))
+            self.emit(_MODIFIES[name])
+            self.emit(_code("a = nr = zr = r", "", "a " + _NZ))
         elif documented and name in _READS:
             if mode is Mode.IMM:
                 value = str(operand[0])
             else:
                 value = f"mem[{self.address(mode, operand, op.page_penalty)}]"
-            self.emit(_READS[name].format(v=value))
+            self.emit(_READS[name], v=value)
         elif name in _WRITES:
             address = self.address(mode, operand, False)
-            self.write_memory(op, f"mem[{address}] = {_WRITES[name]}", address, following)
+            value = _WRITES[name]
+            self.write_memory(op, Code(f"mem[{address}] = {value.text}", value.reads), address, following)
             return False
         elif documented and name in _MODIFIES:
             address = self.address(mode, operand, False)
-            code = f"t = mem[{address}]\n{_MODIFIES[name]}\nmem[{address}] = nr = zr = r"
-            self.write_memory(op, code, address, following)
+            self.emit(f"t = mem[{address}]")
+            modify = _MODIFIES[name]
+            self.write_memory(op, Code(f"{modify.text}\nmem[{address}] = nr = zr = r", modify.reads,
+                                       modify.writes | {"nr", "zr"}), address, following)
             return False
         elif name in _MODIFIES_VIA_FALLBACK and mode is not Mode.IMM:
             # the interpreter writes memory for us: find where first, then keep the
