@@ -223,6 +223,8 @@ def _describe(token: Token) -> str:
 
 
 def number_token(kind: str, text: str, column: int) -> Number:
+    if kind == "dec" and len(text) <= 9:
+        return Number(int(text), column)
     digits = text.lstrip("$%").lstrip("0")
     limit_digits = {"dec": 10, "hex": 8, "bin": 32}[kind]
     value = int(digits, {"dec": 10, "hex": 16, "bin": 2}[kind]) if digits and len(digits) <= limit_digits \
