@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from toolchain.cli import asm, basic, build, disk, mse, run, vice
+from toolchain.cli import asm, basic, build, disasm, disk, mse, run, vice
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -18,8 +18,8 @@ def main() -> None:
     """c64tc: from 1980s magazine listings to verified C64 PRG files and D64 disks."""
 
 
-for _command in (asm.asm_command, basic.tok_command, basic.detok_command, basic.list_command,
-                 build.build_command, disk.d64_group, mse.mse_group, run.run_command,
+for _command in (asm.asm_command, disasm.disasm_command, basic.tok_command, basic.detok_command,
+                 basic.list_command, build.build_command, disk.d64_group, mse.mse_group, run.run_command,
                  run.verify_command, vice.vice_command):
     main.add_command(_command)
 
