@@ -137,6 +137,7 @@ class _Assembly:
         self.line_output: dict[int, list[tuple[int, bytes]]] = {}
         self.wants_branch_page = "branch-page" in options.warnings
         self.wants_zp_forward = "zp-forward" in options.warnings
+        self.rules: dict[tuple[str, Syntax], tuple[Mode | None, Mode | None, str | None]] = {}
 
     # -- diagnostics ---------------------------------------------------------------
     def diagnostic(self, line: SourceLine, column: int, message: str, severity: str = "error") -> None:
@@ -263,10 +264,11 @@ class _Assembly:
         for line in self.source_lines():
             line_index[id(line)] = len(lines)
             lines.append(line)
-            if line.offset >= len(line.text) or not line.text[line.offset :].strip():
+            text = line.text[line.offset :] if line.offset else line.text
+            if not text or text.isspace():
                 continue
             try:
-                statements = parse_line(line, dialect)
+                statements = parse_line(line, dialect, text)
             except ParseError as exc:
                 if active:
                     self.diagnostic(line, exc.column, str(exc))
@@ -464,35 +466,45 @@ class _Assembly:
             return None
         return data[offset : None if length is None else offset + length]
 
-    def choose_mode(self, ins: Instruction, pc: int) -> Mode | None:
-        modes = self.dialect.mnemonics[ins.mnemonic]
+    def mode_rule(self, mnemonic: str, syntax: Syntax) -> tuple[Mode | None, Mode | None, str | None]:
+        """How a mnemonic written with a syntax is encoded: (zero-page mode, absolute
+        mode, error): both modes when the value decides, one when it is fixed."""
+        modes = self.dialect.mnemonics[mnemonic]
         if Mode.REL in modes:
-            if ins.syntax is Syntax.DIRECT:
-                return Mode.REL
-            self.diagnostic(ins.line, ins.column,
-                            f"'{ins.mnemonic}' is a branch: it takes a target address only")
-            return None
-        if ins.syntax in _SHORT_FORM:
-            short, long = _SHORT_FORM[ins.syntax]
+            if syntax is Syntax.DIRECT:
+                return None, Mode.REL, None
+            return None, None, f"'{mnemonic}' is a branch: it takes a target address only"
+        if syntax in _SHORT_FORM:
+            short, long = _SHORT_FORM[syntax]
             if short in modes and long in modes:
-                assert ins.expr is not None
-                try:
-                    value = ins.expr.value(self.lookup_known, pc)
-                except UnknownSymbol:
-                    ins.forward = True
-                    return long
-                except ExpressionError:
-                    return long
-                return short if 0 <= value <= 0xFF else long
+                return short, long, None
             if short in modes or long in modes:
-                return short if short in modes else long
-        elif _FIXED_FORM[ins.syntax] in modes:
-            return _FIXED_FORM[ins.syntax]
+                return (None, short, None) if short in modes else (None, long, None)
+        elif _FIXED_FORM[syntax] in modes:
+            return None, _FIXED_FORM[syntax], None
         available = ", ".join(sorted(_syntax_of(m) for m in modes))
-        self.diagnostic(ins.line, ins.column,
-                        f"addressing mode {ins.syntax.value} is not available for '{ins.mnemonic}' "
-                        f"(it has: {available})")
-        return None
+        return None, None, (f"addressing mode {syntax.value} is not available for '{mnemonic}' "
+                            f"(it has: {available})")
+
+    def choose_mode(self, ins: Instruction, pc: int) -> Mode | None:
+        key = (ins.mnemonic, ins.syntax)
+        rule = self.rules.get(key)
+        if rule is None:
+            rule = self.rules[key] = self.mode_rule(ins.mnemonic, ins.syntax)
+        short, long, error = rule
+        if short is None:
+            if error is not None:
+                self.diagnostic(ins.line, ins.column, error)
+            return long
+        assert ins.expr is not None
+        try:
+            value = ins.expr.value(self.lookup_known, pc)
+        except UnknownSymbol:
+            ins.forward = True
+            return long
+        except ExpressionError:
+            return long
+        return short if 0 <= value <= 0xFF else long
 
     # -- between the passes ------------------------------------------------------------------
     def resolve_pending(self) -> None:

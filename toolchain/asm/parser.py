@@ -53,6 +53,8 @@ class Syntax(enum.Enum):
     INDIRECT_X = "(zp,x)"
     INDIRECT_Y = "(zp),y"
 
+    __hash__ = object.__hash__  # members are singletons (see Mode)
+
 
 @dataclass(slots=True)
 class SourceLine:
@@ -637,13 +639,13 @@ def _parse_fast_unchecked(line: SourceLine, text: str, dialect: Dialect) -> list
     reserved = _RESERVED[dialect]
     match = _FAST_INSTRUCTION.fullmatch(text)
     if match is not None:
-        mnemonic = match.group("mnemonic").lower()
-        label = match.group("label")
+        label, mnemonic, imm, izx, izy, ind, direct, index = match.group(
+            "label", "mnemonic", "imm", "izx", "izy", "ind", "direct", "index")
+        mnemonic = mnemonic.lower()
         if mnemonic not in dialect.mnemonics or (label is not None and label.lower() in reserved):
             return None
         operand: tuple[Syntax, Expr | None] = (Syntax.IMPLIED, None)
-        if match.group("imm"):
-            imm = match.group("imm")
+        if imm:
             start = match.start("imm") + 1
             value: Expr | None
             if imm[1] in "<>":
@@ -652,21 +654,18 @@ def _parse_fast_unchecked(line: SourceLine, text: str, dialect: Dialect) -> list
             else:
                 value = _fast_value(imm[1:], start + 1, reserved)
             operand = (Syntax.IMMEDIATE, value)
-        elif match.group("izx"):
-            operand = (Syntax.INDIRECT_X, _fast_value(match.group("izx")[1:-3], match.start("izx") + 2,
-                                                      reserved))
-        elif match.group("izy"):
-            operand = (Syntax.INDIRECT_Y, _fast_value(match.group("izy")[1:-3], match.start("izy") + 2,
-                                                      reserved))
-        elif match.group("ind"):
-            inner = _fast_value(match.group("ind")[1:-1], match.start("ind") + 2, reserved)
-            operand = (Syntax.DIRECT, None if inner is None else Paren(inner, match.start("ind") + 1))
-        elif match.group("direct"):
-            value = _fast_value(match.group("direct"), match.start("direct") + 1, reserved)
-            index = match.group("index")
+        elif direct:
+            value = _fast_value(direct, match.start("direct") + 1, reserved)
             syntax = Syntax.DIRECT if index is None else (
                 Syntax.INDEXED_X if index in "xX" else Syntax.INDEXED_Y)
             operand = (syntax, value)
+        elif izx:
+            operand = (Syntax.INDIRECT_X, _fast_value(izx[1:-3], match.start("izx") + 2, reserved))
+        elif izy:
+            operand = (Syntax.INDIRECT_Y, _fast_value(izy[1:-3], match.start("izy") + 2, reserved))
+        elif ind:
+            inner = _fast_value(ind[1:-1], match.start("ind") + 2, reserved)
+            operand = (Syntax.DIRECT, None if inner is None else Paren(inner, match.start("ind") + 1))
         if operand[0] is not Syntax.IMPLIED and operand[1] is None:
             return None
         return make_instruction(line, (label, match.start("label") + 1) if label else None, mnemonic,
@@ -679,10 +678,11 @@ def _parse_fast_unchecked(line: SourceLine, text: str, dialect: Dialect) -> list
     return None
 
 
-def parse_line(line: SourceLine, dialect: Dialect = DOCUMENTED) -> list[Statement]:
-    """Parse one line's statements.  Raises ParseError with a column relative to the
-    statement text."""
-    text = line.text[line.offset :]
+def parse_line(line: SourceLine, dialect: Dialect = DOCUMENTED, text: str | None = None) -> list[Statement]:
+    """Parse one line's statements (``text``: the statement part, when already cut).
+    Raises ParseError with a column relative to the statement text."""
+    if text is None:
+        text = line.text[line.offset :]
     fast = _parse_fast(line, text, dialect)
     if fast is not None:
         return fast

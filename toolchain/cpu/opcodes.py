@@ -36,6 +36,10 @@ class Mode(enum.Enum):
         self.key = key
         self.operand_length = operand_length
 
+    # members are singletons: hashing by identity is right and much faster than Enum's
+    # own __hash__ (a Python-level hash of the name), which the assembler pays per line
+    __hash__ = object.__hash__
+
     @property
     def length(self) -> int:
         return 1 + self.operand_length
