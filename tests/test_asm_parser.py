@@ -80,13 +80,13 @@ def _parse(parse: object, text: str, dialect: Dialect) -> object:
         return ("error", str(exc), exc.column)
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(lines, st.sampled_from([DOCUMENTED, UNDOCUMENTED]))
 def test_the_parser_agrees_with_the_grammar(text: str, dialect: Dialect) -> None:
     assert _parse(parse_line_fully, text, dialect) == _parse(parse_line_with_grammar, text, dialect)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.one_of(instruction_lines, equate_lines), st.sampled_from([DOCUMENTED, UNDOCUMENTED]))
 def test_fast_path_agrees_with_the_full_parser(text: str, dialect: Dialect) -> None:
     line = SourceLine("t", 1, text, None, 0)
