@@ -136,6 +136,19 @@ class Unit:
 
 _LEADING_COUNT = re.compile(r"(\d+) ?")
 
+#: The largest repeat count (``{255 down}``): no line holds more bytes (a stored BASIC line,
+#: and so a Profi-Ass source line, is at most 255 bytes long), and a bound keeps a typo like
+#: ``{999999999999 down}`` from filling the memory.
+MAX_REPEAT = 255
+
+
+def _repeat_count(digits: str, column: int) -> int:
+    if len(digits.lstrip("0")) > 3 or int(digits) > MAX_REPEAT:
+        shown = digits if len(digits) <= 12 else digits[:12] + "..."
+        raise PetsciiError(f"repeat count {shown} is more than a line can hold (at most {MAX_REPEAT})",
+                           column)
+    return int(digits)
+
 
 def _brace_code(content: str, column: int) -> tuple[int, int]:
     """The byte and repeat count of a brace code's content, petcat's way: an optional
@@ -143,23 +156,25 @@ def _brace_code(content: str, column: int) -> tuple[int, int]:
     number is a decimal character code (``147``)."""
     repeat = 1
     if content.isdigit():
-        code = int(content)
-        if code > 255:
-            raise PetsciiError(f"character code {{{content}}} is larger than 255", column)
-        return code, 1
+        number = int(content) if len(content.lstrip("0")) <= 3 else 256
+        if number > 255:
+            shown = content if len(content) <= 12 else content[:12] + "..."
+            raise PetsciiError(f"character code {{{shown}}} is larger than 255", column)
+        return number, 1
     count = _LEADING_COUNT.match(content)
     if count:
-        repeat = int(count.group(1))
+        repeat = _repeat_count(count.group(1), column)
         content = content[count.end():]
-    code = CODE_NAMES.get(content)
+    code: int | None = CODE_NAMES.get(content)
     if code is None and content.startswith("$") and len(content) == 3:
         code = CODE_NAMES.get(content.lower())  # petcat wants lower-case hex; accept both
     if code is None and "*" in content:
         name, _, times = content.rpartition("*")
         if times.isdigit() and name in CODE_NAMES:
-            code, repeat = CODE_NAMES[name], int(times)
+            code, repeat = CODE_NAMES[name], _repeat_count(times, column)
     if code is None:
-        raise PetsciiError(f"unknown control code name {{{content}}}", column)
+        shown = content if len(content) <= 40 else content[:40] + "..."
+        raise PetsciiError(f"unknown control code name {{{shown}}}", column)
     return code, repeat
 
 

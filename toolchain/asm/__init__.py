@@ -1,9 +1,20 @@
 """The 6502 assembler for the Profi-Ass dialect of 64'er magazine listings.
 
-Public API: :func:`assemble` (source text -> :class:`Program`), :class:`AssemblyFailed`,
+Public API: :func:`assemble` (source text -> :class:`Program`), :func:`assemble_sources`
+(several texts as one program), :class:`AssemblyOptions` (include paths, -D definitions,
+undocumented opcodes, warnings), :func:`parse_define`, :class:`AssemblyFailed`,
 and the output formats in :mod:`toolchain.asm.output`.
 """
 
-from toolchain.asm.assembler import AssemblyFailed, Program, SymbolInfo, assemble
+from toolchain.asm.assembler import (
+    AssemblyFailed,
+    AssemblyOptions,
+    Program,
+    SymbolInfo,
+    assemble,
+    assemble_sources,
+    parse_define,
+)
 
-__all__ = ["AssemblyFailed", "Program", "SymbolInfo", "assemble"]
+__all__ = ["AssemblyFailed", "AssemblyOptions", "Program", "SymbolInfo", "assemble", "assemble_sources",
+           "parse_define"]

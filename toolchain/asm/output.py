@@ -20,7 +20,9 @@ def listing(program: Program) -> str:
         text = line.text[line.offset :].rstrip()
         number = "" if line.listing_number is None else str(line.listing_number)
         number_column = f"{number:>{width}} " if width else ""
-        pieces = program.line_output.get(index) or [(None, b"")]
+        pieces: list[tuple[int | None, bytes]] = [(None, b"")]
+        if index in program.line_output:
+            pieces = list(program.line_output[index])
         for number_of_piece, (address, data) in enumerate(pieces):
             for offset in range(0, max(len(data), 1), _BYTES_PER_ROW):
                 chunk = " ".join(f"{b:02X}" for b in data[offset : offset + _BYTES_PER_ROW])

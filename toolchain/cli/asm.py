@@ -7,48 +7,81 @@ from pathlib import Path
 import click
 
 from toolchain.cli.common import print_diagnostics, reports_user_errors
-from toolchain.fileio import read_bytes, read_text, write_together
+from toolchain.fileio import STDIO, write_stdout, write_together
+
+_WARNING_NAMES = ["all", "branch-page", "zp-forward"]
 
 
-def _load_asm_source(source: Path) -> str:
-    if source.suffix.lower() == ".prg":
-        # Profi-Ass kept its sources as BASIC programs: detokenize, then assemble.
-        from toolchain.basic import detokenize
-        from toolchain.disk import Prg
+def _defines(ctx: click.Context, param: click.Parameter,
+             values: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    from toolchain.asm import parse_define
 
-        return detokenize(Prg.from_bytes(read_bytes(source), str(source)), name=source.name,
-                          path=str(source))
-    return read_text(source)
+    result = []
+    for text in values:
+        try:
+            result.append(parse_define(text))
+        except ValueError as exc:
+            raise click.BadParameter(f"{text!r}: {exc}", ctx, param) from None
+    return tuple(result)
 
 
 @click.command("asm")
-@click.argument("source", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Output file (default: build/NAME.prg).")
+@click.argument("sources", nargs=-1, required=True,
+                type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Output file (default: build/NAME.prg after the first SOURCE); '-' for standard output.")
 @click.option("--format", "output_format", type=click.Choice(["prg", "raw"]), default="prg",
               show_default=True, help="prg: two-byte load address + code; raw: code only.")
-@click.option("-l", "--listing", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("-l", "--listing", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write a listing (address, bytes, line, source); '-' for standard output.")
-@click.option("--vice-labels", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--vice-labels", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write a VICE monitor label file (al C:xxxx .name).")
 @click.option("--symbols", is_flag=True, help="Print the symbol table, by name and by value.")
+@click.option("-I", "--include-path", "include_paths", multiple=True,
+              type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Look for .include and .binary files here too (after the including file's folder).")
+@click.option("-D", "--define", "defines", multiple=True, callback=_defines, metavar="NAME=VALUE",
+              help="Define a symbol before the source (VALUE as in the source: 12, $0c; default 1).")
+@click.option("--undocumented", is_flag=True,
+              help="Accept the stable undocumented opcodes: lax, sax, dcp, isc, slo, rla, sre, rra, anc, "
+                   "alr, arr, sbx, las, nop with operands (and dcm, isb, ins, asr, axs, lse, aso).")
+@click.option("-W", "warnings", multiple=True, type=click.Choice(_WARNING_NAMES), metavar="WARNING",
+              help="Warn about: branch-page (a taken branch crossing a page costs a cycle), zp-forward "
+                   "(a forward reference to zero page kept absolute), all.")
+@click.option("-q", "--quiet", is_flag=True, help="No listing (even with '.opt p') and no summary line.")
 @reports_user_errors
-def asm_command(source: Path, output: Path | None, output_format: str, listing: Path | None,
-                vice_labels: Path | None, symbols: bool) -> None:
-    """Assemble a Profi-Ass (64'er magazine) 6502 SOURCE into a PRG file.
+def asm_command(sources: tuple[str, ...], output: str | None, output_format: str, listing: str | None,
+                vice_labels: str | None, symbols: bool, include_paths: tuple[Path, ...],
+                defines: tuple[tuple[str, int], ...], undocumented: bool, warnings: tuple[str, ...],
+                quiet: bool) -> None:
+    """Assemble Profi-Ass (64'er magazine) 6502 SOURCES into one PRG file.
 
-    SOURCE may be text (with or without BASIC line numbers, or a petcat listing)
-    or a tokenized .prg as Profi-Ass saved it.
+    Each SOURCE may be text (with or without BASIC line numbers, or a petcat listing)
+    or a tokenized .prg as Profi-Ass saved it; '-' reads standard input.  Several
+    SOURCES are assembled as one program, in the order given.
     """
-    from toolchain.asm import assemble
+    from toolchain.asm import AssemblyOptions, assemble_sources
+    from toolchain.asm.assembler import WARNINGS
     from toolchain.asm.output import listing as make_listing
     from toolchain.asm.output import symbol_table
     from toolchain.asm.output import vice_labels as make_labels
+    from toolchain.asm.sources import load_source
     from toolchain.disk import Prg
 
-    program = assemble(_load_asm_source(source), str(source))
+    to_stdout = [name for name, path in (("-o", output), ("-l", listing), ("--vice-labels", vice_labels))
+                 if path == STDIO]
+    if len(to_stdout) > 1:
+        raise click.UsageError(f"{' and '.join(to_stdout)} cannot both write to standard output")
+    if sources.count(STDIO) > 1:
+        raise click.UsageError("standard input ('-') can be read only once")
+    enabled = frozenset(WARNINGS) if "all" in warnings else frozenset(warnings)
+    options = AssemblyOptions(include_paths=include_paths, defines=defines, undocumented=undocumented,
+                              warnings=enabled)
+    program = assemble_sources([(load_source(source), source) for source in sources], options)
     print_diagnostics(program.warnings)
-    output = output or Path("build") / f"{source.stem}.prg"
+    if output is None:
+        stem = "stdin" if sources[0] == STDIO else Path(sources[0]).stem
+        output = str(Path("build") / f"{stem}.prg")
     image = Prg(program.start, program.image).to_bytes() if output_format == "prg" else program.image
     # the program, its listing and its labels are written together or not at all
     outputs: list[tuple[str | Path, bytes | str]] = [(output, image)]
@@ -56,10 +89,16 @@ def asm_command(source: Path, output: Path | None, output_format: str, listing: 
         outputs.append((listing, make_listing(program)))
     if vice_labels is not None:
         outputs.append((vice_labels, make_labels(program)))
-    write_together(outputs)
-    if listing is None and program.listing_requested:
+    if all(str(path) == STDIO for path, _ in outputs):
+        for _, data in outputs:  # write_together needs at least one file (FileSet of none fails)
+            write_stdout(data)
+    else:
+        write_together(outputs)
+    if listing is None and program.listing_requested and not quiet and output != STDIO:
         click.echo(make_listing(program), nl=False)  # ".opt p" asks for a printed listing
     if symbols:
-        click.echo(symbol_table(program), nl=False)
-    click.echo(f"{output}: ${program.start:04X}-${program.end - 1:04X}, {len(program.image)} bytes"
-               + (" (+2 load address)" if output_format == "prg" else ""), err=True)
+        click.echo(symbol_table(program), nl=False, err=output == STDIO)
+    if not quiet:
+        where = "standard output" if output == STDIO else output
+        click.echo(f"{where}: ${program.start:04X}-${program.end - 1:04X}, {len(program.image)} bytes"
+                   + (" (+2 load address)" if output_format == "prg" else ""), err=True)

@@ -331,6 +331,11 @@ def _op_arr(cpu: CPU, v: int) -> None:
     cpu.a = result
 
 
+def _op_las(cpu: CPU, v: int) -> None:
+    # LAS ($BB): A, X and SP all take memory AND SP (groepaz: stable on every NMOS chip)
+    cpu.a = cpu.x = cpu.sp = _nz(cpu, v & cpu.sp)
+
+
 def _op_sbx(cpu: CPU, v: int) -> None:
     t = cpu.a & cpu.x
     cpu.c = int(t >= v)
@@ -342,7 +347,7 @@ _READ_OPERATIONS: dict[str, Callable[[CPU, int], None]] = {
     "eor": _op_eor, "adc": adc, "sbc": sbc, "bit": _op_bit,
     "cmp": lambda cpu, v: _compare(cpu, cpu.a, v), "cpx": lambda cpu, v: _compare(cpu, cpu.x, v),
     "cpy": lambda cpu, v: _compare(cpu, cpu.y, v), "nop": lambda cpu, v: None,
-    "anc": _op_anc, "alr": _op_alr, "arr": _op_arr, "sbx": _op_sbx,
+    "anc": _op_anc, "alr": _op_alr, "arr": _op_arr, "sbx": _op_sbx, "las": _op_las,
 }  # fmt: skip
 
 _WRITE_OPERATIONS: dict[str, Callable[[CPU], int]] = {

@@ -36,6 +36,10 @@ class Mode(enum.Enum):
         self.key = key
         self.operand_length = operand_length
 
+    # members are singletons: hashing by identity is right and much faster than Enum's
+    # own __hash__ (a Python-level hash of the name), which the assembler pays per line
+    __hash__ = object.__hash__
+
     @property
     def length(self) -> int:
         return 1 + self.operand_length
@@ -115,6 +119,7 @@ dcp zp c7/5   dcp zpx d7/6  dcp abs cf/6  dcp abx df/7  dcp aby db/7  dcp izx c3
 isc zp e7/5   isc zpx f7/6  isc abs ef/6  isc abx ff/7  isc aby fb/7  isc izx e3/8  isc izy f3/8
 sax zp 87/3   sax zpy 97/4  sax abs 8f/4  sax izx 83/6
 lax zp a7/3   lax zpy b7/4  lax abs af/4  lax aby bf/4+ lax izx a3/6  lax izy b3/5+
+las aby bb/4+
 anc imm 0b/2  anc imm 2b/2  alr imm 4b/2  arr imm 6b/2  sbx imm cb/2  sbc imm eb/2
 nop imp 1a/2  nop imp 3a/2  nop imp 5a/2  nop imp 7a/2  nop imp da/2  nop imp fa/2
 nop imm 80/2  nop imm 82/2  nop imm 89/2  nop imm c2/2  nop imm e2/2
@@ -128,8 +133,9 @@ nop abx 1c/4+ nop abx 3c/4+ nop abx 5c/4+ nop abx 7c/4+ nop abx dc/4+ nop abx fc
 JAM_OPCODES = frozenset({0x02, 0x12, 0x22, 0x32, 0x42, 0x52, 0x62, 0x72, 0x92, 0xB2, 0xD2, 0xF2})
 
 # Opcodes whose result depends on the chip's analogue behaviour (ANE, LXA, SHA,
-# SHX, SHY, TAS, LAS): no C64 program can rely on them, so the core refuses them.
-UNSTABLE_OPCODES = frozenset({0x8B, 0xAB, 0x93, 0x9F, 0x9B, 0x9C, 0x9E, 0xBB})
+# SHX, SHY, TAS): no C64 program can rely on them, so the core refuses them.  LAS ($BB,
+# A,X,SP = memory AND SP) is not among them: groepaz lists it as stable.
+UNSTABLE_OPCODES = frozenset({0x8B, 0xAB, 0x93, 0x9F, 0x9B, 0x9C, 0x9E})
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,3 +194,32 @@ MNEMONICS: MappingProxyType[str, frozenset[Mode]] = MappingProxyType(
     }
 )
 BRANCH_MNEMONICS = frozenset(m for m, modes in MNEMONICS.items() if Mode.REL in modes)
+
+
+def _undocumented_encodings() -> dict[tuple[str, Mode], Opcode]:
+    """What the assembler encodes for an undocumented mnemonic: the first opcode listed
+    for each (mnemonic, mode), as 64tass does ($80 for ``nop #``, $04 for ``nop zp``);
+    forms that have a documented opcode (``nop``, ``sbc #``) keep it."""
+    table: dict[tuple[str, Mode], Opcode] = {}
+    for op in _by_code.values():
+        key = (op.mnemonic, op.mode)
+        if not op.documented and key not in _documented:
+            table.setdefault(key, op)
+    return table
+
+
+#: Undocumented (mnemonic, mode) -> opcode, with 64tass's mnemonics (assembler, --undocumented).
+UNDOCUMENTED_ENCODINGS: MappingProxyType[tuple[str, Mode], Opcode] = MappingProxyType(
+    dict(sorted(_undocumented_encodings().items(), key=lambda kv: kv[1].code)))
+#: Every mnemonic with its modes, documented and undocumented (nop gains its extra modes).
+ALL_MNEMONICS: MappingProxyType[str, frozenset[Mode]] = MappingProxyType(
+    {
+        mnemonic: frozenset(mode for (m, mode) in (*_documented, *UNDOCUMENTED_ENCODINGS) if m == mnemonic)
+        for mnemonic in sorted({m for (m, _) in (*_documented, *UNDOCUMENTED_ENCODINGS)})
+    }
+)
+#: Other names for the undocumented mnemonics, as other assemblers and documents spell them.
+MNEMONIC_ALIASES: MappingProxyType[str, str] = MappingProxyType({
+    "aso": "slo", "lse": "sre", "dcm": "dcp", "isb": "isc", "ins": "isc", "asr": "alr", "axs": "sbx",
+    "lar": "las", "lae": "las"
+})

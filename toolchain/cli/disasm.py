@@ -1,0 +1,94 @@
+"""``c64tc disasm``: machine code back to a listing or to source that assembles again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from toolchain.cli.common import NUMBER, reports_user_errors
+from toolchain.diagnostics import UserError
+from toolchain.fileio import STDIO, read_bytes, read_text, write_atomic
+
+
+def load_program(path: str, load_address: int | None = None) -> tuple[int, bytes]:
+    """(load address, bytes) of a PRG, a raw binary (with ``load_address``) or an MSE dump.
+    Structured so that a program from anywhere (a disk image, later) can be given to
+    the disassembler instead."""
+    from toolchain import mse
+    from toolchain.disk import Prg
+
+    data = read_bytes(path)
+    if load_address is not None:
+        if load_address + len(data) > 0x10000:
+            raise UserError.single(path, f"{len(data)} bytes loaded at ${load_address:04X} run past $FFFF")
+        return load_address, data
+    text = data.decode("latin-1")
+    if path.lower().endswith(".mse") or "programm :" in text[:4096].lower():
+        prg = mse.to_prg(mse.parse(text, path))
+        return prg.load_address, prg.data
+    prg = Prg.from_bytes(data, path)
+    return prg.load_address, prg.data
+
+
+def _shown(file: str) -> str:
+    return "standard input" if file == STDIO else Path(file).name
+
+
+@click.command("disasm")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option("--format", "output_format", type=click.Choice(["listing", "source"]), default="listing",
+              show_default=True,
+              help="listing: address, bytes and instruction, like VICE's monitor 'd'; source: Profi-Ass "
+                   "source that 'c64tc asm' assembles back to the same bytes.")
+@click.option("--start", type=NUMBER, help="First address to disassemble (default: the load address).")
+@click.option("--end", type=NUMBER, help="Last address to disassemble (default: the program's last byte).")
+@click.option("--entry", "entries", type=NUMBER, multiple=True,
+              help="Where code starts (source format; several allowed; default: the start). Bytes no "
+                   "entry reaches are data (.byt).")
+@click.option("--labels", "label_files", type=click.Path(exists=True, dir_okay=False), multiple=True,
+              help="Names for addresses: a VICE label file (al C:3400 .name).")
+@click.option("--symbols", "symbol_files", type=click.Path(exists=True, dir_okay=False), multiple=True,
+              help="Names for addresses: a symbol table as 'c64tc asm --symbols' prints it.")
+@click.option("--undocumented", is_flag=True,
+              help="Write the stable undocumented opcodes as instructions (they assemble with "
+                   "'c64tc asm --undocumented'); without it they are data.")
+@click.option("--load-address", type=NUMBER,
+              help="FILE is raw code without a load address: load it here.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default=STDIO,
+              help="Output file (default: standard output).")
+@reports_user_errors
+def disasm_command(file: str, output_format: str, start: int | None, end: int | None,
+                   entries: tuple[int, ...], label_files: tuple[str, ...], symbol_files: tuple[str, ...],
+                   undocumented: bool, load_address: int | None, output: str) -> None:
+    """Disassemble FILE: a PRG, a raw binary (--load-address) or an MSE dump.
+
+    Numbers are decimal unless written $c000 or 0xc000.
+    """
+    from toolchain.cpu.disassembler import listing, read_label_file, source
+
+    for name, value in (("--start", start), ("--end", end), ("--load-address", load_address),
+                        *(("--entry", e) for e in entries)):
+        if value is not None and not 0 <= value <= 0xFFFF:
+            raise click.BadParameter(f"{value} is outside $0000-$FFFF", param_hint=name)
+    load, image = load_program(file, load_address)
+    last = load + len(image) - 1
+    first = load if start is None else start
+    stop = last if end is None else end
+    if not image:
+        raise UserError.single(file, "the program is empty: nothing to disassemble")
+    if not load <= first <= last or stop < first:
+        raise UserError.single(file, f"--start/--end ${first:04X}-${stop:04X} is outside the program "
+                               f"(${load:04X}-${last:04X})")
+    names: dict[int, str] = {}
+    for label_file in (*label_files, *symbol_files):
+        for address, name in read_label_file(read_text(label_file)).items():
+            names.setdefault(address, name)
+    stop = min(stop, last)
+    if output_format == "listing":
+        text = listing(image, load, first, stop, names)
+    else:
+        piece = image[first - load : stop - load + 1]
+        text = source(piece, first, list(entries) or [first], names, undocumented,
+                      title=f"{_shown(file)}: ${first:04X}-${stop:04X}, disassembled by c64tc")
+    write_atomic(output, text)
