@@ -194,7 +194,7 @@ def _check_header(report: Report) -> None:
              f"{disk.dir_track}/{disk.dir_sector}", "warning", fixable=True)
     if disk.name != "d81" and image[header + 0xAD : header + 0xAD + len(_GEOS_SIGNATURE)] == _GEOS_SIGNATURE:
         report.geos = True
-    _own(report, disk.reserved_blocks, "the BAM")
+    _own(report, disk.reserved_blocks, "the header and BAM")
 
 
 def _check_bam_blocks(report: Report) -> None:
@@ -481,8 +481,9 @@ def _check_allocation(report: Report) -> None:
                  f"that no file uses ({_blocks_text(unused)})", "warning", fixable=True)
     for owner, blocks in marked_free.items():
         # The next write would take these blocks: the classic way a disk loses files.
-        _add(report, f"{owner}: {len(blocks)} of its blocks are marked free in the BAM "
-             f"({_blocks_text(blocks)})", fixable=True)
+        count = len(blocks)
+        _add(report, f"{count} block{'s' if count > 1 else ''} of {owner} {'are' if count > 1 else 'is'} "
+             f"marked free in the BAM ({_blocks_text(blocks)})", fixable=True)
 
 
 # -- repair ------------------------------------------------------------------------
