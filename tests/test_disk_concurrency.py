@@ -3,43 +3,37 @@
 from __future__ import annotations
 
 import fcntl
-import subprocess
-import sys
-import textwrap
+import multiprocessing
+from multiprocessing.queues import Queue
+from multiprocessing.synchronize import Barrier
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
+from toolchain.cli import main
 from toolchain.diagnostics import UserError
 from toolchain.disk import check, d64
 from toolchain.disk.formats import D64
 
 WRITERS = 4
-ROUNDS = 4
-
-# Each writer waits for a round's start signal, then adds its file with the c64tc
-# command line (in-process, so the writers start together and Python starts once).
-_WRITER = textwrap.dedent("""
-    import sys, time
-    from pathlib import Path
-    from toolchain.cli import main
-    folder, number, rounds = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-    print("ready", flush=True)
-    for round in range(rounds):
-        while not (folder / f"go{round}").exists():
-            time.sleep(0.002)
-        try:
-            main(["d64", "add", str(folder / f"disk{round}.d64"), str(folder / f"w{number}.prg")],
-                 standalone_mode=False)
-            print(f"added {round} {number}", flush=True)
-        except SystemExit as exc:
-            print(f"failed {round} {number} {exc.code}", flush=True)
-""")
+ROUNDS = 6
 
 
 def _contents(number: int) -> bytes:
     return bytes([0x01, 0x08]) + bytes([number]) * (3000 + 500 * number)
+
+
+def _writer(folder: Path, number: int, start: Barrier, results: Queue) -> None:  # type: ignore[type-arg]
+    """One process: in each round, when all are ready, add its file with the c64tc
+    command line (forked, so the writers start together without starting Python)."""
+    for round in range(ROUNDS):
+        start.wait()
+        try:
+            main(["d64", "add", str(folder / f"disk{round}.d64"), str(folder / f"w{number}.prg")],
+                 standalone_mode=False)
+            results.put(("added", round, number))
+        except SystemExit as exc:
+            results.put(("failed", round, number, exc.code))
 
 
 def test_concurrent_adds_all_land(tmp_path: Path) -> None:
@@ -47,19 +41,18 @@ def test_concurrent_adds_all_land(tmp_path: Path) -> None:
         (tmp_path / f"w{number}.prg").write_bytes(_contents(number))
     for round in range(ROUNDS):
         d64.create(tmp_path / f"disk{round}.d64", "race", "rc")
-    writers = [subprocess.Popen([sys.executable, "-c", _WRITER, str(tmp_path), str(n), str(ROUNDS)],
-                                cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-               for n in range(WRITERS)]
-    assert [w.stdout.readline() for w in writers] == ["ready\n"] * WRITERS  # type: ignore[union-attr]
-    reports = []
-    for round in range(ROUNDS):
-        (tmp_path / f"go{round}").touch()  # all four start at once
-        reports += [w.stdout.readline().split() for w in writers]  # type: ignore[union-attr]
-    errors = [w.communicate(timeout=60)[1] for w in writers]
-    assert all(w.returncode == 0 for w in writers), errors
+    context = multiprocessing.get_context("fork")
+    start, results = context.Barrier(WRITERS), context.Queue()
+    writers = [context.Process(target=_writer, args=(tmp_path, n, start, results)) for n in range(WRITERS)]
+    for writer in writers:
+        writer.start()
+    reports = [results.get(timeout=60) for _ in range(WRITERS * ROUNDS)]
+    for writer in writers:
+        writer.join(timeout=60)
+        assert writer.exitcode == 0
     for round in range(ROUNDS):
         image = tmp_path / f"disk{round}.d64"
-        added = {int(r[2]) for r in reports if r[0] == "added" and int(r[1]) == round}
+        added = {r[2] for r in reports if r[0] == "added" and r[1] == round}
         assert added == set(range(WRITERS)), reports  # nobody had to give up
         report = check.check(image.read_bytes(), D64)
         assert not report.problems
