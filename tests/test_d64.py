@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from d64 import DiskImage
+from click.testing import CliRunner, Result
+from d64 import DiskImage  # type: ignore[import-untyped]
 
 from tests.conftest import DATA
 from toolchain.cli import main
@@ -25,7 +25,7 @@ def image(tmp_path: Path) -> Path:
     return path
 
 
-def run(*args: str) -> object:
+def run(*args: str) -> Result:
     return CliRunner().invoke(main, list(args))
 
 

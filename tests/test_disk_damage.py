@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from d64 import DiskImage
+from d64 import DiskImage  # type: ignore[import-untyped]
 
 from toolchain.cli import main
 from toolchain.disk import check, d64

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from d64 import DiskImage
+from d64 import DiskImage  # type: ignore[import-untyped]
 
 from tests.test_disk_damage import d64_fsck_finds_errors
 from toolchain.cli import main
@@ -232,6 +232,17 @@ def test_add_from_standard_input_and_types_from_extensions(named: Path, tmp_path
     (tmp_path / "my_notes.usr").write_bytes(b"u")
     assert run("d64", "add", str(named), str(tmp_path / "my_notes.usr")).exit_code == 0
     assert ("MY NOTES", "USR") in [(f.name, f.file_type) for f in d64.directory(named).files]
+
+
+def test_a_geos_disk_is_not_changed(named: Path) -> None:
+    data = bytearray(named.read_bytes())
+    header = FORMATS["d64"].block_offset(18, 0)
+    data[header + 0xAD : header + 0xAD + 16] = b"GEOS format V1.0"
+    named.write_bytes(bytes(data))
+    result = run("d64", "rm", str(named), "ab")
+    assert result.exit_code == 1 and "a GEOS disk" in result.output
+    assert named.read_bytes() == bytes(data)
+    assert d64.extract(named, "ab") == b"\x01\x08A"  # reading is fine
 
 
 def test_replace_keeps_the_place_in_the_directory(named: Path) -> None:

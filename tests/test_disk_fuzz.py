@@ -25,7 +25,7 @@ def _made_image(disk: DiskFormat) -> bytes:
         d64.create(path, "fuzz", "fz", disk.name)
         d64.add_files(path, [d64.NewFile(name, bytes([1, 8]) + bytes([n]) * (60 + 250 * (n % 4)),
                                          "SEQ" if n == 3 else "PRG") for n, name in enumerate("abcdefghi")])
-        from d64 import DiskImage
+        from d64 import DiskImage  # type: ignore[import-untyped]
 
         with DiskImage(path, "w") as image:
             with image.path(b"R").open("w", ftype="REL", record_len=30) as handle:

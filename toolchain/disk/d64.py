@@ -547,9 +547,17 @@ def create(path: Path, disk_name: str, disk_id: str, disk_format: str | None = N
     """A new empty image, written atomically (replacing an existing file only with
     ``force``)."""
     data = new_image(format_named(disk_format, path), disk_name, disk_id)
-    if not force and (path.exists() or path.is_symlink()):
+    if not (path.exists() or path.is_symlink()):
+        write_atomic(path, data)
+        return
+    if not force:
         raise UserError.single(str(path), "the image exists already (use --force to replace it)")
-    write_atomic(path, data)
+    target = output_target(path)
+    if not target.exists():  # a dangling symlink: nothing to lock
+        write_atomic(path, data)
+        return
+    with _locked(path, target):  # not in the middle of another process's change
+        write_atomic(path, data)
 
 
 def image_bytes(disk: DiskFormat, disk_name: str, disk_id: str, files: list[tuple[str, str, bytes]],
