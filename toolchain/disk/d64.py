@@ -118,6 +118,9 @@ class Directory:
 # -- reading an image --------------------------------------------------------------
 def _read_image(path: Path) -> tuple[DiskFormat, bytes]:
     try:
+        size = path.stat().st_size
+        if path.is_file() and format_for_size(size) is None:  # not read: it may be huge
+            raise UserError.single(str(path), f"not a disk image: {describe_size(size)}")
         data = path.read_bytes()
     except FileNotFoundError:
         raise UserError.single(str(path), "no such disk image") from None

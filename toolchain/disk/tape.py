@@ -16,8 +16,13 @@ _TYPES = ("DEL", "SEQ", "PRG", "USR", "REL", "???", "???", "???")
 
 
 def is_tape(path: Path) -> bool:
-    """Whether ``path`` starts with a T64 signature."""
+    """Whether ``path`` is a T64 container: it starts with a T64 signature and does not
+    have the size of a disk image (whose first block may hold anything)."""
+    from toolchain.disk.formats import format_for_size
+
     try:
+        if not path.is_file() or format_for_size(path.stat().st_size) is not None:
+            return False
         with path.open("rb") as handle:
             magic = handle.read(32).rstrip(b"\x00")
     except OSError:
