@@ -65,8 +65,8 @@ def test_a_change_waits_for_the_lock_then_gives_up_with_a_message(
     image = tmp_path / "held.d64"
     d64.create(image, "held", "hd")
     before = image.read_bytes()
-    monkeypatch.setattr(d64, "LOCK_TIMEOUT", 0.3)
-    monkeypatch.setattr(d64, "LOCK_NOTICE_AFTER", 0.1)
+    monkeypatch.setattr(d64, "LOCK_TIMEOUT", 0.15)
+    monkeypatch.setattr(d64, "LOCK_NOTICE_AFTER", 0.05)
     with open(image, "rb") as holder:
         fcntl.flock(holder, fcntl.LOCK_EX)  # another writer holds the image
         with pytest.raises(UserError, match="another process is changing the image .* is unchanged"):
