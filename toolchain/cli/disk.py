@@ -1,4 +1,4 @@
-"""``c64tc d64``: disk images."""
+"""``c64tc d64``: disk images (D64, D71, D81; T64 tapes for reading)."""
 
 from __future__ import annotations
 
@@ -6,101 +6,216 @@ from pathlib import Path
 
 import click
 
-from toolchain.cli.common import reports_user_errors
-from toolchain.diagnostics import UserError
-from toolchain.fileio import read_bytes, write_atomic
+from toolchain.cli.common import print_diagnostics, reports_user_errors
+from toolchain.diagnostics import Diagnostic, UserError
+from toolchain.fileio import STDIO, read_bytes, write_atomic, write_together
+
+_IMAGE = click.Path(dir_okay=False, path_type=Path)
+_FORMATS = click.Choice(["d64", "d64-40", "d71", "d81"], case_sensitive=False)
 
 
 @click.group("d64")
 def d64_group() -> None:
-    """Create, list and change D64 disk images (1541 floppy)."""
+    """Create, list, check and change disk images: D64 (1541, 35 or 40 tracks), D71
+    (1571), D81 (1581); list and extract T64 tape images.
+
+    File names are typed as on the C64 (letters become upper case); in extract, rm,
+    rename and list, * matches the rest of a name and ? one character, as the drive's
+    DOS does, and =P (S, U, R) keeps one file type.  Every change is checked, locked,
+    all or nothing, and written atomically; a damaged image is refused (see validate).
+    """
 
 
 @d64_group.command("create")
-@click.argument("image", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("image", type=_IMAGE)
 @click.option("--name", "disk_name", default="c64tc", show_default=True, help="Disk name (16 characters).")
 @click.option("--id", "disk_id", default="64", show_default=True, help="Disk id (2 characters).")
+@click.option("--format", "disk_format", type=_FORMATS,
+              help="d64 (35 tracks), d64-40 (40 tracks), d71 or d81 (default: from the extension, "
+                   "else d64).")
 @click.option("--force", is_flag=True, help="Replace an existing image.")
 @reports_user_errors
-def d64_create(image: Path, disk_name: str, disk_id: str, force: bool) -> None:
+def d64_create(image: Path, disk_name: str, disk_id: str, disk_format: str | None, force: bool) -> None:
     """Create an empty disk image."""
     from toolchain.disk import d64
 
-    if image.exists() and not force:
-        raise UserError.single(str(image), "the image exists already (use --force to replace it)")
-    d64.create(image, disk_name, disk_id)
+    d64.create(image, disk_name, disk_id, disk_format, force=force)
+
+
+def _type_from_extension(path: Path) -> str:
+    return {".seq": "SEQ", ".usr": "USR"}.get(path.suffix.lower(), "PRG")
 
 
 @d64_group.command("add")
-@click.argument("image", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("image", type=_IMAGE)
 @click.argument("files", nargs=-1, required=True,
-                type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--name", "disk_name", help="Name on the disk (default: the file name without extension).")
+                type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path))
+@click.option("--name", "disk_name", help="Name on the disk (default: the file name without extension, "
+              "'_' as a space).")
 @click.option("--type", "file_type", type=click.Choice(["prg", "seq", "usr"], case_sensitive=False),
-              default="prg", show_default=True)
-@click.option("--replace", is_flag=True, help="Overwrite a file of the same name.")
+              help="File type (default: from the extension, .seq and .usr, else prg).")
+@click.option("--replace", is_flag=True, help="Overwrite files of the same names.")
 @reports_user_errors
-def d64_add(image: Path, files: tuple[Path, ...], disk_name: str | None, file_type: str,
+def d64_add(image: Path, files: tuple[Path, ...], disk_name: str | None, file_type: str | None,
             replace: bool) -> None:
-    """Add FILES to the disk image (as stored: a PRG keeps its load address)."""
+    """Add FILES to the disk image, all or none (as stored: a PRG keeps its load
+    address).  '-' reads standard input (with --name)."""
     from toolchain.disk import d64
 
     if disk_name and len(files) > 1:
         raise UserError.single(str(image), "--name needs exactly one file")
+    new = []
     for path in files:
-        d64.add(image, disk_name or path.stem, read_bytes(path), file_type, replace)
+        if str(path) == STDIO and not disk_name:
+            raise UserError.single(STDIO, "a file from standard input needs --name")
+        name = disk_name or path.stem.replace("_", " ")
+        new.append(d64.NewFile(name, read_bytes(path), file_type or _type_from_extension(path)))
+    d64.add_files(image, new, replace)
 
 
 @d64_group.command("list")
-@click.argument("image", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("image", type=_IMAGE)
+@click.argument("pattern", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @reports_user_errors
-def d64_list(image: Path, as_json: bool) -> None:
-    """Show the directory as LOAD"$",8 and LIST would."""
+def d64_list(image: Path, pattern: str | None, as_json: bool) -> None:
+    """Show the directory as LOAD"$",8 and LIST would (LOAD"$:PATTERN",8 with a
+    PATTERN).  A damaged image is listed as far as it can be; a broken directory
+    chain is an error after the listing."""
     import json
 
     from toolchain.disk import d64
 
-    directory = d64.directory(image)
+    directory = d64.directory(image, pattern)
     if as_json:
         click.echo(json.dumps(directory.as_dict(), indent=2))
     else:
         click.echo(directory.listing(), nl=False)
+    if not directory.complete:
+        raise UserError.single(str(image), f"damaged image: {directory.problems[0]}; the listing stops there")
+    if directory.problems:
+        more = len(directory.problems) - 1
+        print_diagnostics([Diagnostic(str(image), 0, 0, f"damaged image ({directory.problems[0]}"
+                                      + (f", and {more} more" if more else "") + "); see c64tc d64 validate",
+                                      "warning")])
 
 
 @d64_group.command("extract")
-@click.argument("image", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.argument("name")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Output file (default: NAME.prg in the current folder).")
+@click.argument("image", type=_IMAGE)
+@click.argument("names", nargs=-1)
+@click.option("--all", "everything", is_flag=True, help="Extract every file.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+              help="Output file for a single file ('-': standard output).")
+@click.option("-d", "--directory", "folder", type=click.Path(file_okay=False, path_type=Path),
+              help="Folder for the files (default: the current folder).")
 @reports_user_errors
-def d64_extract(image: Path, name: str, output: Path | None) -> None:
-    """Copy the file NAME out of the disk image."""
+def d64_extract(image: Path, names: tuple[str, ...], everything: bool, output: Path | None,
+                folder: Path | None) -> None:
+    """Copy files out of the image: NAMES (patterns too) or --all.  Each file is
+    named after its name on the disk (made safe: letters, digits, '.', '-', '_') with
+    its type as the extension (.prg, .seq, .usr, .rel), in the current folder or -d
+    DIR; all are written together or none."""
     from toolchain.disk import d64
 
-    data = d64.extract(image, name)
-    write_atomic(output or Path(f"{name.lower().replace(' ', '_')}.prg"), data)
+    if everything == bool(names):
+        raise UserError.single(str(image), "give file names or --all (not both)")
+    if output is not None and folder is not None:
+        raise UserError.single(str(image), "-o and -d cannot go together")
+    files = d64.extract_files(image, ["*"] if everything else list(names))
+    if output is not None:
+        if len(files) != 1:
+            raise UserError.single(str(image), f"-o names one file, but {len(files)} files match "
+                                   "(use -d DIR)")
+        write_atomic(output, files[0].data)
+        return
+    from toolchain.disk.names import unique_file_names
+
+    base = folder or Path(".")
+    targets = [base / name for name in unique_file_names([f.safe_name for f in files])]
+    write_together([(target, f.data) for target, f in zip(targets, files, strict=True)])
+    for target, f in zip(targets, files, strict=True):
+        click.echo(f'"{f.name}" -> {target} ({len(f.data)} bytes)')
 
 
 @d64_group.command("rm")
-@click.argument("image", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("image", type=_IMAGE)
 @click.argument("names", nargs=-1, required=True)
 @reports_user_errors
 def d64_rm(image: Path, names: tuple[str, ...]) -> None:
-    """Delete files from the disk image."""
+    """Delete files (patterns too) from the disk image, all or none: every name must
+    match a file."""
     from toolchain.disk import d64
 
-    for name in names:
-        d64.remove(image, name)
+    d64.remove(image, *names)
 
 
 @d64_group.command("rename")
-@click.argument("image", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.argument("old")
-@click.argument("new")
+@click.argument("image", type=_IMAGE)
+@click.argument("names", nargs=-1, required=True)
 @reports_user_errors
-def d64_rename(image: Path, old: str, new: str) -> None:
-    """Rename a file on the disk image."""
+def d64_rename(image: Path, names: tuple[str, ...]) -> None:
+    """Rename files: OLD NEW [OLD NEW ...], all or none (OLD may be a pattern that
+    matches one file)."""
     from toolchain.disk import d64
 
-    d64.rename(image, old, new)
+    if len(names) < 2 or len(names) % 2:
+        raise UserError.single(str(image), "rename takes pairs of names: OLD NEW [OLD NEW ...]")
+    d64.rename(image, *names)
+
+
+@d64_group.command("validate")
+@click.argument("image", type=_IMAGE)
+@click.option("--fix", is_flag=True, help="Repair what is safe to repair (the BAM, rebuilt from the "
+              "chains as the drive's VALIDATE does, and the directory's bookkeeping).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="With --fix: write the repaired image here.")
+@click.option("--in-place", is_flag=True, help="With --fix: replace the image itself.")
+@reports_user_errors
+def d64_validate(image: Path, fix: bool, output: Path | None, in_place: bool) -> None:
+    """Check the image as d64-fsck does: the chains end, nothing loops or crosses,
+    every block is on the disk, the BAM agrees with the blocks in use.  Exit status 1
+    when anything is found.  Errors make c64tc refuse changes; warnings do not."""
+    from toolchain.disk import d64
+
+    if (output or in_place) and not fix:
+        raise UserError.single(str(image), "-o and --in-place go with --fix")
+    if fix and bool(output) == in_place:
+        raise UserError.single(str(image), "--fix needs -o OUT or --in-place")
+    if not fix:
+        report = d64.validate(image)
+        _print_report(image, report)
+        if report.problems:
+            raise SystemExit(1)
+        return
+    before, done, after = d64.repair(image, None if in_place else output)
+    _print_report(image, before)
+    written = image if in_place else output
+    for action in done:
+        click.echo(f"{written}: repaired: {action}")
+    if not done:
+        click.echo(f"{written}: nothing to repair")
+    for problem in after.problems:
+        click.echo(f"{written}: {problem.severity}: {problem.message} (left as it is)")
+
+
+def _print_report(image: Path, report: object) -> None:
+    from toolchain.disk.check import Report
+
+    assert isinstance(report, Report)
+    for problem in report.problems:
+        click.echo(f"{image}: {problem.severity}: {problem.message}")
+    errors, warnings = len(report.errors), len(report.warnings)
+    summary = (f"{report.disk.name}, {report.disk.description}: {len(report.files)} files, "
+               f"{report.blocks_free} blocks free")
+    if not report.problems:
+        click.echo(f"{image}: ok ({summary})")
+        return
+    verdict = "damaged" if errors else "irregular"
+    counts = [f"{errors} error{'s' if errors != 1 else ''}" if errors else "",
+              f"{warnings} warning{'s' if warnings != 1 else ''}" if warnings else ""]
+    what = ", ".join(part for part in counts if part)
+    fixable = all(p.fixable for p in report.errors)
+    advice = ("changes are refused; --fix repairs the errors" if errors and fixable
+              else "changes are refused; --fix cannot repair all errors" if errors
+              else "changes are allowed")
+    click.echo(f"{image}: {verdict}: {what} ({summary}); {advice}")
