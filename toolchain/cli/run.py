@@ -29,10 +29,13 @@ from toolchain.fileio import read_bytes, read_text
               help="Print every screen line as it scrolled by, then the final screen (default).")
 @click.option("--raw", "show", flag_value="raw", help="Print the PETSCII bytes the program printed.")
 @click.option("--trace", is_flag=True, help="Machine code: print every instruction to standard error.")
+@click.option("--dump-python", is_flag=True, help="Print the Python c64tc makes of the program: a BASIC "
+              "program's compiled module (without running it), or machine code's translated blocks "
+              "(after the run).")
 @reports_user_errors
 def run_command(path: Path, errata: tuple[Path, ...], sys_address: int | None, input_text: str | None,
                 input_file: Path | None, max_cycles: int, max_statements: int | None, show: str,
-                trace: bool) -> None:
+                trace: bool, dump_python: bool) -> None:
     """Run PROGRAM on the emulated C64: a BASIC program as RUN would, machine code as
     SYS would.
 
@@ -51,6 +54,11 @@ def run_command(path: Path, errata: tuple[Path, ...], sys_address: int | None, i
     from toolchain.cpu.disassembler import trace_line
 
     program = load_program(path, errata, sys_address)
+    if dump_python and program.is_basic:
+        from toolchain.basic.runner import compile_program
+
+        click.echo(compile_program(program.prg.data)[1].source, nl=False)
+        return
     session = Session(program)
     machine = session.machine
     interactive = input_text is None and input_file is None and sys.stdin.isatty()
@@ -73,7 +81,9 @@ def run_command(path: Path, errata: tuple[Path, ...], sys_address: int | None, i
         result = session.run(keyboard, max_cycles, trace=tracer)
         summary = (f"{result.message}: {result.instructions:,} instructions, {result.cycles:,} "
                    f"cycles ({result.seconds:.2f} s on a PAL C64)")
-    if show == "screen":
+    if dump_python:
+        click.echo(machine.cpu.translated_source(), nl=False)
+    elif show == "screen":
         click.echo(machine.screen.text(), nl=False)
     elif show == "raw":
         sys.stdout.buffer.write(bytes(machine.output_log))

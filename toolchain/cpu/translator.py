@@ -129,6 +129,7 @@ class TranslatingCPU(CPU):
         # for a block starting at a stop address: a function the owner provides, or None
         self.stop_block: Callable[[int], Callable[[CPU], None] | None] | None = None
         self.blocks: dict[int, Callable[[CPU], None]] = {}
+        self.sources: dict[int, str] = {}  # the Python of each translated block, for --dump-python
         self.code_bytes = bytearray(0x10000)  # 1 where a byte belongs to translated code
         self._byte_blocks: dict[int, set[int]] = {}  # code byte -> starts of blocks holding it
         self._block_bytes: dict[int, range] = {}
@@ -184,9 +185,15 @@ class TranslatingCPU(CPU):
 
     def flush(self) -> None:
         self.blocks.clear()
+        self.sources.clear()
         self.code_bytes[:] = bytes(0x10000)
         self._byte_blocks.clear()
         self._block_bytes.clear()
+
+    def translated_source(self) -> str:
+        """The Python of every block translated so far, in address order."""
+        blocks = [f"# block ${start:04X}\n{self.sources[start]}" for start in sorted(self.sources)]
+        return "\n\n".join(blocks) + "\n"
 
     # -- self-modifying code --------------------------------------------------------------------
     def _invalidate(self, address: int, start: int, end: int) -> bool:
@@ -194,6 +201,7 @@ class TranslatingCPU(CPU):
         (``start``..``end``) was written to."""
         for block_start in self._byte_blocks.pop(address, ()):
             self.blocks.pop(block_start, None)
+            self.sources.pop(block_start, None)
             for byte in self._block_bytes.pop(block_start, ()):
                 owners = self._byte_blocks.get(byte & 0xFFFF)
                 if owners is not None:
@@ -226,6 +234,7 @@ class TranslatingCPU(CPU):
         exec(code, namespace)  # noqa: S102
         block = namespace["block"]
         self.blocks[start] = block
+        self.sources[start] = source
         covered = range(start, end)
         self._block_bytes[start] = covered
         for byte in covered:
