@@ -15,7 +15,8 @@ from toolchain.c64.run import Keyboard, RunResult, Stop, program_from_prg, run_p
 from toolchain.c64.screen import Screen, petscii_to_screen_code, screen_codes_to_text
 from toolchain.disk import Prg
 from toolchain.petscii import text_to_petscii
-from toolchain.verify.superhirn import all_secrets, model_game, score, secrets_sample, verify
+from toolchain.verify.scoring import score
+from toolchain.verify.superhirn import all_secrets, model_game, secrets_sample, verify
 
 SUPERHIRN = Prg.from_bytes((DATA / "superhirn2-mse.bin").read_bytes()[:-1])
 SEED_DIALOGUE = "1|1|0|0|1|2|1|2|3|0|4"

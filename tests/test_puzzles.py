@@ -11,7 +11,7 @@ import pytest
 from tests.conftest import DATA, REPO
 from toolchain.c64.run import Keyboard, Session, Stop, load_program
 from toolchain.verify import foxhunt, mastermind
-from toolchain.verify.superhirn import score
+from toolchain.verify.scoring import score
 
 
 def built(name: str) -> Session:

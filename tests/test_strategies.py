@@ -6,7 +6,7 @@ from click.testing import CliRunner
 
 from toolchain.cli import main
 from toolchain.verify import strategies
-from toolchain.verify.superhirn import score
+from toolchain.verify.scoring import score
 
 
 def test_score_table_agrees_with_the_scorer() -> None:

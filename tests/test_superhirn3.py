@@ -10,8 +10,9 @@ from toolchain.asm import assemble
 from toolchain.c64.machine import C64
 from toolchain.c64.run import Keyboard, RunResult, Stop, program_from_prg, run_program
 from toolchain.disk import Prg
-from toolchain.verify.strategies import superhirn3_games
-from toolchain.verify.superhirn import score, secrets_sample, verify_superhirn3
+from toolchain.verify.scoring import score
+from toolchain.verify.strategies import superhirn3_games, verify_superhirn3
+from toolchain.verify.superhirn import secrets_sample
 
 SOURCE = REPO / "sources" / "superhirn3.asm"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -97,10 +98,30 @@ def run_command(path: Path, errata: tuple[Path, ...], sys_address: int | None, i
     sys.exit(result.exit_status)
 
 
+class _VerifierName(click.Choice):  # type: ignore[type-arg]
+    """The registered verifiers, looked up when the command runs (the registry imports
+    the machine; ``c64tc --help`` should not pay for that)."""
+
+    def __init__(self) -> None:
+        super().__init__([])
+
+    def _names(self) -> list[str]:
+        from toolchain.verify import VERIFIERS
+
+        return sorted(VERIFIERS)
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        self.choices = self._names()
+        return super().convert(value, param, ctx)
+
+    def get_metavar(self, param: Any, ctx: Any = None) -> str:
+        return "[" + "|".join(self._names()) + "]"
+
+
 @click.command("verify")
-@click.argument("name", type=click.Choice(["superhirn", "superhirn3", "strategies"]))
+@click.argument("name", type=_VerifierName())
 @click.option("--prg", "prg_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="The built program (default: build/superhirn2.prg, build/superhirn3.prg).")
+              help="The built program (default: the verifier's in build/, e.g. build/superhirn2.prg).")
 @click.option("--sample", type=int, help="Play this many secrets (chosen at random, fixed seed) "
               "instead of all.")
 @reports_user_errors
@@ -116,22 +137,19 @@ def verify_command(name: str, prg_file: Path | None, sample: int | None) -> None
     consistent codes) and Knuth's minimax compared over all 1296 codes.
     """
     from toolchain.disk import Prg
-    from toolchain.verify import VERIFIERS, guess_statistics
+    from toolchain.verify import VERIFIERS, guess_statistics, verify_program
     from toolchain.verify.superhirn import secrets_sample
 
-    if name == "strategies":
-        from toolchain.verify import strategies
-
-        click.echo(strategies.comparison([strategies.superhirn2(), strategies.superhirn3(),
-                                          strategies.knuth()]), nl=False)
+    verifier = VERIFIERS[name]
+    if verifier.default_prg is None:
+        click.echo(verifier.run(), nl=False)
         return
-
-    prg_file = prg_file or Path("build") / ("superhirn3.prg" if name == "superhirn3" else "superhirn2.prg")
+    prg_file = prg_file or Path("build") / verifier.default_prg
     if not prg_file.exists():
         raise UserError.single(str(prg_file), "not built yet: run c64tc build first")
     prg = Prg.from_bytes(read_bytes(prg_file), str(prg_file))
     progress = progress_bar()
-    verification = VERIFIERS[name](prg, secrets_sample(sample) if sample else None, progress)
+    verification = verify_program(name, prg, secrets_sample(sample) if sample else None, progress)
     progress(0, 0)
     click.echo(guess_statistics(verification), nl=False)
     sys.exit(0 if verification.passed else 1)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from toolchain.c64.run import Keyboard, Session, Stop, program_from_prg
 from toolchain.disk.prg import Prg
-from toolchain.verify.superhirn import score
+from toolchain.verify.scoring import score
 
 WRONG_ANSWER = "NO CODE FITS ALL ANSWERS: ONE WAS WRONG"
 

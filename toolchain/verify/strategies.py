@@ -18,7 +18,15 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from toolchain.verify.superhirn import all_codes_first_position_fastest, all_secrets, model_game
+from toolchain.disk.prg import Prg
+from toolchain.verify.games import Progress, Verification, register
+from toolchain.verify.scoring import score_table
+from toolchain.verify.superhirn import (
+    all_codes_first_position_fastest,
+    all_secrets,
+    model_game,
+    verify_against,
+)
 
 CODES = all_secrets()  # 1111, 1112, ... (last position fastest): Knuth's order
 _INDEX = {code: i for i, code in enumerate(CODES)}
@@ -26,28 +34,14 @@ _SUPERHIRN_ORDER = {code: i for i, code in enumerate(all_codes_first_position_fa
 ALL_BLACK = 4 * 10  # answers are encoded as black * 10 + white
 
 
-def _score_table() -> list[bytes]:
-    """answer (black*10 + white) of every secret against every guess, by code index."""
-    counts = [Counter(code) for code in CODES]
-    table = []
-    for secret, secret_counts in zip(CODES, counts, strict=True):
-        row = bytearray(len(CODES))
-        for j, (guess, guess_counts) in enumerate(zip(CODES, counts, strict=True)):
-            black = (secret[0] == guess[0]) + (secret[1] == guess[1]) + (secret[2] == guess[2]) + (
-                secret[3] == guess[3])
-            common = sum((secret_counts & guess_counts).values())
-            row[j] = black * 10 + common - black
-        table.append(bytes(row))
-    return table
-
-
 _SCORES: list[bytes] | None = None
 
 
 def scores() -> list[bytes]:
+    """The answer table of all codes (computed once, on first use)."""
     global _SCORES
     if _SCORES is None:
-        _SCORES = _score_table()
+        _SCORES = score_table(CODES)
     return _SCORES
 
 
@@ -144,3 +138,18 @@ def comparison(results: list[StrategyResult]) -> str:
         rows.append(f"{result.name:<{width}}  {result.worst:>3}  {result.mean:.3f}  "
                     + " ".join(f"{distribution.get(n, 0):>4}" for n in counts))
     return "\n".join(rows) + "\n"
+
+
+@register("superhirn3", default_prg="superhirn3.prg")
+def verify_superhirn3(prg: Prg, secrets: list[str] | None = None,
+                      progress: Progress | None = None) -> Verification:
+    """Superhirn III against the minimax model."""
+    games = superhirn3_games()
+    return verify_against(prg, "Superhirn III", lambda secret: (games[secret], "OK"), secrets, progress)
+
+
+@register("strategies")
+def compare_strategies() -> str:
+    """The Python models of Superhirn II, Superhirn III (minimax over the consistent
+    codes) and Knuth's minimax compared over all 1296 codes."""
+    return comparison([superhirn2(), superhirn3(), knuth()])

@@ -9,27 +9,18 @@ means an impossible answer: ERROR.  Answers are scored the standard Mastermind w
 
 from __future__ import annotations
 
-import functools
 import itertools
 import re
-from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from toolchain.c64.machine import C64
 from toolchain.c64.run import Keyboard, Program, Session, Stop, program_from_prg
 from toolchain.disk.prg import Prg
-from toolchain.verify import Game, Progress, Verification, register
+from toolchain.verify.games import Game, Progress, Verification, register
+from toolchain.verify.scoring import score
 
 POSITIONS, DIGITS = 4, 6
 START = 0x3400  # SYS 13312
-
-
-@functools.cache
-def score(secret: str, guess: str) -> tuple[int, int]:
-    """(black, white): right digit in the right place, right digit in the wrong place."""
-    black = sum(s == g for s, g in zip(secret, guess, strict=True))
-    common = sum((Counter(secret) & Counter(guess)).values())
-    return black, common - black
 
 
 def all_codes_first_position_fastest() -> list[str]:
@@ -138,23 +129,7 @@ def verify_against(prg: Prg, name: str, model: Callable[[str], tuple[list[str], 
     return Verification(name, games, mismatches)
 
 
-@register("superhirn")
+@register("superhirn", default_prg="superhirn2.prg")
 def verify(prg: Prg, secrets: list[str] | None = None, progress: Progress | None = None) -> Verification:
     """Superhirn II against the model of the 64'er article's algorithm."""
     return verify_against(prg, "Superhirn II", model_game, secrets, progress)
-
-
-@register("superhirn3")
-def verify_superhirn3(prg: Prg, secrets: list[str] | None = None,
-                      progress: Progress | None = None) -> Verification:
-    """Superhirn III against the minimax model (toolchain.verify.strategies)."""
-    from toolchain.verify.strategies import superhirn3_games
-
-    games = superhirn3_games()
-    return verify_against(prg, "Superhirn III", lambda secret: (games[secret], "OK"), secrets, progress)
-
-
-def model_games() -> Iterator[tuple[str, list[str], str]]:
-    for secret in all_secrets():
-        guesses, outcome = model_game(secret)
-        yield secret, guesses, outcome
