@@ -22,7 +22,7 @@ def test_basic_module_for_loops_gosub_and_strings() -> None:
     assert result.stdout == (GENERATED / "loops.generated.txt").read_text()
 
 
-def test_translated_blocks_of_a_print_loop(tmp_path) -> None:  # noqa: ANN001
+def test_translated_blocks_of_a_print_loop(tmp_path) -> None:
     """c64tc asm tests/data/generated/hello.asm -o hello.prg -q;
     c64tc run hello.prg --sys 49152 --dump-python > tests/data/generated/hello.generated.txt"""
     program = assemble((GENERATED / "hello.asm").read_text(), "hello.asm")

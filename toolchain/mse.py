@@ -20,7 +20,7 @@ from toolchain.disk.prg import Prg
 BYTES_PER_LINE = 8
 
 
-def checksum(address: int, data: bytes) -> int:
+def checksum(address: int, data: bytes | bytearray) -> int:
     value = address & 0xFF
     for byte in data:
         value = ((value + byte) << 1) & 0xFFFF

@@ -231,7 +231,3 @@ def _writing_table() -> list[str]:
 
 #: The text written for each PETSCII byte (index = byte).
 BYTE_TEXT: tuple[str, ...] = tuple(_writing_table())
-
-
-def petscii_to_text(data: bytes) -> str:
-    return "".join(BYTE_TEXT[b] for b in data)

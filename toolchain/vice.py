@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from toolchain.c64.machine import typed_lines
+from toolchain.c64.memory import BASIC_PROGRAM_START
 from toolchain.c64.screen import COLUMNS, ROWS, screen_codes_to_text
 from toolchain.diagnostics import UserError
 from toolchain.disk.prg import Prg
@@ -36,7 +37,7 @@ from toolchain.fileio import write_atomic
 
 EMULATOR_ENV = "C64TC_VICE"
 DATA_ENV = "C64TC_VICE_DATA"  # VICE's data folder, for a VICE built but not installed
-BASIC_START = 0x0801
+BASIC_START = BASIC_PROGRAM_START
 READY = 0xA474  # BASIC's READY: the machine has booted
 IRQ_HANDLER = 0xEA31  # the KERNAL's interrupt handler, entered sixty times a second
 SCREEN = (0x0400, 0x07E7)
@@ -93,6 +94,13 @@ class Target:
         return self.path.suffix.lower() == ".d64"
 
     @property
+    def name_on_disk(self) -> str:
+        """The name LOAD is typed with (a PRG file is put on a disk under a name first)."""
+        if self.program is None:
+            raise ValueError(f"{self.path} is not on a disk")
+        return self.program
+
+    @property
     def is_basic(self) -> bool:
         return self.sys_address is None
 
@@ -140,10 +148,10 @@ def monitor_commands(target: Target, typed: str = "", labels: Path | None = None
     if target.is_basic:
         # typed like the machine code below, not autostarted: the typed input then
         # follows LOAD and RUN in one queue (with -autostart it raced them)
-        keys += f'load"{target.program.lower()}",8\\nrun\\n'
+        keys += f'load"{target.name_on_disk.lower()}",8\\nrun\\n'
     else:
         if target.is_disk:
-            keys += f'load"{target.program.lower()}",8,1\\n'  # lower case: unshifted, as typed
+            keys += f'load"{target.name_on_disk.lower()}",8,1\\n'  # lower case: unshifted, as typed
         else:
             lines.append(f"l {_quoted(target.path.resolve())} 0")
         keys += f"sys{target.sys_address}\\n"

@@ -51,7 +51,7 @@ def symbol_table(program: Program) -> str:
         return "no symbols\n"
     width = max(len(e.name) for e in entries)
 
-    def row(entry) -> str:  # type: ignore[no-untyped-def]
+    def row(entry) -> str:
         kind = "label" if entry.is_label else "equate"
         value = f"${entry.value:04X}" if 0 <= entry.value <= 0xFFFF else str(entry.value)
         return f"  {entry.name:<{width}}  {value:>6}  {kind}"

@@ -213,7 +213,7 @@ def tokenize(text: str) -> list[Token]:
             return tokens
         start = found.start(kind)
         value = found.group(kind)
-        tokens.append((value if kind == "punct" else kind, value, start + 1))  # type: ignore[arg-type]
+        tokens.append((value if kind == "punct" else kind, value, start + 1))
         position = found.end()
 
 

@@ -125,7 +125,7 @@ class _ToStatements(Transformer):
         items = list(children)
         label = items.pop(0) if getattr(items[0], "type", None) == "NAME" else None
         token = items[0]
-        args: list[Expr] = items[1] if len(items) > 1 else []  # type: ignore[assignment]
+        args: list[Expr] = items[1] if len(items) > 1 else []
         return make_directive(self.line, label and (label.value, label.column), token.value, token.column,
                               args)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from toolchain.c64.memory import BASIC_PROGRAM_START
 from toolchain.diagnostics import UserError
 
 _D64_SIZES = {174848: "D64", 175531: "D64", 196608: "D64 (40 tracks)", 197376: "D64 (40 tracks)",
@@ -23,7 +24,7 @@ def describe_binary(data: bytes, path: str) -> str | None:
                 f"`c64tc d64 extract {path} NAME` takes one out")
     if len(data) >= 2:
         load = int.from_bytes(data[:2], "little")
-        if load == 0x0801:
+        if load == BASIC_PROGRAM_START:
             return None
         if path.lower().endswith(".prg") and load + len(data) - 2 <= 0x10000:
             return (f"{path} is a machine-code PRG (${load:04X}-${load + len(data) - 3:04X}), not a source: "

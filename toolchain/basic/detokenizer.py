@@ -72,7 +72,7 @@ def _naive_units(body: bytes) -> list[Unit]:
 
 def detokenize_line(body: bytes) -> str:
     units = _naive_units(body)
-    first_unit = {}
+    first_unit: dict[int, int] = {}
     for position, unit in enumerate(units):
         first_unit.setdefault(unit.column, position)
     out: list[str] = []

@@ -36,7 +36,7 @@ def _overflow() -> FloatError:
 _CACHE_LIMIT = 1 << 16
 
 
-def _memoized(function):  # noqa: ANN001, ANN202
+def _memoized(function):
     """The ROM routines are pure functions of their operands, and slow in Python (a
     multiply is 40 steps): remember recent results (loops ask the same again)."""
     cache: dict = {}
@@ -546,7 +546,7 @@ def _atn(fac: Fac) -> Fac:
     return _negate(fac) if negative else fac
 
 
-def _unary(function):  # noqa: ANN001, ANN202 - decorator for the float functions below
+def _unary(function):
     @_memoized
     def wrapper(value: float) -> float:
         return from_fac(function(to_fac(value)))

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from toolchain.basic.tokens import LineState, match_keyword
+from toolchain.c64.memory import BASIC_PROGRAM_START
 from toolchain.diagnostics import Diagnostic, UserError
 from toolchain.petscii import PetsciiError, Unit, parse_units
 
@@ -20,7 +21,7 @@ MAX_LINE_NUMBER = 63999
 # abbreviations can still be longer when written out in full, so we enforce the
 # limit on the tokenized bytes: at most 80 bytes of tokenized text per line.
 MAX_TOKENIZED_LINE = 80
-C64_BASIC_START = 0x0801
+C64_BASIC_START = BASIC_PROGRAM_START  # where LOAD puts a BASIC program on a C64
 
 _LINE_NUMBER = re.compile(r"[ \t]*(\d+)")
 

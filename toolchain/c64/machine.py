@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 
-from toolchain.c64.memory import power_on_memory
+from toolchain.c64.memory import power_on_memory, rom_or_io
 from toolchain.c64.outcome import RunResult, Stop
 from toolchain.c64.screen import Screen
 from toolchain.cpu.core import CPU, CpuHalted
@@ -34,7 +34,6 @@ ROM_BYTES = {
     0xA364: bytes([0x0D, 0x4F, 0x4B, 0x0D, 0x00]),  # "\rOK\r"
     0xA369: bytes([0x20, 0x20, 0x45, 0x52, 0x52, 0x4F, 0x52, 0x00]),  # "  ERROR"
 }
-ROM_RANGES = ((0xA000, 0xC000), (0xD000, 0xE000), (0xE000, 0x10000))  # BASIC, I/O, KERNAL
 DEFAULT_MAX_CYCLES = 2_000_000_000  # generous but finite: about 34 minutes of C64 time
 
 
@@ -118,7 +117,7 @@ class C64:
         self.memory = power_on_memory()
         for address, data in ROM_BYTES.items():
             self.memory[address : address + len(data)] = data
-        rom = [address for start, end in ROM_RANGES for address in range(start, end)]
+        rom = [address for address in range(0x10000) if rom_or_io(address)]
         self.cpu = TranslatingCPU(self.memory, stops=rom, break_on_brk=True)
         self.cpu.stop_block = self._block_for
         self.screen = Screen(self.memory)
@@ -185,7 +184,7 @@ class C64:
                 # one instruction at a time on the interpreter: for the trace, and near
                 # the cycle limit so that the limit is exact
                 pc = cpu.pc
-                if pc >= 0xA000 and (pc < 0xC000 or pc >= 0xD000):
+                if rom_or_io(pc):
                     self._enter_rom(pc)
                     continue
                 if memory[pc] == 0x00:
@@ -206,7 +205,7 @@ class C64:
     def _block_for(self, pc: int) -> Callable[[CPU], int]:
         """The block the translating CPU runs at a ROM address or a BRK; like every
         block it returns the PC it leaves with."""
-        if self.memory[pc] == 0 and not (pc >= 0xA000 and (pc < 0xC000 or pc >= 0xD000)):
+        if self.memory[pc] == 0 and not rom_or_io(pc):
             def brk(cpu: CPU) -> int:
                 raise _Stopped(Stop.BRK, f"BRK at ${pc:04X}")
 

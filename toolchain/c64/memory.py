@@ -52,6 +52,12 @@ _POWER_ON = {VIC_MEMORY_SETUP: 0x15, BORDER_COLOUR: LIGHT_BLUE, BACKGROUND_COLOU
              CIA2_PORT_A: 0x97, CURSOR_COLOUR: LIGHT_BLUE, SCREEN_PAGE: DEFAULT_SCREEN >> 8}
 
 
+def rom_or_io(address: int) -> bool:
+    """Whether the CPU sees ROM or I/O at ``address`` (BASIC ROM, I/O, KERNAL ROM, as
+    the processor port sets them after power-on)."""
+    return address >= 0xA000 and (address < 0xC000 or address >= 0xD000)
+
+
 def power_on_memory() -> bytearray:
     """The memory a program finds after the C64 has started: a cleared screen in the
     cursor colour, the I/O registers and KERNAL variables that say where it is."""

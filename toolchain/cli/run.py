@@ -98,7 +98,7 @@ def run_command(path: Path, errata: tuple[Path, ...], sys_address: int | None, i
     sys.exit(result.exit_status)
 
 
-class _VerifierName(click.Choice):  # type: ignore[type-arg]
+class _VerifierName(click.Choice):
     """The registered verifiers, looked up when the command runs (the registry imports
     the machine; ``c64tc --help`` should not pay for that)."""
 
@@ -111,7 +111,7 @@ class _VerifierName(click.Choice):  # type: ignore[type-arg]
         return sorted(VERIFIERS)
 
     def convert(self, value: Any, param: Any, ctx: Any) -> Any:
-        self.choices = self._names()
+        self.choices = tuple(self._names())
         return super().convert(value, param, ctx)
 
     def get_metavar(self, param: Any, ctx: Any = None) -> str:

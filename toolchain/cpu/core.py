@@ -19,8 +19,9 @@ from typing import Any
 
 from toolchain.cpu.opcodes import JAM_OPCODES, OPCODES, UNSTABLE_OPCODES, Mode, Opcode
 
-# Status register bits
-C_FLAG, Z_FLAG, I_FLAG, D_FLAG, B_FLAG, U_FLAG, V_FLAG, N_FLAG = 1, 2, 4, 8, 16, 32, 64, 128
+# Status register bits that are not flags of their own: B only exists on the stack (BRK and
+# PHP push it set), bit 5 always reads 1
+B_FLAG, U_FLAG = 0x10, 0x20
 NMI_VECTOR, RESET_VECTOR, IRQ_VECTOR = 0xFFFA, 0xFFFC, 0xFFFE
 
 
@@ -521,7 +522,7 @@ def _make_handler(op: Opcode) -> Callable[[CPU], int]:
     if name == "brk":
         def brk(cpu: CPU) -> int:
             # BRK skips a padding byte: the return address is BRK + 2
-            return cpu._interrupt(0xFFFE, (cpu.pc + 2) & 0xFFFF, brk=True)
+            return cpu._interrupt(IRQ_VECTOR, (cpu.pc + 2) & 0xFFFF, brk=True)
 
         return brk
     if mode is Mode.IMP:

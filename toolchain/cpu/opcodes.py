@@ -193,7 +193,6 @@ MNEMONICS: MappingProxyType[str, frozenset[Mode]] = MappingProxyType(
         for mnemonic in sorted({m for (m, _) in _documented})
     }
 )
-BRANCH_MNEMONICS = frozenset(m for m, modes in MNEMONICS.items() if Mode.REL in modes)
 
 
 def _undocumented_encodings() -> dict[tuple[str, Mode], Opcode]:

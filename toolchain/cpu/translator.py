@@ -127,8 +127,8 @@ class TranslatingCPU(CPU):
             self.stops[address] = 1
         self.break_on_brk = break_on_brk
         # for a block starting at a stop address: a function the owner provides, or None
-        self.stop_block: Callable[[int], Callable[[CPU], None] | None] | None = None
-        self.blocks: dict[int, Callable[[CPU], None]] = {}
+        self.stop_block: Callable[[int], Callable[[CPU], int] | None] | None = None
+        self.blocks: dict[int, Callable[[CPU], int]] = {}
         self.sources: dict[int, str] = {}  # the Python of each translated block, for --dump-python
         self.code_bytes = bytearray(0x10000)  # 1 where a byte belongs to translated code
         self._byte_blocks: dict[int, set[int]] = {}  # code byte -> starts of blocks holding it
@@ -213,7 +213,7 @@ class TranslatingCPU(CPU):
         return start <= address < end
 
     # -- translation ------------------------------------------------------------------------------
-    def _translate(self, start: int) -> Callable[[CPU], None]:
+    def _translate(self, start: int) -> Callable[[CPU], int]:
         if self.stop_block is not None:
             if self.stops[start]:
                 block = self.stop_block(start)  # the owner handles this address (e.g. a ROM routine)
@@ -231,7 +231,7 @@ class TranslatingCPU(CPU):
         namespace: dict[str, Any] = {"decimal_adc": decimal_adc, "decimal_sbc_result": decimal_sbc_result,
                                      "HANDLERS": HANDLERS, "mem": self.memory, "code_bytes": self.code_bytes,
                                      "invalidate": self._invalidate}
-        exec(code, namespace)  # noqa: S102
+        exec(code, namespace)
         block = namespace["block"]
         self.blocks[start] = block
         self.sources[start] = source
@@ -449,8 +449,8 @@ class _BlockWriter:
             self.emit(_READS[name], v=value)
         elif name in _WRITES:
             address = self.address(mode, operand, False)
-            value = _WRITES[name]
-            self.write_memory(op, Code(f"mem[{address}] = {value.text}", value.reads), address, following)
+            stored = _WRITES[name]
+            self.write_memory(op, Code(f"mem[{address}] = {stored.text}", stored.reads), address, following)
             return False
         elif documented and name in _MODIFIES:
             address = self.address(mode, operand, False)

@@ -29,8 +29,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from d64 import DiskImage  # type: ignore[import-untyped]
-from d64.exceptions import ConsistencyError, DiskFullError  # type: ignore[import-untyped]
+from d64 import DiskImage
+from d64.exceptions import ConsistencyError, DiskFullError
 
 from toolchain.diagnostics import Diagnostic, UserError
 from toolchain.disk import check as checker
@@ -327,7 +327,7 @@ def _apply(path: Path, disk: DiskFormat, data: bytes, report: Report,
             raise UserError.single(str(path), f"the change failed in the d64 package ({exc}); "
                                    "the image is unchanged") from None
         finally:
-            image.close()  # type: ignore[attr-defined]
+            image.close()
         new = work.read_bytes()
     _verify(path, report, checker.check(new, disk), state)
     return new

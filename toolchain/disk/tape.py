@@ -46,7 +46,7 @@ class Tape:
 
 def read_tape(path: Path) -> Tape:
     try:
-        from t64 import T64ImageReader  # type: ignore[import-untyped]
+        from t64 import T64ImageReader
     except ImportError:
         raise UserError.single(str(path), "reading T64 tape images needs the t64 package "
                                "(pip install t64)") from None

@@ -143,7 +143,7 @@ def _with_reverse(glyphs: list[bytes]) -> bytes:
 @functools.cache
 def fallback_font() -> Font:
     """UNSCII's shapes for every screen code of both sets (reverse forms inverted)."""
-    from unscii.raw_unscii.unscii_8 import unscii_8_bytes  # type: ignore[import-untyped]
+    from unscii.raw_unscii.unscii_8 import unscii_8_bytes
 
     upper = [_fallback_glyph(char, unscii_8_bytes) for char in UPPER_CASE_UNICODE]
     lower = [_fallback_glyph(char, unscii_8_bytes) for char in LOWER_CASE_UNICODE]

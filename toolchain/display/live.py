@@ -71,7 +71,7 @@ class LiveScreen:
         self.output_fd = sys.stdout.fileno() if output_fd is None else output_fd
         self.clock = clock
         self.decoder = KeyDecoder()
-        self._saved_attributes: list | None = None  # type: ignore[type-arg]
+        self._saved_attributes: list | None = None
         self._saved_handlers: dict[int, object] = {}
         self._next_frame = 0.0
         self._started = 0.0

@@ -15,7 +15,7 @@ def as_loaded(prg: Prg) -> Prg | None:
     anything else (machine code: its bytes do not chain into ascending lines)."""
     try:
         lines = split_program(prg.data, prg.load_address)
-    except Exception:  # noqa: BLE001 - any broken structure means "not BASIC"
+    except Exception:
         return None
     numbers = [line.number for line in lines]
     if not lines or numbers != sorted(set(numbers)) or numbers[-1] > MAX_LINE_NUMBER:

@@ -118,7 +118,7 @@ class Runtime:
         self.namespace: dict[str, Any] = {**helpers(), "rt": self, "io": self.io, "STACK": self.stack,
                                           "UNCHANGED": UNCHANGED}
         self.namespace["globals_"] = self.namespace
-        exec(compile(self.module.source, GENERATED, "exec"), self.namespace)  # noqa: S102 - our own code
+        exec(compile(self.module.source, GENERATED, "exec"), self.namespace)
         self.segments: list[Callable[[], int]] = self.namespace["_make"]()
         self.segment_lines = [line for line in self._segment_lines()]
         self.data = data_items(self.lines)
