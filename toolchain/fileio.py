@@ -73,7 +73,7 @@ def _kind_of(mode: int) -> str | None:
 def output_target(path: str | Path) -> Path:
     """Where writing ``path`` really goes (through symlinks), checked: an existing
     target must be a writable regular file."""
-    given = Path(path)
+    given = Path(os.path.abspath(path))  # absolute: a journal must mean the same from anywhere
     target = Path(os.path.realpath(given)) if given.is_symlink() else given
     try:
         status = target.stat()
@@ -251,11 +251,16 @@ def _roll_back(entries: Iterable[dict[str, str | None]]) -> None:
         backup = entry["backup"]
         if entry.get("temporary"):
             Path(str(entry["temporary"])).unlink(missing_ok=True)
-        if backup is not None:
-            if Path(backup).exists():
+        if backup is None:
+            target.unlink(missing_ok=True)  # it did not exist before
+        elif Path(backup).exists():
+            if target.exists() and os.path.samefile(backup, target):
+                # killed between making the backup link and the switch: the target is
+                # still the old file (and rename() of two links to one file does nothing)
+                Path(backup).unlink()
+            else:
                 os.replace(backup, target)
-        else:
-            target.unlink(missing_ok=True)
+        # a backup not made yet: the target was never touched
 
 
 def recover(directory: Path) -> None:
