@@ -8,7 +8,10 @@ every operation here follows what the ROM routines do, step by step, on Python i
 the alignment shift that drops bits, the multiply loop that truncates as it shifts,
 the restoring division that keeps two extra quotient bits, the rounding on store.
 The behaviour was read from Marko Mäkelä's commented ROM disassembly (ROM 901226-01,
-mist64/c64ref) and checked against figures measured on the ROM.
+mist64/c64ref) and is checked against the ROM itself: tests/test_floats_rom.py runs its
+routines on the 6502 core and compares results bit for bit, errors included, with the
+weight on the edges of the range (where the ROM underflows to 0, where it stops with
+?OVERFLOW, which inputs are ?ILLEGAL QUANTITY or ?DIVISION BY ZERO).
 
 Values outside this module are Python floats: a number as stored (32-bit mantissa),
 or the FAC with its rounding byte (40 bits), both exactly representable in a double.
@@ -61,10 +64,21 @@ ZERO: Fac = (0, False, 0)
 
 
 def to_fac(value: float) -> Fac:
+    """A Python float as a FAC: the top 40 bits of its mantissa.  Magnitudes below the
+    C64's smallest number (2**-128) are zero; at or above 2**127, and infinities and
+    NaNs, are ?OVERFLOW (no C64 routine makes them, so they can only come from outside)."""
     if value == 0:
         return ZERO
     fraction, exponent = math.frexp(abs(value))
-    return exponent + 128, value < 0, int(fraction * (1 << 40))
+    exponent += 128
+    if not 0 < exponent < 256:
+        if exponent <= 0:
+            return ZERO
+        raise _overflow()
+    try:
+        return exponent, value < 0, int(fraction * (1 << 40))
+    except (OverflowError, ValueError):  # frexp passes infinities and NaNs through
+        raise _overflow() from None
 
 
 def from_fac(fac: Fac) -> float:
@@ -218,13 +232,17 @@ def _divide(arg: Fac, fac: Fac, negative: bool | None = None) -> Fac:
     if arg[0] == 0:
         return ZERO
     difference = arg[0] - fac[0]
-    if difference >= 128:
+    if difference >= 127:
         raise _overflow()
-    if difference <= -128:
+    if difference < -128:
         return ZERO
+    if difference == -128:
+        # $BAB7 finds the exponent byte 0 and leaves through $B8FB, which clears the sign
+        # and returns to the division (not, as for a larger gap, out of it); the INC at
+        # $BB21 makes the exponent 1.  So 3E-39 is readable, and the quotient is positive
+        # even for a negative dividend.
+        negative = False
     exponent = difference + 129
-    if exponent > 255:
-        raise _overflow()
     divisor = fac[2] >> 8
     remainder = arg[2] >> 8
     quotient = 0
@@ -320,15 +338,26 @@ def _from_integer(number: int) -> Fac:
 
 def add(left: float, right: float) -> float:
     total = left + right
-    # integers below 2**32 come out of the ROM routine exactly (no bits to drop)
-    if -4294967296.0 < total < 4294967296.0 and total == int(total):
+    # The fast path: operands below 2**32 whose exact sum is an integer come out of the
+    # ROM routine exactly (no bits fall off in the alignment or the carry).  Both
+    # conditions matter.  The sum is exact when both differences give the operands
+    # back (the one from the larger operand is exact, so it tells); an inexact double
+    # sum can round to an integer the ROM does not reach: 1520319949 + (2 - 2**-31) is
+    # 1520319950.99804688 on the C64.  And with an operand of 2**32 or more a small
+    # difference can lie in the rounding byte alone, which normalizes to 0:
+    # 2**32 - (2**32 - 1) is 0 on the C64.
+    if (-4294967296.0 < total < 4294967296.0 and total == int(total)
+            and -4294967296.0 < left < 4294967296.0 and -4294967296.0 < right < 4294967296.0
+            and total - left == right and total - right == left):
         return total
     return from_fac(_add(_memory(to_fac(left)), to_fac(right)))
 
 
 def subtract(left: float, right: float) -> float:
     total = left - right
-    if -4294967296.0 < total < 4294967296.0 and total == int(total):
+    if (-4294967296.0 < total < 4294967296.0 and total == int(total)
+            and -4294967296.0 < left < 4294967296.0 and -4294967296.0 < right < 4294967296.0
+            and left - total == right and total + right == left):
         return total
     return from_fac(_add(_memory(to_fac(left)), _negate(to_fac(right))))
 
@@ -363,11 +392,13 @@ def floor(value: float) -> float:
 
 
 def to_integer(value: float) -> int:
-    """AYINT ($B1BF): to -32768..32767 by flooring, else ?ILLEGAL QUANTITY."""
+    """AYINT ($B1BF): to -32768..32767 by flooring, else ?ILLEGAL QUANTITY.  The range
+    check compares with -32768 the ROM's way, rounding byte included, so a FAC just
+    below -32768 passes; its floor -32769 leaves 32767 in the two low bytes."""
     fac = to_fac(value)
     if fac[0] >= 0x90 and _compare(to_fac(-32768.0), fac) != 0:
         raise FloatError("ILLEGAL QUANTITY")
-    return _floor_integer(fac)
+    return (_floor_integer(fac) + 0x8000 & 0xFFFF) - 0x8000
 
 
 @_memoized
@@ -477,7 +508,13 @@ def _exp(fac: Fac) -> Fac:
 
 
 def _power(base: Fac, exponent: Fac) -> Fac:
-    """$BF7B: EXP(y * LOG(|x|)), negated for a negative base and an odd integer y."""
+    """$BF7B: EXP(y * LOG(|x|)), negated for a negative base and an odd integer y.
+
+    X^0 is 1 and 0^Y is 0 for every other Y, negative ones too (0^-1 is 0, no
+    ?DIVISION BY ZERO).  A negative base with a Y that INT changes keeps its sign, so
+    LOG stops with ?ILLEGAL QUANTITY ((-8)^(1/3), SQR(-1)).  For |Y| >= 2**31 INT
+    returns at once and the ROM takes the parity from $07, which then holds whatever
+    INT, EXP, SIN or a string scan last left there; the true parity stands in for it."""
     if exponent[0] == 0:
         return _exp(ZERO)
     if base[0] == 0:
@@ -486,8 +523,9 @@ def _power(base: Fac, exponent: Fac) -> Fac:
     odd = False
     if base[1]:
         whole = _floor_integer(stored)
-        if _compare(stored, _from_integer(whole)) == 0:
-            odd = bool(whole & 1)
+        if _compare(stored, _from_integer(whole)) != 0:
+            raise FloatError("ILLEGAL QUANTITY")
+        odd = bool(whole & 1)
     fac = _log((base[0], False, base[2]))
     fac = _exp(_multiply(stored, fac))
     return _negate(fac) if odd else fac
@@ -657,8 +695,9 @@ _FORMAT_CACHE: dict[float, str] = {}
 
 def format_number(value: float) -> str:
     """FOUT ($BDDD): a space or minus sign, then at most nine significant digits,
-    E notation outside .01 ... 999999999 (``STR$`` and ``PRINT`` use this)."""
-    if value == int(value) and -1e9 < value < 1e9:
+    E notation outside .01 ... 999999999 (``STR$`` and ``PRINT`` use this).  A FAC
+    at the top of the range whose rounding byte carries is ?OVERFLOW, as FOUT rounds."""
+    if -1e9 < value < 1e9 and value == int(value):
         return f" {int(value)}" if value >= 0 else f"{int(value)}"
     text = _FORMAT_CACHE.get(value)
     if text is None:
@@ -671,7 +710,14 @@ def format_number(value: float) -> str:
 def parse_number(text: bytes, start: int = 0) -> tuple[float, int]:
     """FIN ($BCF3): the number at ``text[start:]`` (spaces skipped, as CHRGET does)
     and where it ends.  Each digit is a multiply by ten and an add; the decimal
-    exponent is applied by repeated multiplies or divides by ten."""
+    exponent is applied by repeated multiplies or divides by ten.
+
+    The ROM counts in single bytes, and so does this: the digits after the point
+    ($5D) and the decimal scale (exponent minus those digits, $5E) wrap at 256, the
+    scale read as a signed byte; an exponent of three digits is ?OVERFLOW, or -100
+    when negative.  So ``.`` with 29 zeros and ``1E-99`` is ?OVERFLOW (-129 wraps to
+    +127), as on the C64.  The work is one step per character and at most 128 steps
+    of scaling, whatever the input."""
     position = start
     length = len(text)
 
@@ -681,19 +727,17 @@ def parse_number(text: bytes, start: int = 0) -> tuple[float, int]:
             position += 1
         return text[position] if position < length else 0
 
-    def minus_sign() -> bool:
-        """Skip a sign (the character, or the token as in program text); True for minus."""
-        nonlocal position
-        char = peek()
-        if char in (0x2D, 0xAB, 0x2B, 0xAA):
-            position += 1
-        return char in (0x2D, 0xAB)
-
     fac = ZERO
     fraction_digits = 0
     seen_point = False
     exponent = 0
-    negative = minus_sign()
+    # the leading sign is the character only ($BCFE); the exponent's sign may also be
+    # the token, as in program text ($BD1C)
+    negative = False
+    char = peek()
+    if char in (0x2D, 0x2B):
+        negative = char == 0x2D
+        position += 1
     exponent_negative = False
     while True:
         char = peek()
@@ -701,8 +745,9 @@ def parse_number(text: bytes, start: int = 0) -> tuple[float, int]:
             position += 1
             if seen_point:
                 fraction_digits += 1
-            fac = _times10(fac)
-            fac = _add(_memory(fac), _from_integer(char - 0x30))
+            if fac[0] or char != 0x30:
+                fac = _times10(fac)
+                fac = _add(_memory(fac), _from_integer(char - 0x30))
             continue
         if char == 0x2E and not seen_point:
             seen_point = True
@@ -710,7 +755,10 @@ def parse_number(text: bytes, start: int = 0) -> tuple[float, int]:
             continue
         if char == 0x45:  # E
             position += 1
-            exponent_negative = minus_sign()
+            char = peek()
+            if char in (0x2D, 0xAB, 0x2B, 0xAA):
+                exponent_negative = char in (0x2D, 0xAB)
+                position += 1
             while True:
                 char = peek()
                 if not 0x30 <= char <= 0x39:
@@ -723,15 +771,15 @@ def parse_number(text: bytes, start: int = 0) -> tuple[float, int]:
                 else:
                     exponent = exponent * 10 + char - 0x30
         break
-    if exponent_negative:
-        exponent = -exponent
-    exponent -= fraction_digits
-    while exponent > 0:
+    scale = ((-exponent if exponent_negative else exponent) - fraction_digits) & 0xFF
+    if scale >= 0x80:
+        scale -= 0x100
+    while scale > 0:
         fac = _times10(fac)
-        exponent -= 1
-    while exponent < 0:
+        scale -= 1
+    while scale < 0:
         fac = _divide10(fac)
-        exponent += 1
+        scale += 1
     if negative:
         fac = _negate(fac)
     return from_fac(fac), position
