@@ -218,8 +218,8 @@ def main() -> None:
                 _, big_seconds = run_peer(peer, sources[peer.name, "big"], times[peer.name])
                 _, small_seconds = run_peer(peer, sources[peer.name, "small"], times[peer.name])
                 theirs[peer.name].append(big_seconds - small_seconds)
-    print(f"{options.lines:,}-line program ({len(expected['big']):,} bytes, the same from every assembler) "
-          f"minus a {SMALL}-line one:")
+    same = ", the same from every assembler" if peers else ""
+    print(f"{options.lines:,}-line program ({len(expected['big']):,} bytes{same}) minus a {SMALL}-line one:")
     our_rate = lines / median(ours)
     print(f"  c64tc   {rate(our_rate, 'lines/s'):>18}  {runs(ours)} CPU")
     rates, ratios = [f"c64tc {rate(our_rate, 'lines/s')}"], []

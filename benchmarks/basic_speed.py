@@ -59,6 +59,7 @@ SOURCES = ("nikolaus.bas", "nikolaus-errata.bas")
 HOW_TO_GET = ("get it: fetch github mist64/cbmbasic, run `make` in it (its Makefile builds with -O3), "
               "then CBMBASIC=/path/to/cbmbasic or put it on PATH (see benchmarks/README.md)")
 _ANSI = re.compile(rb"\x1b\[[0-9;]*[A-Za-z]")  # cbmbasic's cursor movements on a terminal
+_SEGMENT = re.compile(r"\(s(\d+)\)$")  # a compiled segment in the profile: <basic>:328(s24)
 
 
 @dataclass
@@ -184,7 +185,7 @@ def compile_figure() -> None:
 
 
 def main() -> None:
-    options = arguments(__doc__.splitlines()[0], default_repeat=3)
+    options = arguments(__doc__.splitlines()[0], default_repeat=2)
     print_machine()
     binary = find_cbmbasic()
     print(f"cbmbasic: {cbmbasic_version(binary)}" if binary else f"cbmbasic: not found; {HOW_TO_GET}")
@@ -219,7 +220,18 @@ def main() -> None:
               f"goal <= {GOAL}x cbmbasic's time {workload}")
     compile_figure()
     if options.profile:
-        print_profile("Nikolaus with the erratum", functools.partial(run_c64tc, data))
+        profile_c64tc(data)
+
+
+def profile_c64tc(data: bytes) -> None:
+    """The profile of c64tc's run; the program's compiled segments (``<basic>:328(s24)``)
+    get the BASIC line they start in."""
+    segment_lines = Runtime(data, C64()).segment_lines  # compiling is deterministic
+
+    def annotate(line: str) -> str:
+        return _SEGMENT.sub(lambda m: f"(s{m[1]}, starts in BASIC line {segment_lines[int(m[1])]})", line)
+
+    print_profile("Nikolaus with the erratum", functools.partial(run_c64tc, data), annotate)
 
 
 if __name__ == "__main__":

@@ -112,15 +112,15 @@ def profile(work: Callable[[], object], top: int = 15) -> str:
     out = io.StringIO()
     stats = pstats.Stats(profiler, stream=out)
     stats.sort_stats("tottime").print_stats(top)
-    text = out.getvalue()
-    # keep the summary line and the table, drop pstats' blank preamble
-    lines = [line.rstrip() for line in text.splitlines() if line.strip()]
-    prefixes = (str(REPO) + "/", sysconfig.get_paths()["purelib"] + "/")
-    for prefix in prefixes:
+    # keep the summary line and the table, drop pstats' blank lines and long paths
+    lines = [line.rstrip() for line in out.getvalue().splitlines() if line.strip()]
+    for prefix in (str(REPO) + "/", sysconfig.get_paths()["purelib"] + "/"):
         lines = [line.replace(prefix, "") for line in lines]
     return "\n".join(lines)
 
 
-def print_profile(title: str, work: Callable[[], object]) -> None:
-    print(f"\nprofile of c64tc, {title} (cProfile, by own time; cProfile slows the code about 2x):")
-    print(profile(work))
+def print_profile(title: str, work: Callable[[], object], annotate: Callable[[str], str] = str) -> None:
+    """Print the profile of ``work``, each line passed through ``annotate``."""
+    print(f"\nprofile of c64tc, {title} (cProfile, by own time; cProfile adds a cost to every "
+          "Python function call, so code that calls many small functions looks slower than it is):")
+    print("\n".join(annotate(line) for line in profile(work).splitlines()))

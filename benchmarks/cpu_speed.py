@@ -299,8 +299,9 @@ def compare_superhirn(prg: Prg, secrets: list[str], repeat: int) -> Rates:
                 sys.exit(f"py65 plays {len(differ)} games differently, e.g. {differ[0]}")
     instructions = sum(game.instructions for game in games)
     solved = sum(game.outcome == "OK" for game in games)
+    side = " on each side" if peer else ""
     print(f"Superhirn II, {len(secrets)} games ({solved} solved; {instructions:,} instructions, "
-          f"{sum(game.cycles for game in games):,} cycles on each side):")
+          f"{sum(game.cycles for game in games):,} cycles{side}):")
     print(f"  c64tc  {rate(instructions / median(ours), 'instr/s'):>16}  {runs(ours)} CPU")
     if not peer:
         return Rates(instructions / median(ours), None)
