@@ -201,3 +201,13 @@ def test_the_screen_is_taken_back_at_ready_or_when_the_input_is_used_up() -> Non
     assert tool._measure(polling, True, "", "cycles", 1500, [], 60).stop == "cycles"
     assert tool._measure(ScriptedVice([("editor", True)]), False, "", "wait", 10**9, [],
                          60).stop == "ready"  # the power-on screen
+
+
+def test_the_data_loaders_machine_code_is_compared_with_the_dumps() -> None:
+    shared_path("corpus", "mse", "derived", "8409_list-stop.bin")
+    comparisons = [tool.compare(PLAN[name], tool.load_measurement(tool.CORPUS_DATA, name))
+                   for name in ("8409_list-stop", "8507_merk-zettel_v2.0", "8504_ez_datum_l5")]
+    assert tool.derived_report(comparisons).splitlines()[1:] == [
+        "8409_list-stop             $9F00-$9FD4  the dump      same       same",
+        # the listing pokes one byte after loading (POKE 49152+214,0: the text colour)
+        "8507_merk-zettel_v2.0      $C000-$C107  other bytes   same       same"]
