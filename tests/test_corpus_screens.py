@@ -3,8 +3,8 @@
 The screens were measured on VICE 3.10 with the original ROMs by scripts/corpus-vs-vice
 (tests/data/corpus: per listing the screen codes, colour RAM, text and how the run
 ended; plan.toml says what was typed and when the screen was taken).  The listings the
-plan marks ``matches = true`` must end in c64tc on the same screen, the same way, with
-the same bytes in memory and on the printer; the others wait for issue 14's features
+plan marks ``matches = true`` must end in c64tc on the same screen, in the same colours,
+the same way, with the same bytes in memory and on the printer; the others wait for issue 14's features
 (set ``matches`` when one lands).  The listings themselves stay in ../shared (the tests
 skip without them); the measurements are ours and checked always.
 """
@@ -108,8 +108,8 @@ def test_the_report_counts_same_screens() -> None:
     comparison = tool.compare(PLAN[name], tool.load_measurement(tool.CORPUS_DATA, name))
     lines = tool.report([comparison], show=False).splitlines()
     assert lines[1].split()[:2] == [name, "same"]
-    assert lines[-1] == "1 of 1 end on the same screen as VICE (1 also with the same ending, memory " \
-        "and printer output)"
+    assert lines[-1] == "1 of 1 end on the same screen as VICE (1 also with the same colours, ending, " \
+        "memory and printer output)"
 
 
 def test_a_different_screen_is_shown_side_by_side() -> None:

@@ -4,3 +4,4 @@
 40 poke 214,7:poke 211,0:sys 58640:poke 780,1:poke 781,226:sys 48589
 50 sys 58726:print "home";
 60 poke 214,9:poke 211,0:sys 58640:print "end"
+70 poke 214,11:poke 211,5:sys 58732:print "58732"
