@@ -1,0 +1,63 @@
+"""Machine facts measured on a real C64 (VICE 3.10 with the original ROMs): small programs
+of ours (tests/data/machine, see its README) that print what a program can observe of the
+machine around BASIC, each with VICE's screen.  c64tc must show the same screen; the
+programs whose feature is still missing (issue 14) are expected to fail, strictly, so
+each one turns into a passing test the day its feature lands (then set ``matches = true``
+in tests/data/machine/plan.toml).  With VICE's x64sc installed, the slow tests measure
+everything again and check the stored data (``python scripts/corpus-vs-vice --machine
+--measure`` rewrites it)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_corpus_screens import load_tool, x64sc
+
+tool = load_tool()
+PLAN = tool.load_plan(tool.MACHINE_PLAN, tool.MACHINE_DATA, ".bas")
+
+
+def _param(name: str) -> object:
+    entry = PLAN[name]
+    marks = [] if entry.matches else [pytest.mark.xfail(strict=True, reason=f"issue 14: {entry.cause}")]
+    return pytest.param(name, marks=marks)
+
+
+@pytest.mark.parametrize("name", [_param(name) for name in sorted(PLAN)])
+def test_c64tc_shows_what_a_real_c64_shows(name: str) -> None:
+    comparison = tool.compare(PLAN[name], tool.load_measurement(tool.MACHINE_DATA, name))
+    assert comparison.same_screen, "\n" + tool.side_by_side(comparison.ours.rows(), comparison.theirs.rows)
+    assert comparison.same, f"{comparison.differences()} differ; c64tc: {comparison.ours.message}"
+
+
+@pytest.mark.parametrize("name", sorted(PLAN))
+def test_every_program_has_its_measurement_and_says_what_it_measures(name: str) -> None:
+    stored = tool.load_measurement(tool.MACHINE_DATA, name)
+    assert stored is not None, f"run: python scripts/corpus-vs-vice --machine --measure {name}"
+    assert stored.rows == tool.screen_rows(stored.codes) and len(stored.colours) == 1000
+    assert stored.facts["input"] == PLAN[name].input
+    entry = PLAN[name]
+    assert entry.reason and (entry.matches or entry.cause)
+    assert f"`{name}`" in (tool.MACHINE_DATA / "README.md").read_text()
+
+
+def test_the_power_on_screen() -> None:
+    """What `c64tc run --boot` will have to show, as VICE shows it after reset."""
+    stored = tool.load_measurement(tool.MACHINE_DATA, "power-on")
+    assert stored.rows[:6] == ["", "    **** COMMODORE 64 BASIC V2 ****", "",
+                               " 64K RAM SYSTEM  38911 BASIC BYTES FREE", "", "READY."]
+    assert stored.facts["cursor"] == [6, 0]
+
+
+# -- measuring again --------------------------------------------------------------------------------
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(PLAN))
+def test_vice_shows_the_stored_screen_again(name: str) -> None:
+    emulator = x64sc()
+    stored = tool.load_measurement(tool.MACHINE_DATA, name)
+    screen = tool.measure(emulator, PLAN[name])
+    assert screen.rows() == stored.rows
+    assert (screen.colours, screen.stop, screen.cursor) == (stored.colours, stored.facts["stop"],
+                                                           tuple(stored.facts["cursor"]))
+    assert screen.vic == {name: int(value[1:], 16) for name, value in stored.facts["vic"].items()}
