@@ -402,3 +402,54 @@ def test_peek_reads_what_machine_code_wrote_to_the_screen() -> None:
                "30 sys 49152:a=peek(1025):b=peek(55297)and15:print:print a;b\n")
     # the S machine code put at (0, 1), then the PEEKs on the next row
     assert printed(listing)[:2] == [" S", " 19  7"]
+
+
+# -- the C64's own errors, never Python's (issue 12) ----------------------------------------------
+
+def test_a_number_the_rom_cannot_read_is_its_error_when_evaluated() -> None:
+    """PRINT "A";1E39: the ROM prints A, then stops at the number (FIN's ?OVERFLOW)."""
+    stop, transcript, _ = run('10 print "a";1e39\n20 print "b"\n')
+    assert stop is Stop.ERROR
+    assert lines_of(transcript)[:3] == ["A", "?OVERFLOW  ERROR IN 10", "READY."]
+
+
+@pytest.mark.parametrize("expression", ["sqr(-1)", "(-8)^(1/3)", "log(0)", "log(-1)"])
+def test_functions_outside_their_domain_are_illegal_quantity(expression: str) -> None:
+    stop, transcript, _ = run(f"10 print {expression}\n")
+    assert stop is Stop.ERROR and "?ILLEGAL QUANTITY  ERROR IN 10" in lines_of(transcript)
+
+
+def test_next_adds_as_the_rom_does_beyond_two_to_the_32() -> None:
+    """Measured on VICE: the difference lies in the FAC's rounding byte, so the second
+    value is 0, not 1 (floats.add's rule; NEXT must not take a shortcut past it)."""
+    listing = "10 for i=-4294967295 to 1 step 4294967296:print i:next\n"
+    assert printed(listing) == ["-4.2949673E+09", " 0"]
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    (["--input", "3|€"], "'€' cannot be typed on a C64"),
+    (["--sys", "65536"], "'65536' is outside $0000-$FFFF"),
+    (["--sys", "-1"], "'-1' is not an address"),
+    (["--max-cycles", "9" * 30], "is too large"),
+    (["--max-statements", "many"], "'many' is not a count"),
+])
+def test_bad_options_are_messages(tmp_path: Path, options: list[str], message: str) -> None:
+    (tmp_path / "p.bas").write_text("10 input a\n")
+    result = CliRunner().invoke(main, ["run", str(tmp_path / "p.bas"), *options])
+    assert result.exit_code in (1, 2)
+    assert message in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(("depth", "works"), [(35, True), (36, False), (5000, False)])
+def test_nesting_deeper_than_the_stack_is_out_of_memory(depth: int, works: bool) -> None:
+    """Measured on VICE: 35 nested parentheses at the top of a line work, 36 end in
+    ?OUT OF MEMORY (a typed line cannot hold that many; a crafted PRG can)."""
+    from toolchain.basic.tokenizer import TokenizedLine, link
+    from toolchain.basic.tokens import TOKEN
+
+    body = b"A" + bytes([TOKEN["="]]) + b"(" * depth + b"1" + b")" * depth
+    lines = [TokenizedLine(10, body, "x", 1), TokenizedLine(20, bytes([TOKEN["PRINT"]]) + b"A", "x", 2)]
+    result, machine = run_program(program_from_prg(Prg(0x0801, link(lines)), "deep"))
+    screen = lines_of(machine.screen.transcript())
+    assert (screen[0] == " 1") is works
+    assert (result.stop is Stop.ERROR and "?OUT OF MEMORY  ERROR IN 10" in screen) is not works

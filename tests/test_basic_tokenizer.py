@@ -221,3 +221,24 @@ def test_unreadable_prg_names_the_byte_offset(tmp_path: Path, raw: bytes, messag
     result = CliRunner().invoke(main, ["detok", str(path)])
     assert result.exit_code == 1
     assert message in result.output and "Traceback" not in result.output
+
+
+def test_a_program_past_the_end_of_memory_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "t.bas").write_text('10 print "x"\n')
+    result = CliRunner().invoke(main, ["tok", str(tmp_path / "t.bas"), "--load-address", "$ffff",
+                                       "-o", str(tmp_path / "t.prg")])
+    assert result.exit_code == 1
+    assert "t.bas:1: error: the program runs past $FFFF: line 10 ends at $10008" in result.output
+    assert not (tmp_path / "t.prg").exists()
+
+
+@pytest.mark.parametrize(("given", "address", "warned"), [("4097", 0x1001, False), ("$1001", 0x1001, False),
+                                                         ("0x1001", 0x1001, False), ("0801", 0x0801, True)])
+def test_load_address_is_decimal_or_prefixed_hex(tmp_path: Path, given: str, address: int,
+                                                 warned: bool) -> None:
+    (tmp_path / "t.bas").write_text('10 print "x"\n')
+    result = CliRunner().invoke(main, ["tok", str(tmp_path / "t.bas"), "--load-address", given,
+                                       "-o", str(tmp_path / "t.prg")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "t.prg").read_bytes()[:2] == address.to_bytes(2, "little")
+    assert ("deprecated" in result.output) is warned

@@ -26,11 +26,26 @@ class Diagnostic:
         if self.listing_line is not None:
             text += f" (line {self.listing_line})"
         if self.source_line is not None and self.column:
-            prefix = "".join("\t" if c == "\t" else " " for c in self.source_line[: self.column - 1])
-            text += f"\n{self.source_line}\n{prefix}^"
+            shown, column = _window(self.source_line, self.column)
+            prefix = "".join("\t" if c == "\t" else " " for c in shown[: column - 1])
+            text += f"\n{shown}\n{prefix}^"
         elif self.source_line is not None and self.line:
-            text += f"\n{self.source_line}"  # the whole line is in question: no caret
+            text += f"\n{_window(self.source_line, 1)[0]}"  # the whole line is in question: no caret
         return text
+
+
+SHOWN_LINE = 160  # a longer source line is shown around the column, not whole
+
+
+def _window(line: str, column: int) -> tuple[str, int]:
+    """The part of ``line`` to show around ``column`` (1-based), and the column in it."""
+    if len(line) <= SHOWN_LINE:
+        return line, column
+    start = max(0, min(column - 1 - SHOWN_LINE // 2, len(line) - SHOWN_LINE))
+    shown = ("..." if start else "") + line[start : start + SHOWN_LINE]
+    if start + SHOWN_LINE < len(line):
+        shown += "..."
+    return shown, column - start + (3 if start else 0)
 
 
 @dataclass

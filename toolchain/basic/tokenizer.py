@@ -138,6 +138,10 @@ def link(lines: list[TokenizedLine], load_address: int = C64_BASIC_START) -> byt
     address = load_address
     for line in lines:
         address += 4 + len(line.body) + 1
+        if address + 2 > 0x10000:  # the line, and the end marker after it, must fit in memory
+            raise UserError.single(line.path, f"the program runs past $FFFF: line {line.number} ends at "
+                                   f"${address - 1:X} when loaded at ${load_address:04X}",
+                                   line=line.source_line, listing_line=line.number)
         out += address.to_bytes(2, "little") + line.number.to_bytes(2, "little") + line.body + b"\x00"
     out += b"\x00\x00"
     return bytes(out)

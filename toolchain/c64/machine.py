@@ -55,9 +55,22 @@ def typed_lines(script: str) -> list[str]:
     return lines
 
 
-def text_to_keys(text: str) -> bytes:
-    """Typed text to PETSCII key codes: a-z unshifted, A-Z shifted (petcat's rule)."""
-    return bytes(char_to_petscii(c) for c in text)
+class UntypableText(ValueError):
+    """Typed input with a character no C64 key gives."""
+
+
+def text_to_keys(text: str, strict: bool = True) -> bytes:
+    """Typed text to PETSCII key codes: a-z unshifted, A-Z shifted (petcat's rule).  A
+    character no key gives is an error (``strict``) or not typed (a player at a
+    terminal can press keys a C64 does not have)."""
+    keys = bytearray()
+    for character in text:
+        try:
+            keys.append(char_to_petscii(character))
+        except ValueError:
+            if strict:
+                raise UntypableText(f"{character!r} cannot be typed on a C64 (no key gives it)") from None
+    return bytes(keys)
 
 
 class Keyboard:
@@ -91,7 +104,7 @@ class Keyboard:
             return bytes(line).rstrip(b" ")
         if self.line_source is not None:
             text = self.line_source()
-            return None if text is None else text_to_keys(text).rstrip(b" ")
+            return None if text is None else text_to_keys(text, strict=False).rstrip(b" ")
         return None
 
     def next_key(self) -> int | None:
@@ -104,7 +117,7 @@ class Keyboard:
         if not self.keys and self.line_source is not None:
             text = self.line_source()
             if text is not None:
-                self.keys.extend(text_to_keys(text))
+                self.keys.extend(text_to_keys(text, strict=False))
                 self.keys.append(0x0D)
         return bool(self.keys)
 

@@ -15,7 +15,7 @@ from toolchain.fileio import read_bytes, read_text, write_atomic
                 type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Output PRG (default: build/NAME.prg, NAME from the first source).")
-@click.option("--load-address", type=ADDRESS, default="0801", show_default=True,
+@click.option("--load-address", type=ADDRESS, default="$0801", show_default=True,
               help="BASIC start of the target machine ($0801 C64, $1001 VIC-20/C16).")
 @click.option("-v", "--verbose", is_flag=True, help="Say which lines the errata replaced or deleted.")
 @reports_user_errors

@@ -34,38 +34,59 @@ def reports_user_errors(command: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def parse_address(value: str) -> int:
-    """An address as users write it: $0801, 0x0801, or hex digits alone as petcat's -l."""
-    address = int(value.strip().lower().removeprefix("$").removeprefix("0x"), 16)
-    if not 0 <= address <= 0xFFFF:
-        raise OutOfRange("outside $0000-$FFFF")
-    return address
-
-
 class OutOfRange(ValueError):
     pass
 
 
-class IntegerType(click.ParamType):
-    """A click parameter read by ``parse``; its ValueError becomes a usage message."""
+def parse_number(value: str) -> int:
+    """A number as every option takes it: decimal (13312), or hex with ``$`` or ``0x``
+    ($3400, 0x3400).  Hex digits without a prefix (the old form of --load-address,
+    ``0801``) are still read as hex, with a warning."""
+    text = value.strip().lower().replace("_", "")
+    if text.startswith(("$", "0x")):
+        digits = text.removeprefix("$").removeprefix("0x")
+        if not digits or len(digits) > 16:
+            raise ValueError(value)
+        return int(digits, 16)
+    if len(text) > 16:
+        raise OutOfRange("too large")
+    if text.isdigit() and not (text.startswith("0") and len(text) > 1):
+        return int(text)
+    if text and all(c in "0123456789abcdef" for c in text):
+        click.echo(f"c64tc: warning: {value!r} is read as hex ${text.upper()}; write ${text} or "
+                   f"0x{text} (hex without a prefix is deprecated: numbers are decimal)", err=True)
+        return int(text, 16)
+    raise ValueError(value)
 
-    def __init__(self, name: str, parse: Callable[[str], int], hint: str) -> None:
+
+class IntegerType(click.ParamType):
+    """A number option (see :func:`parse_number`) within ``low``..``high``; a mistake is
+    a usage message."""
+
+    def __init__(self, name: str, low: int, high: int, hint: str) -> None:
         self.name = name
-        self.parse = parse
+        self.low, self.high = low, high
         self.hint = hint
 
     def convert(self, value: Any, param: Any, ctx: Any) -> int:
         if isinstance(value, int):
-            return value
-        try:
-            return self.parse(value)
-        except OutOfRange as exc:
-            self.fail(f"{value!r} is {exc}", param, ctx)
-        except ValueError:
-            self.fail(f"{value!r} is not {self.hint}", param, ctx)
+            number = value
+        else:
+            try:
+                number = parse_number(value)
+            except OutOfRange:
+                self.fail(f"{value!r} is too large", param, ctx)
+            except ValueError:
+                self.fail(f"{value!r} is not {self.hint}", param, ctx)
+        if not self.low <= number <= self.high:
+            hexadecimal = self.high == 0xFFFF
+            shown = f"${self.low:04X}-${self.high:04X}" if hexadecimal else f"{self.low}-{self.high:,}"
+            self.fail(f"{value!r} is outside {shown}", param, ctx)
+        return number
 
 
-ADDRESS = IntegerType("ADDRESS", parse_address, "a hex address like $0801")
+ADDRESS = IntegerType("ADDRESS", 0, 0xFFFF, "an address (2049, $0801 or 0x0801)")
+COUNT = IntegerType("COUNT", 1, 10**15, "a count (a whole number, 1 or more)")
 
 
 def progress_printer() -> Callable[[str], None]:
@@ -77,17 +98,6 @@ def progress_printer() -> Callable[[str], None]:
         click.echo("\r\x1b[K" + message, nl=False, err=True)
 
     return show
-
-
-def parse_number(value: str) -> int:
-    """A number as C64 users write it: 13312, $3400 or 0x3400."""
-    text = value.strip().lower()
-    if text.startswith(("$", "0x")):
-        return int(text.removeprefix("$").removeprefix("0x"), 16)
-    return int(text)
-
-
-NUMBER = IntegerType("NUMBER", parse_number, "a number (13312, $3400 or 0x3400)")
 
 
 def progress_bar() -> Callable[[int, int], None]:

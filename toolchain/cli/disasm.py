@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from toolchain.cli.common import NUMBER, reports_user_errors
+from toolchain.cli.common import ADDRESS, reports_user_errors
 from toolchain.diagnostics import UserError
 from toolchain.fileio import STDIO, read_bytes, read_text, write_atomic
 
@@ -41,9 +41,9 @@ def _shown(file: str) -> str:
               show_default=True,
               help="listing: address, bytes and instruction, like VICE's monitor 'd'; source: Profi-Ass "
                    "source that 'c64tc asm' assembles back to the same bytes.")
-@click.option("--start", type=NUMBER, help="First address to disassemble (default: the load address).")
-@click.option("--end", type=NUMBER, help="Last address to disassemble (default: the program's last byte).")
-@click.option("--entry", "entries", type=NUMBER, multiple=True,
+@click.option("--start", type=ADDRESS, help="First address to disassemble (default: the load address).")
+@click.option("--end", type=ADDRESS, help="Last address to disassemble (default: the program's last byte).")
+@click.option("--entry", "entries", type=ADDRESS, multiple=True,
               help="Where code starts (source format; several allowed; default: the start). Bytes no "
                    "entry reaches are data (.byt).")
 @click.option("--labels", "label_files", type=click.Path(exists=True, dir_okay=False), multiple=True,
@@ -53,7 +53,7 @@ def _shown(file: str) -> str:
 @click.option("--undocumented", is_flag=True,
               help="Write the stable undocumented opcodes as instructions (they assemble with "
                    "'c64tc asm --undocumented'); without it they are data.")
-@click.option("--load-address", type=NUMBER,
+@click.option("--load-address", type=ADDRESS,
               help="FILE is raw code without a load address: load it here.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default=STDIO,
               help="Output file (default: standard output).")

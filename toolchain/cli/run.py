@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from toolchain.c64.outcome import Stop
-from toolchain.cli.common import NUMBER, progress_bar, progress_printer, reports_user_errors
+from toolchain.cli.common import ADDRESS, COUNT, progress_bar, progress_printer, reports_user_errors
 from toolchain.diagnostics import UserError
 from toolchain.fileio import read_bytes, read_text
 
@@ -17,13 +17,13 @@ from toolchain.fileio import read_bytes, read_text
 @click.command("run")
 @click.argument("path", metavar="PROGRAM", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("errata", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--sys", "sys_address", type=NUMBER, help="Start address, as SYS takes it (13312 or $3400).")
+@click.option("--sys", "sys_address", type=ADDRESS, help="Start address, as SYS takes it (13312 or $3400).")
 @click.option("--input", "input_text", help="What the user types; RETURN is '|' or a line break.")
 @click.option("--input-file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Read the typed input from a file.")
-@click.option("--max-cycles", type=NUMBER, default=2_000_000_000, show_default=True,
+@click.option("--max-cycles", type=COUNT, default=2_000_000_000, show_default=True,
               help="Stop machine code after this many cycles (in BASIC: each SYS or USR call).")
-@click.option("--max-statements", type=NUMBER, help="BASIC: stop after this many statement groups "
+@click.option("--max-statements", type=COUNT, help="BASIC: stop after this many statement groups "
               "(the runs between jumps).")
 @click.option("--screen", "show", flag_value="screen", help="Print the final screen.")
 @click.option("--transcript", "show", flag_value="transcript", default=True,
@@ -50,6 +50,7 @@ def run_command(path: Path, errata: tuple[Path, ...], sys_address: int | None, i
     unmodelled ROM call; 2 cycle or statement limit; 3 input used up while the
     program waits for more.
     """
+    from toolchain.c64.machine import UntypableText
     from toolchain.c64.run import Keyboard, Session, load_program
     from toolchain.c64.terminal import LineTerminal
     from toolchain.cpu.disassembler import trace_line
@@ -66,7 +67,10 @@ def run_command(path: Path, errata: tuple[Path, ...], sys_address: int | None, i
     if input_file is not None:
         input_text = read_text(input_file)
     terminal = LineTerminal(machine) if interactive else None
-    keyboard = Keyboard(input_text, terminal)
+    try:
+        keyboard = Keyboard(input_text, terminal)
+    except UntypableText as exc:
+        raise UserError.single(str(input_file or "--input"), str(exc)) from None
     if program.is_basic:
         # a progress line would mix with the dialogue when the player is typing
         progress = progress_printer() if terminal is None else (lambda message: None)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from toolchain.cli.common import NUMBER, reports_user_errors
+from toolchain.cli.common import ADDRESS, COUNT, reports_user_errors
 from toolchain.diagnostics import UserError
 from toolchain.fileio import read_text
 
@@ -15,7 +15,7 @@ from toolchain.fileio import read_text
 @click.command("vice")
 @click.argument("target", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--program", help="Which program of the disk image to start (default: the first).")
-@click.option("--sys", "sys_address", type=NUMBER, help="Start address of machine code (default: where "
+@click.option("--sys", "sys_address", type=ADDRESS, help="Start address of machine code (default: where "
               "it loads).")
 @click.option("--warp", is_flag=True, help="Start in warp mode.")
 @click.option("--labels", type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -23,7 +23,7 @@ from toolchain.fileio import read_text
 @click.option("--emulator", help=f"Path of x64sc (default: ${'C64TC_VICE'}, then the PATH).")
 @click.option("--check", is_flag=True, help="Run headless and compare the final screen.")
 @click.option("--input", "input_text", default="", help="Keys to type; RETURN is '|' or a line break.")
-@click.option("--max-cycles", type=NUMBER, default=20_000_000, show_default=True,
+@click.option("--max-cycles", type=COUNT, default=20_000_000, show_default=True,
               help="With --check: stop after this many cycles.")
 @click.option("--expect", multiple=True, help="With --check: text that must be on the final screen "
               "(several: in this order).")

@@ -70,13 +70,16 @@ class ForFrame:
     """A FOR loop on the stack: the variable's generated name, the limit and step,
     the sign of the step, the segment that follows the FOR, its line."""
 
-    __slots__ = ("variable", "limit", "step", "sign", "resume", "line")
+    __slots__ = ("variable", "limit", "step", "sign", "whole", "resume", "line")
 
     def __init__(self, variable: str, limit: float, step: float, resume: int, line: int) -> None:
         self.variable = variable
         self.limit = limit
         self.step = step
         self.sign = (step > 0) - (step < 0)
+        # NEXT may add in Python when the step is a whole number below 2**32 (and so is
+        # the variable): then the ROM's FADD is exact too (see floats.add)
+        self.whole = -4294967296.0 < step < 4294967296.0 and step == int(step)
         self.resume = resume
         self.line = line
 

@@ -27,6 +27,7 @@ DOLLAR, PERCENT, OPEN_PARENTHESIS, CLOSE_PARENTHESIS = 0x24, 0x25, 0x28, 0x29
 PLUS, MINUS, TIMES, DIVIDE, POWER = (TOKEN[k] for k in ("+", "-", "*", "/", "^"))
 AND, OR, NOT = TOKEN["AND"], TOKEN["OR"], TOKEN["NOT"]
 GREATER, EQUAL, LESS = TOKEN[">"], TOKEN["="], TOKEN["<"]
+MAX_NESTING = 36  # FRMEVL calls deep: the statement's own and 35 parentheses
 
 
 class CompileError(Exception):
@@ -51,6 +52,7 @@ class ExpressionCompiler:
         self.variables: dict[str, Variable] = {}  # generated name -> what it is
         self.body = b""
         self.position = 0
+        self.depth = 0  # nested evaluations (FRMEVL calls) in the expression being compiled
 
     # -- bytes -------------------------------------------------------------------------------
     def peek(self) -> int:
@@ -134,6 +136,20 @@ class ExpressionCompiler:
         return code
 
     def expression(self, minimum: int = 0) -> Expression:
+        """FRMEVL: an expression whose operators bind tighter than ``minimum``.  Each
+        nested evaluation takes room on the 6502 stack: the ROM stops with ?OUT OF
+        MEMORY when it runs out (measured on VICE: 35 nested parentheses work at the
+        top of a line, 36 do not), and so does this (one typed line cannot nest that
+        deep; a crafted program can)."""
+        self.depth += 1
+        try:
+            if self.depth > MAX_NESTING:
+                raise CompileError("OUT OF MEMORY")
+            return self._operators(minimum)
+        finally:
+            self.depth -= 1
+
+    def _operators(self, minimum: int) -> Expression:
         left = self.unary()
         while True:
             byte = self.peek()
@@ -226,8 +242,10 @@ class ExpressionCompiler:
             try:
                 value, end = floats.parse_number(self.body, self.position)
             except floats.FloatError as error:
-                # the ROM reads the number when the statement runs: the error comes then
-                raise CompileError(error.error) from None
+                # the ROM reads the number when the expression is evaluated: whatever the
+                # statement did before (PRINT "A";1E39 prints A) happens, then the error
+                self.position = self._number_end(self.position)
+                return Expression(f"_fail({error.error!r})", Kind.NUMBER, True)
             self.position = end
             return Expression(repr(value), Kind.NUMBER, value == floats.rounded(value))
         if byte == QUOTE:
@@ -261,6 +279,24 @@ class ExpressionCompiler:
             self.position += 1
             return self.function(byte)
         raise CompileError("SYNTAX")
+
+    def _number_end(self, position: int) -> int:
+        """Where a number written at ``position`` ends (digits, a point, an exponent
+        with its sign; CHRGET skips spaces), for a number FIN cannot read."""
+        body = self.body
+        exponent = sign_allowed = False
+        while position < len(body):
+            byte = body[position]
+            if 0x30 <= byte <= 0x39 or byte == 0x20 or (byte == 0x2E and not exponent):
+                sign_allowed = False
+            elif byte == 0x45 and not exponent:
+                exponent = sign_allowed = True
+            elif sign_allowed and byte in (0x2B, 0x2D, PLUS, MINUS):
+                sign_allowed = False
+            else:
+                break
+            position += 1
+        return position
 
     def variable_reference(self) -> Expression:
         name, kind = self.variable_name()

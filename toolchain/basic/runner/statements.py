@@ -332,9 +332,10 @@ class StatementCompiler(ExpressionCompiler):
                 self.emit(f"frame = STACK[-1] if STACK and STACK[-1].variable == {variable!r} "
                           f"else rt.for_frame({variable!r})")
                 self.emit(f"x = {variable}")
-            # integers stay exact (see floats.add); anything else goes through the ROM's add
+            # whole numbers below 2**32 add exactly (see floats.add); anything else goes
+            # through the ROM's add
             self.emit("v = x + frame.step")
-            self.emit("if not (-4294967296.0 < v < 4294967296.0 and v == int(v)): "
+            self.emit("if not (frame.whole and -4294967296.0 < x < 4294967296.0 and v == int(v)): "
                       "v = _r(_add(x, frame.step))")
             if variable is None:
                 self.emit("globals_[frame.variable] = v")

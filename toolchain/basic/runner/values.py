@@ -111,6 +111,11 @@ def _not(value: float) -> float:
     return float(~_int16(value))
 
 
+def _fail(name: str) -> float:
+    """An expression the ROM stops at when it evaluates it (a literal FIN cannot read)."""
+    raise BasicError(name)
+
+
 def _floats_call(function: Callable[..., float]) -> Callable[..., float]:
     def call(*arguments: float) -> float:
         try:
@@ -242,5 +247,5 @@ def helpers() -> dict[str, Any]:
         "_not": _not, "_floor": floats.floor, "_sqr": _floats_call(floats.sqr),
         "_log": _floats_call(floats.log), "_exp": _floats_call(floats.exp), "_cos": _floats_call(floats.cos),
         "_sin": _floats_call(floats.sin), "_tan": _floats_call(floats.tan), "_atn": _floats_call(floats.atn),
-        "K": Kind,
+        "K": Kind, "_fail": _fail,
     }  # fmt: skip
