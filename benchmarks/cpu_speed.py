@@ -259,7 +259,7 @@ class Py65Superhirn:
         except _Returned:
             tail = bytes(machine.output_log[-8:])
             outcome = "OK" if b"OK" in tail else "ERROR" if b"ERROR" in tail else "returned"
-        except Exception as stopped:  # noqa: BLE001  (a BRK, or input used up: reported as the outcome)
+        except Exception as stopped:  # a BRK, or input used up: reported as the outcome
             outcome = str(stopped)
         return Game(secret, answerer.guesses, outcome, count - mpu.trap_calls, mpu.processorCycles)
 
