@@ -48,9 +48,11 @@ from benchmarks.common import (  # noqa: E402
 )
 from toolchain.basic import tokenize  # noqa: E402
 from toolchain.basic.detokenizer import split_program  # noqa: E402
-from toolchain.basic.runner import RunStop, Runtime  # noqa: E402
+from toolchain.basic.runner import Runtime  # noqa: E402
 from toolchain.basic.tokens import FIRST_TOKEN, KEYWORDS, LAST_TOKEN, TOKEN_REM  # noqa: E402
 from toolchain.c64.machine import C64  # noqa: E402
+from toolchain.c64.run import Stop, program_from_prg, run_program  # noqa: E402
+from toolchain.disk.prg import Prg  # noqa: E402
 from toolchain.verify import nikolaus  # noqa: E402
 
 GOAL = 0.5
@@ -83,12 +85,11 @@ def expected_lines() -> list[str]:
 
 def run_c64tc(data: bytes) -> Run:
     start = time.process_time()
-    runtime = Runtime(data, C64())
-    result = runtime.run()
+    result, machine = run_program(program_from_prg(Prg(0x0801, data), "nikolaus"))
     seconds = time.process_time() - start
-    if result.stop is not RunStop.END:
+    if result.stop is not Stop.END:
         sys.exit(f"c64tc: the program did not end normally: {result}")
-    lines = [line for line in runtime.machine.screen.transcript().splitlines() if line.startswith("LOESUNG")]
+    lines = [line for line in machine.screen.transcript().splitlines() if line.startswith("LOESUNG")]
     return Run(seconds, lines, result.statements)
 
 
