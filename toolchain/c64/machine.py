@@ -80,9 +80,16 @@ class Keyboard:
     (a function returning the next typed line, or None when there is none) serves
     interactive play and automatic answerers."""
 
+    # polls for a key that find none, in a row, before the program counts as waiting for
+    # input that will not come (a game loop polls thousands of times a second)
+    IDLE_POLL_LIMIT = 10_000
+
     def __init__(self, script: str | None = None,
-                 line_source: Callable[[], str | None] | None = None) -> None:
+                 line_source: Callable[[], str | None] | None = None,
+                 idle_limit: int = IDLE_POLL_LIMIT) -> None:
         self.keys: deque[int] = deque()
+        self.idle_limit = idle_limit
+        self.idle_polls = 0
         for line in typed_lines(script or ""):
             self.keys.extend(text_to_keys(line))
             self.keys.append(0x0D)
@@ -108,8 +115,18 @@ class Keyboard:
         return None
 
     def next_key(self) -> int | None:
-        """One key for GETIN, or None when nothing is typed."""
-        return self.keys.popleft() if self.key_waiting() else None
+        """One key for GETIN (and BASIC's GET), or None when nothing is typed."""
+        if self.key_waiting():
+            self.idle_polls = 0
+            return self.keys.popleft()
+        self.idle_polls += 1
+        return None
+
+    @property
+    def exhausted(self) -> bool:
+        """Whether the program has polled for a key so often in vain that it waits for
+        input that is not there."""
+        return self.idle_polls > self.idle_limit
 
     def key_waiting(self) -> bool:
         """Whether a key can be read now (asking the line source for the next line
@@ -123,9 +140,6 @@ class Keyboard:
 
 
 class C64:
-    # GETIN polled this often with nothing typed and no more input means the program waits
-    IDLE_GETIN_LIMIT = 10_000
-
     def __init__(self, keyboard: Keyboard | None = None) -> None:
         self.memory = power_on_memory()
         for address, data in ROM_BYTES.items():
@@ -137,7 +151,6 @@ class C64:
         self.keyboard = keyboard or Keyboard()
         self.output_log = bytearray()  # every byte printed, for --raw and answerers
         self.pending_input: deque[int] = deque()  # the rest of the typed line CHRIN returns
-        self.idle_getin = 0
         self.traps: dict[int, Callable[[], None]] = {
             CHROUT: self._chrout, CHRIN: self._chrin, GETIN: self._getin, STOP: self._stop_key,
             PLOT: self._plot, CLRCHN: lambda: None, STROUT: self._strout,
@@ -156,7 +169,6 @@ class C64:
         self.keyboard = keyboard or Keyboard()
         self.output_log.clear()
         self.pending_input.clear()
-        self.idle_getin = 0
 
     # -- loading and calling ------------------------------------------------------------------
     def load(self, prg: Prg) -> None:
@@ -282,13 +294,10 @@ class C64:
     def _getin(self) -> None:
         key = self.keyboard.next_key()
         if key is None:
-            self.idle_getin += 1
-            if self.idle_getin > self.IDLE_GETIN_LIMIT:
+            if self.keyboard.exhausted:
                 raise _Stopped(Stop.INPUT_EXHAUSTED, "the program waits for a key, but the input is "
                                "used up")
             key = 0
-        else:
-            self.idle_getin = 0
         self.cpu.a = key
         self.cpu.z = int(key == 0)
         self.cpu.c = 0

@@ -97,8 +97,6 @@ class BasicIO:
     """The program's channels: where PRINT goes (the screen, or the file CMD named),
     what INPUT and GET read."""
 
-    IDLE_GET_LIMIT = 10_000  # GETs of no key in a row before the program counts as waiting
-
     def __init__(self, machine: C64) -> None:
         self.machine = machine
         self.restart()
@@ -107,7 +105,6 @@ class BasicIO:
         self.output: ScreenOutput = ScreenOutput(self)
         self.printer = bytearray()
         self.files: dict[int, OpenFile] = {}
-        self.idle_gets = 0
 
     def to_screen(self) -> ScreenOutput:
         """PRINT back on the screen (after an error or BREAK, as the ROM's CLRCHN)."""
@@ -202,15 +199,14 @@ class BasicIO:
             self._input_device(channel)
         values: list[Any] = []
         for kind in kinds:
-            key = self.machine.keyboard.next_key()
+            keyboard = self.machine.keyboard
+            key = keyboard.next_key()
             if key is None:
-                self.idle_gets += 1
-                if self.idle_gets > self.IDLE_GET_LIMIT:
-                    raise Ended(Stop.INPUT_EXHAUSTED, "the program waits for a key, but the "
-                                 "input is used up")
+                if keyboard.exhausted:
+                    raise Ended(Stop.INPUT_EXHAUSTED, "the program waits for a key, but the input is "
+                                "used up")
                 text = ""
             else:
-                self.idle_gets = 0
                 text = chr(key)
             if kind is Kind.STRING:
                 values.append(text)

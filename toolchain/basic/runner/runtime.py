@@ -361,7 +361,6 @@ class Runtime:
     def run(self, max_statements: int | None = None,
             progress: Callable[[int, int], None] | None = None) -> RunResult:
         """RUN: from the first line, until END, an error or a limit."""
-        self.io.idle_gets = 0
         segments = self.segments
         index = 0 if segments else END_OF_PROGRAM
         limit = max_statements if max_statements is not None else 1 << 62
