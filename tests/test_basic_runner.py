@@ -303,6 +303,7 @@ def test_is_basic_program() -> None:
     assert not is_basic_program(Prg(0x0801, b"\x01\x02\x03"))
 
 
+@pytest.mark.slow  # 2,244,444 passes: about 30 s (the build's check runs it to the first solution)
 def test_nikolaus_with_the_erratum_prints_the_44_solutions() -> None:
     """2,244,444 passes of the main loop (about 17 s here; cbmbasic needs about 50)."""
     sources = [(str(REPO / "sources" / name), (REPO / "sources" / name).read_text())

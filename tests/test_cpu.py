@@ -30,6 +30,7 @@ def run(code: bytes, steps: int = 1, **registers: int) -> CPU:
 
 # -- conformance ---------------------------------------------------------------------------
 
+@pytest.mark.slow  # 30 million instructions on the interpreter; the translating core runs it by default
 def test_klaus_dormann_functional_test() -> None:
     memory = bytearray(shared_path("cputests", "6502_functional_test.bin").read_bytes())
     cpu = CPU(memory)
@@ -43,7 +44,8 @@ def test_klaus_dormann_functional_test() -> None:
     assert cpu.cycles == 96_241_367  # the figure given for a correct NMOS core
 
 
-@pytest.mark.parametrize("core", [CPU, TranslatingCPU], ids=["interpreter", "translator"])
+@pytest.mark.parametrize("core", [pytest.param(CPU, marks=pytest.mark.slow), TranslatingCPU],
+                         ids=["interpreter", "translator"])
 def test_bruce_clark_decimal_test(core: type[CPU]) -> None:
     memory = bytearray(0x10000)
     binary = shared_path("cputests", "6502_decimal_test.bin").read_bytes()

@@ -10,6 +10,7 @@ gives the same bytes.
 
 from __future__ import annotations
 
+import functools
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ from toolchain.fileio import FileSet, read_text
 from toolchain.manifest import DEFAULT_CHECK_STATEMENTS, CheckSpec, Manifest, ProgramSpec, load_manifest
 
 
-@dataclass
+@dataclass(frozen=True)
 class CheckResult:
     name: str
     passed: bool
@@ -129,31 +130,40 @@ def _check_dialogue(built: BuiltProgram, check: CheckSpec, manifest: Manifest) -
     unless ``max_statements`` is given: then it may still be running there).  Each
     text of ``expect`` must appear in the transcript, in order.  Every run is bounded:
     a program that never ends fails the check at its limit."""
+    return _dialogue(built.prg, built.spec.name, check.sys, check.input, tuple(check.expect),
+                     check.max_statements, check.max_cycles)
+
+
+@functools.lru_cache(maxsize=64)
+def _dialogue(prg: Prg, name: str, sys: int | None, typed: str, expect: tuple[str, ...],
+              max_statements: int | None, max_cycles: int) -> CheckResult:
+    """A dialogue's outcome depends only on the program and the check: worked out once
+    per process (the tests build the same programs many times)."""
     from toolchain.c64.run import Keyboard, Stop, program_from_prg, run_program
 
-    name = "dialogue"
+    check_name = "dialogue"
     try:
-        program = program_from_prg(built.prg, built.spec.name, check.sys)
+        program = program_from_prg(prg, name, sys)
     except UserError as exc:
-        return CheckResult(name, False, exc.report())
-    statements = check.max_statements or DEFAULT_CHECK_STATEMENTS
-    result, machine = run_program(program, Keyboard(check.input), max_cycles=check.max_cycles,
+        return CheckResult(check_name, False, exc.report())
+    statements = max_statements or DEFAULT_CHECK_STATEMENTS
+    result, machine = run_program(program, Keyboard(typed), max_cycles=max_cycles,
                                   max_statements=statements)
     if program.is_basic:
-        allowed = {Stop.END} | ({Stop.STATEMENT_LIMIT} if check.max_statements is not None else set())
+        allowed = {Stop.END} | ({Stop.STATEMENT_LIMIT} if max_statements is not None else set())
         if result.stop not in allowed:
-            return CheckResult(name, False, f"{result.message}; the screen:\n"
+            return CheckResult(check_name, False, f"{result.message}; the screen:\n"
                                f"{machine.screen.transcript()}")
     elif result.stop is not Stop.RETURNED:
-        return CheckResult(name, False, result.message)
+        return CheckResult(check_name, False, result.message)
     transcript = machine.screen.transcript()
     position = 0
-    for text in check.expect:
+    for text in expect:
         found = transcript.find(text, position)
         if found < 0:
-            return CheckResult(name, False, f"{text!r} not shown (in order); the screen:\n{transcript}")
+            return CheckResult(check_name, False, f"{text!r} not shown (in order); the screen:\n{transcript}")
         position = found + len(text)
-    return CheckResult(name, True)
+    return CheckResult(check_name, True)
 
 
 # -- the build -----------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from toolchain.cpu.opcodes import JAM_OPCODES, OPCODES, UNSTABLE_OPCODES, Mode
 MAX_BLOCK = 32
 MAX_BLOCK_CYCLES = MAX_BLOCK * 8 + 16  # an upper bound of the cycles one block can take
 BLOCKS_PER_CHECK = 64  # the machine loop checks its cycle budget once per this many blocks
+MAX_VARIANTS = 16  # earlier translations kept per start address
 
 _REGISTERS = ("a", "x", "y", "sp", "c", "v", "d", "i")
 # nr and zr hold N and Z lazily: the last result (N is bit 7 of nr; Z is set when zr is 0)
@@ -136,6 +137,11 @@ class TranslatingCPU(CPU):
         # compiled code by source: code that patches itself (operands set before a
         # call) cycles through a few variants, each compiled only once
         self._compiled: dict[str, Any] = {}
+        # earlier translations by start: (end, the bytes they were made from, the block);
+        # code that patches its own operands cycles through a few variants, and gets
+        # each back without translating again
+        self._variants: dict[int, list[tuple[int, bytes, Callable[[CPU], int]]]] = {}
+        self._sources_of: dict[Callable[[CPU], int], str] = {}
 
     # -- running --------------------------------------------------------------------------
     def run_block(self) -> None:
@@ -184,6 +190,8 @@ class TranslatingCPU(CPU):
                 memory[page : page + 0x100] = image[page : page + 0x100]
 
     def flush(self) -> None:
+        self._variants.clear()
+        self._sources_of.clear()
         self.blocks.clear()
         self.sources.clear()
         self.code_bytes[:] = bytes(0x10000)
@@ -224,6 +232,12 @@ class TranslatingCPU(CPU):
                 brk = self.stop_block(start)  # not cached: the byte may change
                 if brk is not None:
                     return brk
+        memory = self.memory
+        variants = self._variants.setdefault(start, [])
+        for end, original, block in variants:
+            if memory[start:end] == original:  # translated before from these very bytes
+                self._install(start, end, block, self._sources_of[block])
+                return block
         source, end = _BlockWriter(self, start).write()
         code = self._compiled.get(source)
         if code is None:
@@ -233,6 +247,15 @@ class TranslatingCPU(CPU):
                                      "invalidate": self._invalidate}
         exec(code, namespace)
         block = namespace["block"]
+        variants.append((end, bytes(memory[start:end]), block))
+        if len(variants) > MAX_VARIANTS:
+            variants.pop(0)
+        self._sources_of[block] = source
+        self._install(start, end, block, source)
+        return block
+
+    def _install(self, start: int, end: int, block: Callable[[CPU], int], source: str) -> None:
+        """Make ``block`` the code at ``start``, covering the bytes up to ``end``."""
         self.blocks[start] = block
         self.sources[start] = source
         covered = range(start, end)
@@ -240,7 +263,6 @@ class TranslatingCPU(CPU):
         for byte in covered:
             self._byte_blocks.setdefault(byte & 0xFFFF, set()).add(start)
             self.code_bytes[byte & 0xFFFF] = 1
-        return block
 
 
 class _BlockWriter:
