@@ -14,6 +14,7 @@ strategy is worked out as a decision tree, solving every distinct set once.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -108,20 +109,24 @@ class StrategyResult:
         return dict(sorted(Counter(self.guesses.values()).items()))
 
 
+@functools.cache
 def superhirn2() -> StrategyResult:
     return StrategyResult("Superhirn II (first consistent code)",
                           {secret: len(model_game(secret)[0]) for secret in CODES})
 
 
+@functools.cache
 def superhirn3_games() -> dict[str, list[str]]:
     return _play_tree("1234", _minimax_over_consistent)
 
 
+@functools.cache
 def superhirn3() -> StrategyResult:
     return StrategyResult("Superhirn III (minimax over consistent codes)",
                           {s: len(g) for s, g in superhirn3_games().items()})
 
 
+@functools.cache
 def knuth() -> StrategyResult:
     return StrategyResult("Knuth (minimax over all codes)",
                           {s: len(g) for s, g in _play_tree("1122", _knuth).items()})
