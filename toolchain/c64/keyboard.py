@@ -128,7 +128,8 @@ class Keyboard:
         if memory is None or count == 0:
             return None
         key = memory[KEYBOARD_BUFFER]
-        memory[KEYBOARD_BUFFER : KEYBOARD_BUFFER + count - 1] = memory[KEYBOARD_BUFFER + 1 : KEYBOARD_BUFFER + count]
+        rest = memory[KEYBOARD_BUFFER + 1 : KEYBOARD_BUFFER + count]
+        memory[KEYBOARD_BUFFER : KEYBOARD_BUFFER + count - 1] = rest
         memory[KEYBOARD_COUNT] = count - 1
         return key
 

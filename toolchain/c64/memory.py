@@ -186,7 +186,8 @@ class Banking:
         self.charset = visible and not charen
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Banking) and all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
+        return isinstance(other, Banking) and all(
+            getattr(self, name) == getattr(other, name) for name in self.__slots__)
 
     def __hash__(self) -> int:
         return hash(tuple(getattr(self, n) for n in self.__slots__))
