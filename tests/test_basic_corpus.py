@@ -48,7 +48,8 @@ def test_data_loaders_poke_the_dumped_bytes(name: str) -> None:
 
 def test_screen_change_as_printed_never_pokes() -> None:
     _, stop, message = run_listing("8409_screen_change.txt")
-    assert stop is Stop.BRK and message == "SYS 49152: BRK at $C000"
+    assert stop is Stop.BRK
+    assert message == "SYS 49152: BRK at $C000: the C64's warm start (screen cleared, READY.)"
 
 
 def test_a_rem_typed_without_its_keyword_is_a_syntax_error_when_run() -> None:

@@ -103,7 +103,14 @@ def test_unmodelled_rom_call_names_the_address() -> None:
 
 
 def test_brk_jam_and_cycle_limit() -> None:
-    _, result = run_code(bytes([0xEA, 0x00]))
+    machine, result = run_code(bytes([0xA9, 0x41, 0x20, 0xD2, 0xFF, 0x00]))  # print A, then BRK
+    # as on a C64 (VICE: tests/data/machine/brk): the warm start clears the screen, READY.
+    assert result.stop is Stop.BRK
+    assert result.message == "BRK at $C005: the C64's warm start (screen cleared, READY.)"
+    assert machine.screen.text_rows()[:3] == ["", "READY.", ""]
+    machine = C64(stop_on_brk=True)  # --stop-on-brk: the run stops at the BRK itself
+    machine.load(Prg(0xC000, bytes([0xEA, 0x00])))
+    result = machine.sys(0xC000)
     assert result.stop is Stop.BRK and result.message == "BRK at $C001"
     _, result = run_code(bytes([0x02]))
     assert result.stop is Stop.HALTED and "JAM" in result.message

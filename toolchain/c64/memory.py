@@ -23,6 +23,9 @@ original ROMs (tests/data/machine: vectors, cursor, pointers).
 
 from __future__ import annotations
 
+from toolchain.cpu.translator import WATCH_CODE as _WATCH_CODE
+from toolchain.cpu.translator import WATCH_MACHINE as _WATCH_MACHINE
+
 MEMORY_SIZE = 0x10000
 PAGE = 0x100
 
@@ -83,9 +86,10 @@ CIA2_PORT_A = 0xDD00  # bits 0-1: the VIC-II's 16 KiB bank, inverted
 BLUE = 6
 LIGHT_BLUE = 14
 
-# -- watch flags: why a write to an address needs more than a store ------------------------------
-WATCH_CODE = 1  # translated code is made from this byte (the CPU's translating core)
-WATCH_MACHINE = 2  # the processor port, a ROM area, an I/O register
+# -- watch flags: why a write to an address needs more than a store: translated code is
+# made from the byte (the CPU's translating core), or it is the processor port, a ROM area,
+# an I/O register (the machine)
+WATCH_CODE, WATCH_MACHINE = _WATCH_CODE, _WATCH_MACHINE
 
 
 # The vectors at $0300-$0333 after power-on (BASIC's $E447 copies its six; the KERNAL's
@@ -269,6 +273,14 @@ class MemoryMap:
             if start <= address < start + size:
                 return self._shown[start] in ("rom", "charset")
         return False
+
+    def rom_byte(self, address: int) -> int:
+        """The byte of the ROM image at ``address`` (0 where there is none)."""
+        for start, size in self.AREAS.items():
+            if start <= address < start + size:
+                image = self.roms.get(start)
+                return image[address - start] if image is not None else 0
+        return 0
 
     def io_shown(self) -> bool:
         return self._shown[0xD000] == "io"

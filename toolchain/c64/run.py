@@ -104,7 +104,7 @@ class Session:
         self.program = program
         self.machine = machine or C64()
         self.machine.load(program.prg)
-        self._image = bytes(self.machine.memory)
+        self._loaded = self.machine.snapshot()
         self.runtime: Runtime | None = None  # a BASIC program's, once it has run
         self._runs = 0
 
@@ -115,7 +115,7 @@ class Session:
         call), machine code as SYS would (``trace`` sees every instruction)."""
         machine = self.machine
         if self._runs:
-            machine.reset(self._image, keyboard)
+            machine.reset(self._loaded, keyboard)
         elif keyboard is not None:
             machine.keyboard = keyboard
         self._runs += 1

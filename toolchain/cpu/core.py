@@ -47,6 +47,10 @@ class CPU:
         self.i = 1
         self.cycles = 0
         self.instructions = 0
+        # an instruction's data reads and writes (not its opcode and operand fetches, not
+        # the stack): plain memory here; a machine model hooks its I/O in through these
+        self.read: Callable[[int], int] = memory.__getitem__
+        self.write: Callable[[int, int], None] = memory.__setitem__
 
     # -- the status byte ------------------------------------------------------------------
     @property
@@ -549,7 +553,7 @@ def _make_handler(op: Opcode) -> Callable[[CPU], int]:
 
         def read_operation(cpu: CPU) -> int:
             address, crossed = address_of(cpu)
-            read(cpu, cpu.memory[address])
+            read(cpu, cpu.read(address))
             return base + (penalty and crossed)
 
         return read_operation
@@ -558,7 +562,7 @@ def _make_handler(op: Opcode) -> Callable[[CPU], int]:
 
         def write_operation(cpu: CPU) -> int:
             address = address_of(cpu)[0]
-            cpu.memory[address] = value_of(cpu)
+            cpu.write(address, value_of(cpu))
             return base
 
         return write_operation
@@ -566,7 +570,7 @@ def _make_handler(op: Opcode) -> Callable[[CPU], int]:
 
     def modify_operation(cpu: CPU) -> int:
         address = address_of(cpu)[0]
-        cpu.memory[address] = modify(cpu, cpu.memory[address])
+        cpu.write(address, modify(cpu, cpu.read(address)))
         return base
 
     return modify_operation

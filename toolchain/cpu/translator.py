@@ -30,6 +30,9 @@ MAX_BLOCK = 32
 MAX_BLOCK_CYCLES = MAX_BLOCK * 8 + 16  # an upper bound of the cycles one block can take
 BLOCKS_PER_CHECK = 64  # the machine loop checks its cycle budget once per this many blocks
 MAX_VARIANTS = 16  # earlier translations kept per start address
+WATCH_CODE, WATCH_MACHINE = 1, 2  # the flags of the write watch (see TranslatingCPU)
+_WITHOUT_CODE = bytes(flags & ~WATCH_CODE for flags in range(256))
+IO_PAGE_HIGH = 0xD  # $D000-$DFFF, by the address's top four bits
 
 _REGISTERS = ("a", "x", "y", "sp", "c", "v", "d", "i")
 # nr and zr hold N and Z lazily: the last result (N is bit 7 of nr; Z is set when zr is 0)
@@ -121,8 +124,22 @@ class TranslatingCPU(CPU):
     handles ROM entry points); ``break_on_brk`` ends blocks before a BRK so that the
     caller sees it."""
 
-    def __init__(self, memory: Any, stops: Iterable[int] = (), break_on_brk: bool = False) -> None:
+    def __init__(self, memory: Any, stops: Iterable[int] = (), break_on_brk: bool = False,
+                 watch: bytearray | None = None, on_write: Callable[[int], bool] | None = None,
+                 io_read: Callable[[int], int] | None = None) -> None:
         super().__init__(memory)
+        # the write watch: WATCH_CODE where a byte belongs to translated code (this core
+        # keeps it), WATCH_MACHINE where the owner wants to see writes (``on_write``, which
+        # returns True when the running block must end, e.g. after a bank switch)
+        self.watch = watch if watch is not None else bytearray(0x10000)
+        self.on_write = on_write
+        # reads of the I/O area ($D000-$DFFF) go to ``io_read`` (chips whose registers
+        # change by themselves); without it memory is plain
+        self.io_read = io_read
+        if io_read is not None:
+            self.read = io_read
+        self.write = self._write
+        self.leave_block = False
         self.stops = bytearray(0x10000)
         for address in stops:
             self.stops[address] = 1
@@ -131,7 +148,6 @@ class TranslatingCPU(CPU):
         self.stop_block: Callable[[int], Callable[[CPU], int] | None] | None = None
         self.blocks: dict[int, Callable[[CPU], int]] = {}
         self.sources: dict[int, str] = {}  # the Python of each translated block, for --dump-python
-        self.code_bytes = bytearray(0x10000)  # 1 where a byte belongs to translated code
         self._byte_blocks: dict[int, set[int]] = {}  # code byte -> starts of blocks holding it
         self._block_bytes: dict[int, range] = {}
         # compiled code by source: code that patches itself (operands set before a
@@ -185,7 +201,7 @@ class TranslatingCPU(CPU):
         for page in range(0, 0x10000, 0x100):
             if memory[page : page + 0x100] != image[page : page + 0x100]:
                 for address in range(page, page + 0x100):
-                    if self.code_bytes[address] and memory[address] != image[address]:
+                    if self.watch[address] & WATCH_CODE and memory[address] != image[address]:
                         self._invalidate(address, 0, 0)
                 memory[page : page + 0x100] = image[page : page + 0x100]
 
@@ -194,7 +210,7 @@ class TranslatingCPU(CPU):
         self._sources_of.clear()
         self.blocks.clear()
         self.sources.clear()
-        self.code_bytes[:] = bytes(0x10000)
+        self.watch[:] = self.watch.translate(_WITHOUT_CODE)
         self._byte_blocks.clear()
         self._block_bytes.clear()
 
@@ -204,6 +220,35 @@ class TranslatingCPU(CPU):
         return "\n\n".join(blocks) + "\n"
 
     # -- self-modifying code --------------------------------------------------------------------
+    def _write(self, address: int, value: int) -> None:
+        """A data write of the interpreter (and of the instructions translated blocks
+        leave to it): the store, then whatever the watch asks for.  ``leave_block`` tells
+        a translated block that handed an instruction to the interpreter that it must
+        end (translated code was changed, or the owner asked)."""
+        self.memory[address] = value
+        flags = self.watch[address]
+        if flags and (self._written(address, 0, 0) or flags & WATCH_CODE):
+            self.leave_block = True
+
+    def _written(self, address: int, start: int, end: int) -> bool:
+        """After a store to a watched byte: translated code there is dropped, the owner
+        told.  True when the running block (``start``..``end``) must end."""
+        flags = self.watch[address]
+        leave = False
+        if flags & WATCH_CODE:
+            leave = self._invalidate(address, start, end)
+        if flags & WATCH_MACHINE and self.on_write is not None:
+            leave = self.on_write(address) or leave
+        return leave
+
+    def invalidate_range(self, addresses: range) -> None:
+        """Drop the translations of code in ``addresses`` (their bytes were replaced
+        behind the CPU's back: a bank switch)."""
+        watch = self.watch
+        for address in addresses:
+            if watch[address] & WATCH_CODE:
+                self._invalidate(address, 0, 0)
+
     def _invalidate(self, address: int, start: int, end: int) -> bool:
         """Drop the blocks holding the byte at ``address``; True if the running block
         (``start``..``end``) was written to."""
@@ -216,8 +261,8 @@ class TranslatingCPU(CPU):
                     owners.discard(block_start)
                     if not owners:
                         del self._byte_blocks[byte & 0xFFFF]
-                        self.code_bytes[byte & 0xFFFF] = 0
-        self.code_bytes[address] = 0
+                        self.watch[byte & 0xFFFF] &= ~WATCH_CODE
+        self.watch[address] &= ~WATCH_CODE
         return start <= address < end
 
     # -- translation ------------------------------------------------------------------------------
@@ -243,8 +288,8 @@ class TranslatingCPU(CPU):
         if code is None:
             code = self._compiled[source] = compile(source, f"<6502 block ${start:04X}>", "exec")
         namespace: dict[str, Any] = {"decimal_adc": decimal_adc, "decimal_sbc_result": decimal_sbc_result,
-                                     "HANDLERS": HANDLERS, "mem": self.memory, "code_bytes": self.code_bytes,
-                                     "invalidate": self._invalidate}
+                                     "HANDLERS": HANDLERS, "mem": self.memory, "watch": self.watch,
+                                     "written": self._written, "io_read": self.io_read}
         exec(code, namespace)
         block = namespace["block"]
         variants.append((end, bytes(memory[start:end]), block))
@@ -262,7 +307,7 @@ class TranslatingCPU(CPU):
         self._block_bytes[start] = covered
         for byte in covered:
             self._byte_blocks.setdefault(byte & 0xFFFF, set()).add(start)
-            self.code_bytes[byte & 0xFFFF] = 1
+            self.watch[byte & 0xFFFF] |= WATCH_CODE
 
 
 class _BlockWriter:
@@ -339,7 +384,7 @@ class _BlockWriter:
         key = "\n".join(self.lines) + f"\n{used}{changed}"
         final = _FINISHED.get(key)
         if final is None:
-            out = ["def block(cpu, mem=mem, code_bytes=code_bytes, invalidate=invalidate):", "    cyc = 0"]
+            out = ["def block(cpu, mem=mem, watch=watch, written=written, io_read=io_read):", "    cyc = 0"]
             out.extend("    " + _LOAD_CODE[r] for r in used)
             for line in self.lines:
                 if line.strip() == _STORE_MARK:
@@ -364,7 +409,7 @@ class _BlockWriter:
 
     def smc_check(self, address: str, following: int) -> None:
         """After a store: keep translated code in step with memory."""
-        self.emit(f"if code_bytes[{address}] and invalidate({address}, {self.start}, BLOCK_END):")
+        self.emit(f"if watch[{address}] and written({address}, {self.start}, BLOCK_END):")
         self.exit(str(following), indent=2)
 
     def write_memory(self, op: Any, code: Code | str, address: str, following: int) -> None:
@@ -380,8 +425,8 @@ class _BlockWriter:
         # that pushes runs on (code that overwrites itself through the stack while
         # running from the stack page is beyond what this core follows).
         self.uses("sp " + " ".join(value.reads), "sp")
-        self.emit(f"mem[0x100 + sp] = {value.text}\nif code_bytes[0x100 + sp]:\n"
-                  "    invalidate(0x100 + sp, 0, 0)\nsp = (sp - 1) & 0xFF")
+        self.emit(f"mem[0x100 + sp] = {value.text}\nif watch[0x100 + sp]:\n"
+                  "    written(0x100 + sp, 0, 0)\nsp = (sp - 1) & 0xFF")
 
     def address(self, mode: Mode, operand: list[int], penalty: bool) -> str:
         """Emit the effective-address computation into ``ea``; return the expression."""
@@ -407,6 +452,19 @@ class _BlockWriter:
             if penalty:
                 self.emit(_code("cyc += (t + y) > 0xFF", "y"))
         return "ea"
+
+    def load(self, mode: Mode, operand: list[int], address: str) -> str:
+        """The expression that reads the byte at ``address``: plain memory, or through
+        the owner's ``io_read`` where the address can be in the I/O area ($D000-$DFFF)."""
+        if self.cpu.io_read is None or mode in (Mode.ZP, Mode.ZPX, Mode.ZPY):
+            return f"mem[{address}]"
+        if mode is Mode.ABS:
+            return f"io_read({address})" if int(address) >> 12 == IO_PAGE_HIGH else f"mem[{address}]"
+        if mode in (Mode.ABX, Mode.ABY):
+            base = operand[0] | operand[1] << 8
+            reaches_io = base <= 0xDFFF and base + 0xFF >= 0xD000
+            return f"io_read({address})" if reaches_io else f"mem[{address}]"
+        return f"(mem[{address}] if {address} >> 12 != {IO_PAGE_HIGH} else io_read({address}))"
 
     def instruction(self, op: Any, pc: int, operand: list[int], following: int) -> bool:
         """Emit one instruction; True when it ends the block."""
@@ -467,7 +525,7 @@ class _BlockWriter:
             if mode is Mode.IMM:
                 value = str(operand[0])
             else:
-                value = f"mem[{self.address(mode, operand, op.page_penalty)}]"
+                value = self.load(mode, operand, self.address(mode, operand, op.page_penalty))
             self.emit(_READS[name], v=value)
         elif name in _WRITES:
             address = self.address(mode, operand, False)
@@ -476,20 +534,18 @@ class _BlockWriter:
             return False
         elif documented and name in _MODIFIES:
             address = self.address(mode, operand, False)
-            self.emit(f"t = mem[{address}]")
+            self.emit(f"t = {self.load(mode, operand, address)}")
             modify = _MODIFIES[name]
             self.write_memory(op, Code(f"{modify.text}\nmem[{address}] = nr = zr = r", modify.reads,
                                        modify.writes | {"nr", "zr"}), address, following)
             return False
         elif name in _MODIFIES_VIA_FALLBACK and mode is not Mode.IMM:
-            # the interpreter writes memory for us: find where first, then keep the
-            # translated code in step with that write
-            address = self.address(mode, operand, False)
-            if address == "ea":
-                self.emit("written = ea")
-                address = "written"
+            # the interpreter writes memory for us (through the CPU's write, which keeps
+            # translations in step and tells whether this block must end)
             self.fallback(pc)
-            self.smc_check(address, following)
+            self.emit("if cpu.leave_block:")
+            self.emit("cpu.leave_block = False", 2)
+            self.exit(str(following), indent=2)
             return False
         else:
             self.fallback(pc)

@@ -200,7 +200,7 @@ class BasicIO:
         values: list[Any] = []
         for kind in kinds:
             keyboard = self.machine.keyboard
-            key = keyboard.next_key()
+            key = keyboard.next_key()  # the buffer first, then the next typed key
             if key is None:
                 if keyboard.exhausted:
                     raise Ended(Stop.INPUT_EXHAUSTED, "the program waits for a key, but the input is "

@@ -281,28 +281,26 @@ class Runtime:
         return values
 
     # -- memory and machine code ---------------------------------------------------------------
-    def _byte_at(self, where: int) -> int:
-        """Memory as a program sees it: the keyboard buffer's count ($C6 = 198) says
-        whether a key is waiting (typed input arrives when the program waits for it,
-        so at most the next key is 'typed')."""
-        if where == KEYBOARD_COUNT:
-            return 1 if self.machine.keyboard.key_waiting() else 0
-        return self.machine.memory[where]
-
     def peek(self, address: float) -> float:
-        return float(self._byte_at(_address(address)))
+        return float(self.machine.read(_address(address)))
 
     def poke(self, address: int, value: int) -> None:
-        self.machine.memory[address] = value
+        self.machine.write(address, value)
 
     def wait(self, address: float, mask: float, invert: float) -> None:
+        """WAIT: until (PEEK(address) EOR invert) AND mask is not 0.  A program waiting
+        for the keyboard buffer ($C6) gets the next typed key then."""
+        machine = self.machine
         where, bits, flip = _address(address), _byte(mask), _byte(invert)
-        if not (self._byte_at(where) ^ flip) & bits:
-            if where == KEYBOARD_COUNT:
-                raise Ended(Stop.INPUT_EXHAUSTED, f"WAIT {where},{bits} waits for a key, but "
-                             "the input is used up")
-            raise Ended(Stop.INPUT_EXHAUSTED, f"WAIT {where},{bits},{flip} would wait forever: "
-                         "nothing changes that memory in a headless run")
+        if (machine.read(where) ^ flip) & bits:
+            return
+        if where == KEYBOARD_COUNT and machine.keyboard.fill(1) and (machine.read(where) ^ flip) & bits:
+            return
+        if where == KEYBOARD_COUNT:
+            raise Ended(Stop.INPUT_EXHAUSTED, f"WAIT {where},{bits} waits for a key, but the input is "
+                        "used up")
+        raise Ended(Stop.INPUT_EXHAUSTED, f"WAIT {where},{bits},{flip} would wait forever: nothing "
+                    "changes that memory in a headless run")
 
     def sys(self, address: int) -> None:
         """SYS: machine code from ``address`` with A, X, Y from 780-782, stored back
