@@ -152,6 +152,13 @@ def irq_handler(machine: C64) -> int:
     return 0xEA7E
 
 
+@routine(0xEA34, "the IRQ handler after the clock")
+def irq_handler_without_clock(machine: C64) -> int:
+    """$EA34: the handler past its clock update (POKE 788,52 points the IRQ here: the
+    jiffy clock stops, and with it the STOP key's check)."""
+    return 0xEA7E
+
+
 @routine(0xEA7E, "the IRQ handler's exit")
 def irq_acknowledge(machine: C64) -> int:
     machine.read(0xDC0D)  # reading the interrupt control register clears CIA 1's flags

@@ -242,6 +242,15 @@ class C64:
         cpu.pc = address
         return self.run(max_cycles, trace)
 
+    def interrupt(self, max_cycles: int = DEFAULT_MAX_CYCLES) -> RunResult:
+        """An IRQ while BASIC runs (the compiled runner is no 6502 code): the CPU takes
+        it as if interrupted in the interpreter, and the handler's RTI ends the run."""
+        cpu = self.cpu
+        cpu.pc = RETURN_TO_BASIC
+        cpu.i = 0
+        cpu.irq()
+        return self.run(max_cycles)
+
     def stop(self, stop: Stop, message: str) -> None:
         """End the run (from a routine): ``stop`` says why."""
         raise _Stopped(stop, message)

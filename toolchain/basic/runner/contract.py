@@ -22,7 +22,7 @@ from toolchain.c64.outcome import Stop
 FOR_BYTES, GOSUB_BYTES = 18, 7
 FOR_ROOM, GOSUB_ROOM = 156, 157  # the most bytes of frames a new FOR / GOSUB may find
 BASIC_BYTES_FREE = 38911  # what the start-up screen says
-END_OF_PROGRAM = -1  # the segment number that ends the run
+STATEMENT_CYCLES = 985  # the C64's time for a statement group: a millisecond (TI's 1000 a second)
 
 
 class Kind(enum.Enum):
@@ -106,6 +106,10 @@ class BasicError(Exception):
         self.name = name
         self.line = line
         self.note = note
+
+
+class ProgramEnded(Exception):
+    """END, NEW, LIST or the last line: the dispatcher's loop is done."""
 
 
 class Ended(Exception):

@@ -2,7 +2,9 @@
 segment whose way on is fixed runs the next segment's code in place (a superblock).
 
 The module defines ``_make()``, which returns the list of segment functions; the
-dispatcher calls ``segments[n]()`` and goes on with the number it returns.  Every
+dispatcher calls ``segments[n]()`` and goes on with the number it returns.  The end
+of the program is the number after the last segment (the runtime puts a function
+there that ends the run).  Every
 function names the program's variables ``global`` (they live in the module), and
 each segment's code is headed by a ``# line N`` comment.  :class:`Module` keeps, for
 every line of the text, the BASIC line it comes from: an error's traceback names
@@ -13,7 +15,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from toolchain.basic.runner.contract import END_OF_PROGRAM
 from toolchain.basic.runner.statements import LINE_MARK, NEXT_MARK, Exit, ExitTo, Program, Segment
 
 # At most this many segments run in one function: more inlining saves dispatcher
@@ -33,8 +34,10 @@ class Linker:
         self.program = program
         numbers = program.line_numbers
         first = program.line_first_segment
+        # the end of the program is one segment more: the runtime's, which ends the run
+        self.end = len(program.segments)
         # where each line goes on when it is done: the first segment of the next line
-        self.next_line = {number: first[numbers[index + 1]] if index + 1 < len(numbers) else END_OF_PROGRAM
+        self.next_line = {number: first[numbers[index + 1]] if index + 1 < len(numbers) else self.end
                           for index, number in enumerate(numbers)}
 
     def target(self, exit: Exit, segment: Segment) -> int | str | None:
@@ -50,7 +53,7 @@ class Linker:
             assert isinstance(value, int)
             return value
         if to is ExitTo.END:
-            return END_OF_PROGRAM
+            return self.end
         if to is ExitTo.CODE:
             return value
         return None
@@ -84,7 +87,7 @@ class Linker:
             target = self.target(segment.exit or Exit(ExitTo.NEXT_LINE), segment)
             if target is None:
                 return code
-            fixed = isinstance(target, int) and target >= 0
+            fixed = isinstance(target, int) and 0 <= target < self.end
             if not fixed or target in seen or len(seen) >= MAX_SUPERBLOCK:
                 code.append((f"    return {target}", segment.line))
                 return code

@@ -18,11 +18,11 @@ from toolchain.basic import floats
 from toolchain.basic.detokenizer import split_program
 from toolchain.basic.runner.contract import (
     BASIC_BYTES_FREE,
-    END_OF_PROGRAM,
     FOR_BYTES,
     FOR_ROOM,
     GOSUB_BYTES,
     GOSUB_ROOM,
+    STATEMENT_CYCLES,
     BasicError,
     Declared,
     Ended,
@@ -30,6 +30,7 @@ from toolchain.basic.runner.contract import (
     Frame,
     GosubFrame,
     Kind,
+    ProgramEnded,
     scalar_name,
 )
 from toolchain.basic.runner.expressions import COLON, COMMA, QUOTE
@@ -47,8 +48,8 @@ from toolchain.basic.runner.values import (
     undefined_function,
 )
 from toolchain.basic.tokens import TOKEN_DATA, scan_tokens
-from toolchain.c64.machine import C64, DEFAULT_MAX_CYCLES
-from toolchain.c64.memory import BASIC_PROGRAM_START, KEYBOARD_COUNT
+from toolchain.c64.machine import C64, DEFAULT_MAX_CYCLES, JIFFIES_A_DAY
+from toolchain.c64.memory import BASIC_PROGRAM_START, IRQ_VECTOR, JIFFY_CLOCK, KEYBOARD_COUNT, read_word
 from toolchain.c64.outcome import RunResult, Stop
 
 GENERATED = "<basic>"  # the file name of the generated code, in tracebacks
@@ -106,6 +107,16 @@ def _items_after(body: bytes, position: int, line: int) -> list[DataItem]:
         return items
 
 
+def _end_of_program() -> int:
+    raise ProgramEnded
+
+
+CHUNK = 16  # statement groups the dispatcher runs between looking at the time (16 ms of C64 time)
+CHECK_EVERY = 1 << 16  # ... between looking at limits and showing progress
+JIFFY_CYCLES = 0x4025 + 1  # CIA 1's timer A period on a PAL C64: sixty interrupts a second
+STANDARD_IRQ_HANDLER = 0xEA31  # where $0314 points after power-on
+
+
 class Runtime:
     """The state a running program shares with its compiled code."""
 
@@ -121,6 +132,7 @@ class Runtime:
         exec(compile(self.module.source, GENERATED, "exec"), self.namespace)
         self.segments: list[Callable[[], int]] = self.namespace["_make"]()
         self.segment_lines = [line for line in self._segment_lines()]
+        self.segments.append(_end_of_program)  # the number after the last segment ends the run
         self.data = data_items(self.lines)
         self.max_cycles = DEFAULT_MAX_CYCLES  # for each SYS or USR call
         self.restart()
@@ -136,7 +148,8 @@ class Runtime:
         self.random = floats.Random()
         self.io.restart()
         self.statements = 0
-        self.jiffy_base = 0
+        self.cycle_base = self.machine.cpu.cycles  # the C64's clock when RUN began
+        self.irq_hooked = False
         self.clear()
 
     # -- variables and stack -------------------------------------------------------------------
@@ -282,16 +295,20 @@ class Runtime:
 
     # -- memory and machine code ---------------------------------------------------------------
     def peek(self, address: float) -> float:
+        self.catch_up()
         return float(self.machine.read(_address(address)))
 
     def poke(self, address: int, value: int) -> None:
         self.machine.write(address, value)
+        if address == IRQ_VECTOR or address == IRQ_VECTOR + 1:
+            self._vectors_changed()
 
     def wait(self, address: float, mask: float, invert: float) -> None:
         """WAIT: until (PEEK(address) EOR invert) AND mask is not 0.  A program waiting
         for the keyboard buffer ($C6) gets the next typed key then."""
         machine = self.machine
         where, bits, flip = _address(address), _byte(mask), _byte(invert)
+        self.catch_up()
         if (machine.read(where) ^ flip) & bits:
             return
         if where == KEYBOARD_COUNT and machine.keyboard.fill(1) and (machine.read(where) ^ flip) & bits:
@@ -305,12 +322,15 @@ class Runtime:
     def sys(self, address: int) -> None:
         """SYS: machine code from ``address`` with A, X, Y from 780-782, stored back
         when it returns (the ROM's SYS, $E12A)."""
+        self.catch_up()
         machine = self.machine
         cpu = machine.cpu
         memory = machine.memory
         cpu.a, cpu.x, cpu.y = memory[0x030C], memory[0x030D], memory[0x030E]
         result = machine.sys(address, self.max_cycles)
         memory[0x030C], memory[0x030D], memory[0x030E] = cpu.a, cpu.x, cpu.y
+        self.cycle_base = cpu.cycles - self.statements * STATEMENT_CYCLES  # BASIC goes on from there
+        self._vectors_changed()
         if result.stop is Stop.INPUT_EXHAUSTED:
             raise Ended(Stop.INPUT_EXHAUSTED, result.message)
         if result.stop is not Stop.RETURNED:
@@ -333,21 +353,57 @@ class Runtime:
     def rnd(self, argument: float) -> float:
         return self.random.next(argument, self.statements)
 
-    # -- the clock: the jiffy clock advances with the work done (about 1000 statements a second)
+    # -- the clock ----------------------------------------------------------------------------------
+    # A statement group takes a millisecond of the C64's time (STATEMENT_CYCLES); the
+    # machine's clock is brought up to date where a program can notice the time: TI and
+    # TI$, PEEK, SYS and USR, WAIT.  The interrupts of that time happen then: the jiffy
+    # clock at $A0-$A2 counts them, and a program's own handler (a changed $0314) runs
+    # each of them (then the dispatcher also looks every CHUNK statement groups).
+    def catch_up(self) -> None:
+        machine = self.machine
+        cpu = machine.cpu
+        now = self.cycle_base + self.statements * STATEMENT_CYCLES
+        if now <= cpu.cycles:
+            return
+        interrupts = now // JIFFY_CYCLES - cpu.cycles // JIFFY_CYCLES
+        cpu.cycles = now
+        if not self.irq_hooked:
+            for _ in range(min(interrupts, JIFFIES_A_DAY)):
+                machine.tick_jiffy_clock()
+            return
+        for _ in range(interrupts):
+            result = machine.interrupt(self.max_cycles)
+            if result.stop is not Stop.RETURNED:
+                handler = read_word(machine.memory, IRQ_VECTOR)
+                raise Ended(result.stop, f"the interrupt handler at ${handler:04X}: {result.message}")
+        self.cycle_base = cpu.cycles - self.statements * STATEMENT_CYCLES
+
+    def _vectors_changed(self) -> None:
+        """After a POKE into the IRQ vector or a SYS: whether a program's handler runs."""
+        self.irq_hooked = read_word(self.machine.memory, IRQ_VECTOR) != STANDARD_IRQ_HANDLER
+
     def jiffies(self) -> float:
-        return float((self.jiffy_base + self.statements * 60 // 1000) % 5184000)
+        """TI: the jiffy clock."""
+        self.catch_up()
+        memory = self.machine.memory
+        return float(memory[JIFFY_CLOCK] << 16 | memory[JIFFY_CLOCK + 1] << 8 | memory[JIFFY_CLOCK + 2])
 
     def time_string(self) -> str:
+        """TI$: the jiffy clock as hours, minutes, seconds."""
         seconds = int(self.jiffies()) // 60
         return f"{seconds // 3600:02d}{seconds // 60 % 60:02d}{seconds % 60:02d}"
 
     def set_time(self, text: str) -> None:
+        """TI$ = "HHMMSS": the jiffy clock set ($A9E7 and the KERNAL's SETTIM)."""
         if len(text) != 6 or not text.isdigit():
             raise BasicError("ILLEGAL QUANTITY")
         hours, minutes, seconds = int(text[:2]), int(text[2:4]), int(text[4:])
         if hours > 23 or minutes > 59 or seconds > 59:
             raise BasicError("ILLEGAL QUANTITY")
-        self.jiffy_base = (hours * 3600 + minutes * 60 + seconds) * 60 - self.statements * 60 // 1000
+        self.catch_up()
+        jiffies = (hours * 3600 + minutes * 60 + seconds) * 60
+        memory = self.machine.memory
+        memory[JIFFY_CLOCK : JIFFY_CLOCK + 3] = jiffies.to_bytes(3, "big")
 
     def stop_statement(self) -> None:
         raise Ended(Stop.BREAK, "BREAK")
@@ -360,27 +416,38 @@ class Runtime:
             progress: Callable[[int, int], None] | None = None) -> RunResult:
         """RUN: from the first line, until END, an error or a limit."""
         segments = self.segments
-        index = 0 if segments else END_OF_PROGRAM
+        index = 0
         limit = max_statements if max_statements is not None else 1 << 62
         started = time.perf_counter()
         executed = 0
-        check_every = 1 << 16
+        step = -1
+        chunk = range(min(CHUNK, limit))
+        next_check = min(CHECK_EVERY, limit)
+        self._vectors_changed()
         try:
             try:
-                while index >= 0:
-                    next_check = min(executed + check_every, limit)
-                    while index >= 0 and executed < next_check:
-                        executed += 1
+                while True:
+                    for step in chunk:  # noqa: B007 (step tells which statement group raised)
                         index = segments[index]()
+                    executed += len(chunk)
+                    step = -1
                     self.statements = executed
-                    if index >= 0 and executed >= limit:
+                    if self.irq_hooked:
+                        self.catch_up()
+                    if executed < next_check:
+                        continue
+                    if executed >= limit:
                         return self._finish(Stop.STATEMENT_LIMIT,
                                             f"stopped after {executed} statement groups in line "
-                                            f"{self.segment_lines[index]}", started)
-                    if progress is not None and index >= 0:
-                        progress(executed, self.segment_lines[index])
+                                            f"{self._line_at(index)}", started)
+                    if progress is not None:
+                        progress(executed, self._line_at(index))
+                    next_check = min(executed + CHECK_EVERY, limit)
+                    chunk = range(min(CHUNK, limit - executed))
+            except ProgramEnded:
+                self.statements = executed + step + 1
             except BasicError as error:
-                self.statements = executed
+                self.statements = executed + step + 1
                 line = error.line if error.line is not None else self._line_of(error, index)
                 self._print_error(error.name, line)
                 message = f"?{error.name}  ERROR IN {line}"
@@ -388,24 +455,23 @@ class Runtime:
                     message += f" ({error.note})"
                 return self._finish(Stop.ERROR, message, started, line)
             except floats.FloatError as error:
-                self.statements = executed
+                self.statements = executed + step + 1
                 line = self._line_of(error, index)
                 self._print_error(error.error, line)
                 return self._finish(Stop.ERROR, f"?{error.error}  ERROR IN {line}", started, line)
             except RecursionError as error:
                 # a function defined through itself: the C64's stack overflows
-                self.statements = executed
+                self.statements = executed + step + 1
                 line = self._line_of(error, index)
                 self._print_error("OUT OF MEMORY", line)
                 return self._finish(Stop.ERROR, f"?OUT OF MEMORY  ERROR IN {line}", started, line)
         except Ended as ended:
-            self.statements = executed
+            self.statements = executed + step + 1
             if ended.stop is Stop.BREAK:
                 line = self._line_of(ended, index)
                 self.io.to_screen().text(f"\rBREAK IN {line}\rREADY.\r")
                 return self._finish(Stop.BREAK, f"BREAK IN {line}", started, line)
             return self._finish(ended.stop, ended.message, started)
-        self.statements = executed
         self.io.to_screen().text("\rREADY.\r")
         return self._finish(Stop.END, "program ended", started)
 
@@ -419,7 +485,12 @@ class Runtime:
             if traceback.tb_frame.f_code.co_filename == GENERATED:
                 return self.module.basic_lines[traceback.tb_lineno - 1]
             traceback = traceback.tb_next
-        return self.segment_lines[index]
+        return self._line_at(index)
+
+    def _line_at(self, index: int) -> int:
+        """The BASIC line of segment ``index`` (the end counts as the last line)."""
+        lines = self.segment_lines
+        return lines[min(index, len(lines) - 1)] if lines else 0
 
     def _print_error(self, name: str, line: int) -> None:
         self.io.to_screen().text(f"\r?{name}  ERROR IN {line}\rREADY.\r")
