@@ -68,6 +68,7 @@ class Keyboard:
         self.idle_limit = idle_limit
         self.idle_polls = 0
         self.memory: bytearray | None = None
+        self.stop_held = False  # RUN/STOP is pressed (a player at the live screen)
 
     def attach(self, memory: bytearray) -> None:
         """Use the keyboard buffer in ``memory`` (the machine's)."""
@@ -157,6 +158,11 @@ class Keyboard:
         if self.memory is not None:
             return self.fill(1) > 0
         return self._more_typed()
+
+    def stop_pressed(self) -> bool:
+        """Whether RUN/STOP is held now (STOP, $FFE1; BASIC checks between statements)."""
+        held, self.stop_held = self.stop_held, False
+        return held
 
     @property
     def exhausted(self) -> bool:

@@ -366,6 +366,15 @@ class C64:
         return ((cpu.pull() << 8 | low) + 1) & 0xFFFF
 
     # -- what the routines do (kernal.py) -----------------------------------------------------------
+    def chrout(self, byte: int) -> None:
+        """CHROUT as a routine in Python calls it: the byte to the output channel (the
+        screen, c64tc's printer)."""
+        cpu = self.cpu
+        saved = cpu.a
+        cpu.a = byte
+        kernal.chrout(self)
+        cpu.a = saved
+
     def print_byte(self, byte: int) -> None:
         """CHROUT to the screen: a program that prints ends any typed line still being
         read, so CHRIN's next call waits for a new line (this is why Superhirn II reads

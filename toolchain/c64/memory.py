@@ -133,6 +133,7 @@ def power_on_memory() -> bytearray:
     memory[LINE_LENGTH] = SCREEN_COLUMNS - 1
     memory[CURSOR_BLINK] = 1
     memory[0x9D] = 0x80  # MSGFLG: direct mode shows KERNAL messages (LOADING, ...)
+    memory[0x9A] = 3  # DFLTO: output to the screen ($E5A0); input from the keyboard (DFLTN 0)
     for row in range(SCREEN_ROWS):  # every row starts a logical line
         memory[LINE_LINKS + row] = 0x80 | ((DEFAULT_SCREEN + row * SCREEN_COLUMNS) >> 8)
     write_word(memory, LINE_POINTER, DEFAULT_SCREEN)

@@ -19,6 +19,7 @@ class Stop(enum.Enum):
 
     END = ("program ended", 0)
     RETURNED = ("returned to BASIC", 0)
+    READY = ("back at BASIC's READY.", 0)
     BREAK = ("STOP statement", 0)
     ERROR = ("BASIC error", 1)
     BRK = ("BRK", 1)
