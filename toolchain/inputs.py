@@ -32,8 +32,8 @@ from toolchain.fileio import STDIO, read_bytes
 if TYPE_CHECKING:
     from toolchain.basic.tokenizer import TokenizedLine
 
-__all__ = ["FileKind", "InputFile", "Kind", "ProgramInput", "assembler_statements", "broken_basic",
-           "classify", "is_text", "read_input", "read_program", "shown_argument", "wrong_kind"]
+__all__ = ["FileKind", "InputFile", "Kind", "ProgramInput", "as_text", "assembler_statements", "broken_basic",
+           "classify", "is_listing", "is_text", "read_input", "read_program", "shown_argument", "wrong_kind"]
 
 
 class Kind(Enum):
@@ -53,6 +53,8 @@ class Kind(Enum):
 
 #: The kinds whose bytes are a PRG (two-byte load address, then the bytes).
 PRG_KINDS = frozenset({Kind.BASIC_PRG, Kind.TOKENIZED_ASSEMBLER_SOURCE, Kind.MACHINE_CODE_PRG})
+#: The kinds that are BASIC lines (a Profi-Ass source saved as a BASIC program is too).
+BASIC_LINES = frozenset({Kind.BASIC_PRG, Kind.TOKENIZED_ASSEMBLER_SOURCE})
 #: The kinds that are text a person typed.
 TEXT_KINDS = frozenset({Kind.BASIC_LISTING, Kind.ASSEMBLER_SOURCE, Kind.MSE_DUMP, Kind.TEXT})
 
@@ -97,7 +99,8 @@ def is_text(data: bytes) -> bool:
     return control <= len(head) // 100
 
 
-def _decoded(data: bytes) -> str:
+def as_text(data: bytes) -> str:
+    """A file's bytes as text: UTF-8, else Latin-1 (as :func:`toolchain.fileio.read_text`)."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
@@ -231,7 +234,7 @@ def classify(data: bytes, name: str = "") -> FileKind:
     if disk is not None:
         return disk
     if is_text(data):
-        kind = _text_kind(_decoded(data))
+        kind = _text_kind(as_text(data))
         if kind is not Kind.TEXT or not name.lower().endswith(".prg"):
             return FileKind(kind)
     if len(data) < 2:
@@ -262,13 +265,19 @@ class InputFile:
         return "standard input" if self.is_stdin else self.name
 
     @property
-    def stem(self) -> str:
-        """A name for an output made from it (``build/NAME.prg``)."""
+    def title(self) -> str:
+        """Its name without folder and extension: 'nikolaus', 'fox hunt' (the name on
+        the disk, in lower case), 'stdin'."""
         if self.is_stdin:
             return "stdin"
         if self.image is not None:
-            return re.sub(r"[^a-z0-9._-]+", "-", self.name.rsplit(":", 1)[-1].strip('"').lower()) or "program"
+            return self.name.rsplit(":", 1)[-1].strip('"').lower()
         return Path(self.argument).stem
+
+    @property
+    def stem(self) -> str:
+        """A file name for an output made from it (``build/STEM.prg``)."""
+        return re.sub(r"[^\w.-]+", "-", self.title).strip("-") or "program"
 
 
 def read_input(argument: str | Path) -> InputFile:
@@ -295,23 +304,33 @@ def shown_argument(text: str) -> str:
     return text if re.fullmatch(r"[\w./:@%+,=-]+", text) else shlex.quote(text)
 
 
-def _example_on_disk(file: InputFile) -> str:
-    """'build/seeds.d64:"superhirn ii"', the image's first PRG, or '' when unknown."""
+def _example_on_disk(file: InputFile, accept: Collection[Kind] | None) -> str:
+    """An IMAGE:NAME of the image ``file`` for the message: its first PRG of a kind in
+    ``accept`` (any PRG when None); '' when there is none or the image is unreadable."""
     from toolchain.disk import d64
 
     if file.is_stdin:
         return ""
     try:
-        names = [entry.name for entry in d64.directory(Path(file.argument)).files if entry.file_type == "PRG"]
+        found = d64.extract_files(Path(file.argument), ["*"])
     except UserError:
         return ""
-    return f'{shown_argument(file.argument)}:"{names[0].lower()}"' if names else ""
+    kinds = [(classify(c.data, "disk.prg").kind, c.name) for c in found if c.file_type == "PRG"]
+    fitting = [(kind, name) for kind, name in kinds if accept is None or kind in accept]
+    if accept is not None and Kind.BASIC_LISTING in accept:  # run, list: one that runs without --sys
+        fitting.sort(key=lambda item: item[0] is not Kind.BASIC_PRG)
+    return f'{shown_argument(file.argument)}:"{fitting[0][1].lower()}"' if fitting else ""
 
 
-def fitting_commands(file: InputFile, command: str, disk_names: bool = True) -> str:
+_VERBS = {"run": "runs", "list": "lists", "detok": "detokenizes", "disasm": "disassembles",
+          "mse fromprg": "makes a dump of"}
+
+
+def fitting_commands(file: InputFile, command: str, disk_names: bool = True,
+                     accept: Collection[Kind] | None = None) -> str:
     """Which commands fit ``file``, as a phrase: '`c64tc disasm x.prg` shows its code,
-    ...'.  ``command`` is the one that refused it (``run``, ``mse fromprg``); with
-    ``disk_names`` it takes ``IMAGE:NAME``."""
+    ...'.  ``command`` is the one that refused it (``run``, ``mse fromprg``), which
+    takes the kinds in ``accept``; with ``disk_names`` it takes ``IMAGE:NAME``."""
     path = "-" if file.is_stdin else shown_argument(file.argument)
     kind = file.kind.kind
     if kind is Kind.DISK_IMAGE:
@@ -320,8 +339,9 @@ def fitting_commands(file: InputFile, command: str, disk_names: bool = True) -> 
         listing = f"`c64tc d64 list {path}` shows its files"
         if not disk_names:
             return f"{listing}, `c64tc d64 extract {path} NAME` takes one out"
-        example = _example_on_disk(file)
-        return (f"{listing}; `c64tc {command} {path}:NAME` reads one"
+        example = _example_on_disk(file, accept)
+        verb = _VERBS.get(command, "reads")
+        return (f"{listing}; `c64tc {command} {path}:NAME` {verb} one"
                 + (f" (e.g. `c64tc {command} {example}`)" if example else ""))
     if kind is Kind.BASIC_LISTING:
         return f"`c64tc tok {path}` makes a PRG of it, `c64tc run {path}` runs it"
@@ -343,10 +363,11 @@ def fitting_commands(file: InputFile, command: str, disk_names: bool = True) -> 
 
 
 def wrong_kind(file: InputFile, wanted: str, command: str, hint: str = "", disk_names: bool = True,
-               ) -> UserError:
+               accept: Collection[Kind] | None = None) -> UserError:
     """The error for ``file`` given to ``command``, which wants ``wanted`` ('a BASIC
-    program'): what the file is, and which commands fit it (``hint`` first)."""
-    fits = ", ".join(part for part in (hint, fitting_commands(file, command, disk_names)) if part)
+    program', the kinds in ``accept``): what the file is, and which commands fit it
+    (``hint`` first)."""
+    fits = ", ".join(part for part in (hint, fitting_commands(file, command, disk_names, accept)) if part)
     if file.image is not None and file.file_type != "PRG":
         fits = f"it is a {file.file_type} file" + (f"; {fits}" if fits else "")
     message = f"{file.shown} is {file.kind.phrase}, not {wanted}"
@@ -373,14 +394,13 @@ class ProgramInput:
 
 #: What a command that runs or shows a program takes.
 RUNNABLE = frozenset({Kind.BASIC_LISTING, Kind.BASIC_PRG, Kind.MACHINE_CODE_PRG})
-ANY_PRG = PRG_KINDS
 
 
 def _listing_texts(file: InputFile, errata: Sequence[InputFile]) -> list[tuple[str, str]]:
-    return [(f.name, _decoded(f.data)) for f in (file, *errata)]
+    return [(f.name, as_text(f.data)) for f in (file, *errata)]
 
 
-def _is_listing(file: InputFile) -> bool:
+def is_listing(file: InputFile) -> bool:
     """A listing by its kind, or text in a file named as listings are (``.bas``, ``.txt``)
     that is no other kind: its lines' mistakes are then the tokenizer's to report."""
     if file.kind.kind is Kind.BASIC_LISTING:
@@ -406,9 +426,9 @@ def broken_basic(file: InputFile) -> str | None:
     return None
 
 
-def read_program(argument: str | Path, command: str, wanted: str, accept: Collection[Kind],
+def read_program(argument: str | Path | InputFile, command: str, wanted: str, accept: Collection[Kind],
                  errata: Sequence[str | Path] = (), hint: str = "") -> ProgramInput:
-    """The program ``argument`` names (a file, ``-`` or ``IMAGE:NAME``), for
+    """The program ``argument`` names (a file, ``-`` or ``IMAGE:NAME``, or read already), for
     ``command``, which takes the kinds in ``accept`` (``wanted`` says them in words,
     for the message when the file is another kind).
 
@@ -417,18 +437,18 @@ def read_program(argument: str | Path, command: str, wanted: str, accept: Collec
     PRG; binary data that is no BASIC program is taken as a machine-code PRG when
     machine code is accepted.  ``hint`` is the command's own advice for a file of
     the wrong kind."""
-    file = read_input(argument)
+    file = argument if isinstance(argument, InputFile) else read_input(argument)
     kind = file.kind.kind
     errata_files = [read_input(path) for path in errata]
-    if errata_files and not _is_listing(file):
+    if errata_files and not is_listing(file):
         raise UserError.single(file.name, f"errata are merged over a BASIC listing; {file.shown} is "
                                f"{file.kind.phrase}" + ("" if kind is not Kind.BASIC_PRG else
                                                         f" (`c64tc detok {shown_argument(file.argument)}` "
                                                         "gives its text)"))
     for erratum in errata_files:
-        if not _is_listing(erratum):
+        if not is_listing(erratum):
             raise wrong_kind(erratum, "a BASIC listing (an erratum)", command)
-    if Kind.BASIC_LISTING in accept and _is_listing(file):
+    if Kind.BASIC_LISTING in accept and is_listing(file):
         from toolchain.basic.tokenizer import C64_BASIC_START, link, merge, tokenize_lines
 
         listings = [tokenize_lines(text, name) for name, text in _listing_texts(file, errata_files)]
@@ -438,7 +458,7 @@ def read_program(argument: str | Path, command: str, wanted: str, accept: Collec
     if kind is Kind.MSE_DUMP and Kind.MSE_DUMP in accept:
         from toolchain import mse
 
-        return ProgramInput(file.name, mse.to_prg(mse.parse(_decoded(file.data), file.name)), kind, file)
+        return ProgramInput(file.name, mse.to_prg(mse.parse(as_text(file.data), file.name)), kind, file)
     if kind is Kind.BINARY and Kind.MACHINE_CODE_PRG in accept and len(file.data) >= 2 \
             and not file.kind.detail:
         kind = Kind.MACHINE_CODE_PRG  # a PRG by another name
@@ -448,5 +468,5 @@ def read_program(argument: str | Path, command: str, wanted: str, accept: Collec
             if broken is not None:  # meant to be BASIC (it loads at $0801): say what is wrong
                 raise UserError.single(file.name, f"{file.shown} loads at $0801 but is no BASIC program: "
                                        f"{broken}")
-        raise wrong_kind(file, wanted, command, hint)
+        raise wrong_kind(file, wanted, command, hint, accept=accept)
     return ProgramInput(file.name, Prg.from_bytes(file.data, file.name), kind, file)

@@ -12,6 +12,7 @@ from toolchain.inputs import (
     TEXT_KINDS,
     InputFile,
     Kind,
+    as_text,
     assembler_statements,
     broken_basic,
     read_input,
@@ -45,7 +46,7 @@ def load_source(path: str) -> str:
     if broken is not None:
         raise UserError.single(path, f"{file.shown} is neither a source text nor a tokenized program "
                                f"({broken})")
-    text = _text(file.data)
+    text = as_text(file.data)
     assembler, other, _ = assembler_statements(text)
     if kind is Kind.BASIC_LISTING and assembler == 0 and other > 0:
         # BASIC statements and not one instruction or directive
@@ -56,10 +57,3 @@ def load_source(path: str) -> str:
     wanted = ("assembler source" if kind in TEXT_KINDS else "a source text" if kind is Kind.BINARY
               else "a source")
     raise wrong_kind(file, wanted, "asm", disk_names=False)
-
-
-def _text(data: bytes) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")

@@ -92,10 +92,12 @@ def load_program(path: str | Path, errata: Sequence[str | Path] = (),
     if sys_address is None:
         if given.kind is Kind.BASIC_PRG:
             return program_from_prg(prg, name)
-        load = prg.load_address
-        raise UserError.single(name, f"{given.file.shown} is machine code (${load:04X}-"
-                               f"${max(prg.end_address - 1, load):04X}): say where to start: --sys {load} "
-                               f"(${load:04X} is where the program loads)")
+        load, last = prg.load_address, max(prg.end_address - 1, prg.load_address)
+        what = given.file.kind.phrase
+        if given.file.kind.kind is not Kind.MACHINE_CODE_PRG:  # binary data read as a PRG
+            what += f"; to run it as machine code (a PRG, ${load:04X}-${last:04X})"
+        raise UserError.single(name, f"{given.file.shown} is {what}: say where to start: --sys {load} "
+                               f"(${load:04X} is where it loads)")
     _check_start(name, prg, sys_address, given.kind is Kind.BASIC_PRG)
     return Program(prg, name, is_basic=False, sys_address=sys_address)
 
