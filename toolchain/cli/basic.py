@@ -19,8 +19,11 @@ _BASIC_PROGRAMS = "a BASIC program"
 
 
 def _header_name(file: InputFile) -> str:
-    """The name in petcat's header line (``;nikolaus.prg ==0801==``)."""
-    if file.is_stdin or file.image is not None:
+    """The name in petcat's header line (``;nikolaus.prg ==0801==``; from standard input
+    petcat writes ``;<stdin> ==0801==``)."""
+    if file.is_stdin:
+        return "<stdin>"
+    if file.image is not None:
         return file.title
     return Path(file.argument).name
 

@@ -103,6 +103,7 @@ class IntegerType(click.ParamType):
 
 ADDRESS = IntegerType("ADDRESS", 0, 0xFFFF, "an address (2049, $0801 or 0x0801)")
 COUNT = IntegerType("COUNT", 1, 10**15, "a count (a whole number, 1 or more)")
+COLOUR = IntegerType("COLOUR", 0, 15, "a colour number (0-15, or $0-$f)")
 
 
 def progress_printer() -> Callable[[str], None]:

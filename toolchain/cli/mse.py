@@ -24,7 +24,7 @@ def _read_dump(argument: str, command: str) -> tuple[str, str]:
 
     file = read_input(argument)
     kind = file.kind.kind
-    if kind not in (Kind.MSE_DUMP, Kind.TEXT, Kind.BASIC_LISTING, Kind.EMPTY):
+    if kind not in (Kind.MSE_DUMP, Kind.TEXT, Kind.EMPTY):
         if kind is Kind.DISK_IMAGE:  # its programs can be made dumps
             raise wrong_kind(file, "an MSE dump", "mse fromprg", accept=PRG_KINDS)
         hint = ""

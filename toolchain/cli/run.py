@@ -12,7 +12,7 @@ import click
 from toolchain.c64.outcome import Stop
 from toolchain.cli.common import ADDRESS, COUNT, progress_bar, progress_printer, reports_user_errors
 from toolchain.diagnostics import UserError
-from toolchain.fileio import STDIO, read_bytes, read_text, write_stdout
+from toolchain.fileio import STDIO, read_text, write_stdout
 
 if TYPE_CHECKING:
     from toolchain.c64.run import Program
@@ -187,12 +187,12 @@ class _VerifierName(click.Choice):
 
 @click.command("verify")
 @click.argument("name", type=_VerifierName())
-@click.option("--prg", "prg_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="The built program (default: the verifier's in build/, e.g. build/superhirn2.prg).")
-@click.option("--sample", type=int, help="Play this many secrets (chosen at random, fixed seed) "
+@click.option("--prg", "prg_file", help="The built program: a PRG or IMAGE:NAME (default: the verifier's in "
+              "build/, e.g. build/superhirn2.prg).")
+@click.option("--sample", type=COUNT, help="Play this many secrets (chosen at random, fixed seed) "
               "instead of all.")
 @reports_user_errors
-def verify_command(name: str, prg_file: Path | None, sample: int | None) -> None:
+def verify_command(name: str, prg_file: str | None, sample: int | None) -> None:
     """Play every game of a built program against an independent Python model.
 
     superhirn: all 1296 secrets of Superhirn II, each answered correctly by an
@@ -203,7 +203,7 @@ def verify_command(name: str, prg_file: Path | None, sample: int | None) -> None
     strategies: the Python models of Superhirn II, Superhirn III (minimax over the
     consistent codes) and Knuth's minimax compared over all 1296 codes.
     """
-    from toolchain.disk import Prg
+    from toolchain.inputs import PRG_KINDS, read_program
     from toolchain.verify import VERIFIERS, guess_statistics, verify_program
     from toolchain.verify.superhirn import secrets_sample
 
@@ -211,10 +211,11 @@ def verify_command(name: str, prg_file: Path | None, sample: int | None) -> None
     if verifier.default_prg is None:
         click.echo(verifier.run(), nl=False)
         return
-    prg_file = prg_file or Path("build") / verifier.default_prg
-    if not prg_file.exists():
-        raise UserError.single(str(prg_file), "not built yet: run c64tc build first")
-    prg = Prg.from_bytes(read_bytes(prg_file), str(prg_file))
+    if prg_file is None:
+        prg_file = str(Path("build") / verifier.default_prg)
+        if not Path(prg_file).exists():
+            raise UserError.single(prg_file, "not built yet: run c64tc build first")
+    prg = read_program(prg_file, "verify", "a PRG", PRG_KINDS).prg
     progress = progress_bar()
     verification = verify_program(name, prg, secrets_sample(sample) if sample else None, progress)
     progress(0, 0)
