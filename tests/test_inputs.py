@@ -295,6 +295,20 @@ def test_vice_starts_programs_on_any_image(kinds: dict[str, Path], tmp_path: Pat
     assert target.path.read_bytes() == BASIC.to_bytes() and target.is_basic
 
 
+def test_vice_runs_a_program_from_a_d81(tmp_path: Path) -> None:
+    """c64tc vice --check IMAGE:NAME on a D81: the program is written out and LOADed from a
+    disk, as a user would (skipped without VICE)."""
+    from tests.test_vice import _x64sc
+
+    _x64sc()
+    disk = tmp_path / "games.d81"
+    c64tc("d64", "create", disk, "--format", "d81")
+    d64.add(disk, "hello", tokenize_text('10 print "hi";1+1\n').to_bytes())
+    result = c64tc("vice", "--check", f"{disk}:hel*", "--max-cycles", "8000000", "--expect", 'LOAD"HELLO",8',
+                   "--expect", "HI 2")
+    assert result.exit_code == 0, result.output
+
+
 # -- options -------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("arguments", "message"), [

@@ -288,13 +288,31 @@ def read_input(argument: str | Path) -> InputFile:
     text = str(argument)
     reference = None if text == STDIO else parse_image_reference(text)
     if reference is not None:
-        found = read_disk_file(reference)
+        try:
+            found = read_disk_file(reference)
+        except UserError as exc:
+            raise _with_names_on_disk(exc, reference.image) from None
         name = found.display_name
         data = found.data
         kind = classify(data, "disk.prg" if found.file_type == "PRG" else "")
         return InputFile(text, name, data, kind, found.image, found.file_type)
     data = read_bytes(text)
     return InputFile(text, text, data, classify(data, "" if text == STDIO else text))
+
+
+def _with_names_on_disk(error: UserError, image: Path) -> UserError:
+    """A name that matches no file: the error, with the files the disk has."""
+    from toolchain.disk import d64
+
+    message = error.diagnostics[0].message if len(error.diagnostics) == 1 else ""
+    if not message.startswith("no file matches"):
+        return error
+    try:
+        names = [entry.name for entry in d64.directory(image).files]
+    except UserError:
+        return error
+    shown = ", ".join(f'"{name}"' for name in names[:12]) + (", ..." if len(names) > 12 else "")
+    return UserError.single(str(image), f"{message} (the disk has: {shown or 'no files'})")
 
 
 # -- when it is the wrong kind ------------------------------------------------------

@@ -31,14 +31,14 @@ def resolve_target(argument: str, program: str | None, sys_address: int | None, 
     kind = given.kind.kind
     if kind is Kind.DISK_IMAGE and not given.is_stdin:
         image = Path(argument)
-        if image.suffix.lower() == ".d64":
-            return vice.target_for(image, program, sys_address)
-        if program is None:  # the first program, as on a D64
+        if program is None:  # the first program, as LOAD"*",8 would
+            if image.suffix.lower() == ".d64":
+                return vice.target_for(image, None, sys_address)
             names = [entry.name for entry in d64.directory(image).files if entry.file_type == "PRG"]
             if not names:
                 raise UserError.single(argument, "the disk holds no PRG file to start")
             program = names[0]
-        given = read_input(f'{argument}:"{program}"')
+        given = read_input(f'{argument}:"{program}"')  # the name as LOAD finds it (wildcards too)
     elif program is not None:
         what = "names its program already" if given.image is not None else f"is {given.kind.phrase}"
         raise click.UsageError(f"--program picks a program on a disk image; {given.shown} {what}")
