@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from toolchain.c64.run import Program
 
 
-def _typed_lines_from(stream: TextIO) -> Callable[[], str | None]:
+def typed_lines_from(stream: TextIO) -> Callable[[], str | None]:
     """Typed input from a pipe, one line per RETURN, read as the program asks for it (so
     an endless producer such as ``yes`` works); a character no C64 key gives is an error,
     as in --input."""
@@ -130,7 +130,7 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
     terminal = LineTerminal(machine) if interactive else None
     line_source: Callable[[], str | None] | None = terminal
     if typed_by_hand and not interactive and sys.stdin is not None:
-        line_source = _typed_lines_from(sys.stdin)  # a pipe: its lines are typed
+        line_source = typed_lines_from(sys.stdin)  # a pipe: its lines are typed
     try:
         keyboard = Keyboard(input_text, line_source)
     except UntypableText as exc:
