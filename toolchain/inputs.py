@@ -32,8 +32,9 @@ from toolchain.fileio import STDIO, read_bytes
 if TYPE_CHECKING:
     from toolchain.basic.tokenizer import TokenizedLine
 
-__all__ = ["FileKind", "InputFile", "Kind", "ProgramInput", "as_text", "assembler_statements", "broken_basic",
-           "classify", "is_listing", "is_text", "read_input", "read_program", "shown_argument", "wrong_kind"]
+__all__ = ["BASIC_LINES", "PRG_KINDS", "RUNNABLE", "TEXT_KINDS", "FileKind", "InputFile", "Kind",
+           "ProgramInput", "as_text", "assembler_statements", "broken_basic", "classify", "fitting_commands",
+           "is_listing", "is_text", "read_input", "read_program", "shown_argument", "wrong_kind"]
 
 
 class Kind(Enum):
@@ -404,18 +405,9 @@ class ProgramInput:
     file: InputFile
     lines: tuple[TokenizedLine, ...] = ()  # a listing's lines, for where each was typed
 
-    @property
-    def is_basic(self) -> bool:
-        """Whether its bytes are BASIC lines (a listing, a BASIC PRG, a saved source)."""
-        return self.kind in (Kind.BASIC_LISTING, Kind.BASIC_PRG, Kind.TOKENIZED_ASSEMBLER_SOURCE)
-
 
 #: What a command that runs or shows a program takes.
 RUNNABLE = frozenset({Kind.BASIC_LISTING, Kind.BASIC_PRG, Kind.MACHINE_CODE_PRG})
-
-
-def _listing_texts(file: InputFile, errata: Sequence[InputFile]) -> list[tuple[str, str]]:
-    return [(f.name, as_text(f.data)) for f in (file, *errata)]
 
 
 def is_listing(file: InputFile) -> bool:
@@ -469,7 +461,7 @@ def read_program(argument: str | Path | InputFile, command: str, wanted: str, ac
     if Kind.BASIC_LISTING in accept and is_listing(file):
         from toolchain.basic.tokenizer import C64_BASIC_START, link, merge, tokenize_lines
 
-        listings = [tokenize_lines(text, name) for name, text in _listing_texts(file, errata_files)]
+        listings = [tokenize_lines(as_text(f.data), f.name) for f in (file, *errata_files)]
         lines = merge(listings)[0]
         return ProgramInput(file.name, Prg(C64_BASIC_START, link(lines)), Kind.BASIC_LISTING, file,
                             tuple(lines))

@@ -4,8 +4,10 @@ it with limits and typed input, and say how it ended.
 ``c64tc run``, the build's dialogue checks, the verifiers and the tests all come
 through here:
 
-* :func:`load_program` reads a PRG, or a BASIC listing with its errata (tokenized
-  and merged as typing them on a C64 would), into a :class:`Program`;
+* :func:`load_program` reads a PRG (a file, ``-`` or ``IMAGE:NAME``), or a BASIC
+  listing with its errata (tokenized and merged as typing them on a C64 would), into
+  a :class:`Program` (through :mod:`toolchain.inputs`, which names a file of the
+  wrong kind);
 * :class:`Session` is a C64 with that program loaded; each :meth:`Session.run`
   starts from the loaded state (a verifier plays a thousand games on one session:
   the machine code's translations and the BASIC program's compilation are kept);
