@@ -1,72 +1,59 @@
 """Reading an assembler source from a file: text, or a tokenized PRG as Profi-Ass saved
-it; anything else (a disk image, a BASIC program, machine code, an MSE dump, binary
-data) is named in the error, with the command that fits it."""
+it; anything else (a disk image, a BASIC program or listing, machine code, an MSE dump,
+binary data) is named in the error, with the command that fits it.  What a file is
+comes from :mod:`toolchain.inputs`, which every command uses."""
 
 from __future__ import annotations
 
 import re
 
-from toolchain.c64.memory import BASIC_PROGRAM_START
 from toolchain.diagnostics import UserError
+from toolchain.inputs import (
+    TEXT_KINDS,
+    InputFile,
+    Kind,
+    as_text,
+    assembler_statements,
+    broken_basic,
+    read_input,
+    wrong_kind,
+)
 
-_D64_SIZES = {174848: "D64", 175531: "D64", 196608: "D64 (40 tracks)", 197376: "D64 (40 tracks)",
-              349696: "D71", 351062: "D71", 819200: "D81", 822400: "D81"}
-_MSE_LINE = re.compile(r"\s*[0-9a-f]{4}\s*:(\s*[0-9a-z]{2}){2,9}\s*$", re.IGNORECASE)
 _SYS_LINE = re.compile(r"^\s*\d*\s*sys", re.IGNORECASE | re.MULTILINE)
 
 
-def describe_binary(data: bytes, path: str) -> str | None:
-    """What a file that is not text is, in words, with the command that fits; None when it
-    is a BASIC program (its text is then worth a look)."""
-    kind = _D64_SIZES.get(len(data))
-    if kind is not None:
-        return (f"{path} is a {kind} disk image, not a source: `c64tc d64 list {path}` shows its files, "
-                f"`c64tc d64 extract {path} NAME` takes one out")
-    if len(data) >= 2:
-        load = int.from_bytes(data[:2], "little")
-        if load == BASIC_PROGRAM_START:
-            return None
-        if path.lower().endswith(".prg") and load + len(data) - 2 <= 0x10000:
-            return (f"{path} is a machine-code PRG (${load:04X}-${load + len(data) - 3:04X}), not a source: "
-                    f"`c64tc disasm {path}` shows its code")
-    return f"{path} is binary data, not a source text"
+def _saved_source(file: InputFile) -> str:
+    """The text of a source Profi-Ass saved as a BASIC program."""
+    from toolchain.basic import detokenize
+    from toolchain.disk import Prg
 
-
-def _is_text(data: bytes) -> bool:
-    if b"\x00" in data:
-        return False
-    control = sum(1 for b in data[:4096] if b < 0x20 and b not in (9, 10, 12, 13))
-    return control <= len(data[:4096]) // 100
+    path = file.name
+    text = detokenize(Prg.from_bytes(file.data, path), name=path.rsplit("/", 1)[-1], path=path)
+    if file.kind.kind is Kind.BASIC_PRG and (not _SYS_LINE.search(text) or len(text.splitlines()) < 2):
+        raise UserError.single(path, f"{file.shown} is a tokenized BASIC program, not Profi-Ass source (no "
+                               f"'sys' line starts an assembler): `c64tc list {file.argument}` shows it, "
+                               f"`c64tc run {file.argument}` runs it")
+    return text
 
 
 def load_source(path: str) -> str:
     """The source text of ``path`` (``-`` is standard input)."""
-    from toolchain.fileio import read_bytes
-
-    data = read_bytes(path)
-    if path.lower().endswith(".prg") or not _is_text(data):
-        description = describe_binary(data, path)
-        if description is not None:
-            raise UserError.single(path, description)
-        from toolchain.basic import detokenize
-        from toolchain.disk import Prg
-
-        try:
-            text = detokenize(Prg.from_bytes(data, path), name=path.rsplit("/", 1)[-1], path=path)
-        except UserError:
-            raise UserError.single(path, f"{path} is neither a source text nor a tokenized program "
-                                   "(its BASIC line links are broken)") from None
-        if not _SYS_LINE.search(text) or len(text.splitlines()) < 2:
-            raise UserError.single(path, f"{path} is a tokenized BASIC program, not Profi-Ass source (no "
-                                   f"'sys' line starts an assembler): `c64tc list {path}` shows it, "
-                                   f"`c64tc run {path}` runs it")
+    file = read_input(path)
+    kind = file.kind.kind
+    if kind in (Kind.TOKENIZED_ASSEMBLER_SOURCE, Kind.BASIC_PRG):
+        return _saved_source(file)
+    broken = broken_basic(file) if kind in (Kind.MACHINE_CODE_PRG, Kind.BINARY) else None
+    if broken is not None:
+        raise UserError.single(path, f"{file.shown} is neither a source text nor a tokenized program "
+                               f"({broken})")
+    text = as_text(file.data)
+    assembler, other, _ = assembler_statements(text)
+    if kind is Kind.BASIC_LISTING and assembler == 0 and other > 0:
+        # BASIC statements and not one instruction or directive
+        raise wrong_kind(file, "assembler source", "asm", disk_names=False)
+    if kind in (Kind.ASSEMBLER_SOURCE, Kind.BASIC_LISTING, Kind.TEXT, Kind.EMPTY):
         return text
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        text = data.decode("latin-1")
-    lines = [line for line in text.splitlines() if line.strip()]
-    if lines and sum(1 for line in lines if _MSE_LINE.match(line)) > len(lines) // 2:
-        raise UserError.single(path, f"{path} is an MSE hex dump, not assembler source: `c64tc mse check "
-                               f"{path}` verifies it, `c64tc mse toprg {path}` makes the PRG")
-    return text
+    # (the words of the messages the assembler gave before there was toolchain.inputs)
+    wanted = ("assembler source" if kind in TEXT_KINDS else "a source text" if kind is Kind.BINARY
+              else "a source")
+    raise wrong_kind(file, wanted, "asm", disk_names=False)

@@ -4,8 +4,10 @@ it with limits and typed input, and say how it ended.
 ``c64tc run``, the build's dialogue checks, the verifiers and the tests all come
 through here:
 
-* :func:`load_program` reads a PRG, or a BASIC listing with its errata (tokenized
-  and merged as typing them on a C64 would), into a :class:`Program`;
+* :func:`load_program` reads a PRG (a file, ``-`` or ``IMAGE:NAME``), or a BASIC
+  listing with its errata (tokenized and merged as typing them on a C64 would), into
+  a :class:`Program` (through :mod:`toolchain.inputs`, which names a file of the
+  wrong kind);
 * :class:`Session` is a C64 with that program loaded; each :meth:`Session.run`
   starts from the loaded state (a verifier plays a thousand games on one session:
   the machine code's translations and the BASIC program's compilation are kept);
@@ -26,7 +28,6 @@ from toolchain.c64.outcome import RunResult, Stop
 from toolchain.cpu.core import CPU
 from toolchain.diagnostics import UserError
 from toolchain.disk.prg import Prg
-from toolchain.fileio import read_bytes, read_text
 
 if TYPE_CHECKING:
     from toolchain.basic.runner import Runtime
@@ -76,23 +77,58 @@ def program_from_prg(prg: Prg, name: str, sys_address: int | None = None) -> Pro
 
 def load_program(path: str | Path, errata: Sequence[str | Path] = (),
                  sys_address: int | None = None) -> Program:
-    """A program from a file: a PRG, or a BASIC listing (``.bas``/``.txt``, petcat format)
-    with ``errata`` merged over it (the same line number replaces a line, a number
-    alone deletes it)."""
-    from toolchain.basic.tokenizer import C64_BASIC_START, link, merge, tokenize_lines
+    """A program from a file (``-`` standard input, ``IMAGE:NAME`` a file on a disk
+    image): a PRG, or a BASIC listing (petcat text) with ``errata`` merged over it (the
+    same line number replaces a line, a number alone deletes it).  Another kind of file,
+    or a ``sys_address`` that cannot start it, is a UserError that says so."""
+    from toolchain.inputs import RUNNABLE, Kind, read_program
 
-    if Path(path).suffix.lower() in LISTING_SUFFIXES or errata:
-        listings = [tokenize_lines(read_text(source), str(source)) for source in (path, *errata)]
-        lines = merge(listings)[0]
-        typed = {line.number: TypedLine(line.path, line.source_line) for line in lines}
-        prg = Prg(C64_BASIC_START, link(lines))
-        if sys_address is None:
-            return Program(prg, str(path), is_basic=True, typed=typed)
-        return Program(prg, str(path), is_basic=False, sys_address=sys_address, typed=typed)
-    return program_from_prg(Prg.from_bytes(read_bytes(path), str(path)), str(path), sys_address)
+    given = read_program(path, "run", "a program (a PRG or a BASIC listing)", RUNNABLE, errata)
+    name, prg = given.name, given.prg
+    if given.kind is Kind.BASIC_LISTING:
+        if sys_address is not None:
+            raise UserError.single(name, f"--sys starts machine code, but {given.file.shown} is a BASIC "
+                                   "listing, which holds none: leave --sys out to RUN it")
+        typed = {line.number: TypedLine(line.path, line.source_line) for line in given.lines}
+        return Program(prg, name, is_basic=True, typed=typed)
+    if sys_address is None:
+        if given.kind is Kind.BASIC_PRG:
+            return program_from_prg(prg, name)
+        load, last = prg.load_address, max(prg.end_address - 1, prg.load_address)
+        what = given.file.kind.phrase
+        if given.file.kind.kind is not Kind.MACHINE_CODE_PRG:  # binary data read as a PRG
+            what += f"; to run it as machine code (a PRG, ${load:04X}-${last:04X})"
+        raise UserError.single(name, f"{given.file.shown} is {what}: say where to start: --sys {load} "
+                               f"(${load:04X} is where it loads)")
+    _check_start(name, prg, sys_address, given.kind is Kind.BASIC_PRG)
+    return Program(prg, name, is_basic=False, sys_address=sys_address)
 
 
-LISTING_SUFFIXES = (".bas", ".txt")  # petcat's text, as listings are kept (the 64'er corpus: .txt)
+def _check_start(name: str, prg: Prg, sys_address: int, is_basic: bool) -> None:
+    """A SYS address in RAM must be in the program (a ROM routine may be called), and
+    not in its BASIC lines; a number that means the program's address in hex is
+    probably that (``--sys 3400`` for $3400)."""
+    from toolchain.basic import split_program
+    from toolchain.c64.memory import rom_or_io
+
+    start, end = prg.load_address, prg.end_address  # end: one past the last byte
+    if is_basic:
+        lines = split_program(prg.data, start, name)
+        basic_end = start + (lines[-1].offset - 2 + 4 + len(lines[-1].body) + 1 + 2 if lines else 2)
+        if start <= sys_address < basic_end:
+            after = (f"; the bytes after them start at ${basic_end:04X} ({basic_end})" if basic_end < end
+                     else "; the program has no machine code after them: leave --sys out to RUN it")
+            raise UserError.single(name, f"--sys {sys_address} (${sys_address:04X}) starts in the program's "
+                                   f"BASIC lines (${start:04X}-${basic_end - 1:04X}){after}")
+    if start <= sys_address < end or rom_or_io(sys_address):
+        return
+    message = (f"--sys {sys_address} (${sys_address:04X}) is outside the program (${start:04X}-"
+               f"${max(end - 1, start):04X}): nothing is there to run")
+    digits = str(sys_address)
+    if len(digits) <= 4 and start <= int(digits, 16) < end:
+        message += f"; did you mean --sys ${digits} ({int(digits, 16)})? (numbers are decimal unless $ or 0x)"
+    raise UserError.single(name, message)
+
 
 Progress = Callable[[int, int], None]  # statement groups done, the BASIC line running
 

@@ -11,10 +11,25 @@ import click
 
 from toolchain.diagnostics import Diagnostic, UserError
 
+MAX_SHOWN = 20  # diagnostics of one severity shown; the rest are counted (as the assembler does)
+
 
 def print_diagnostics(diagnostics: list[Diagnostic]) -> None:
+    """The diagnostics, at most MAX_SHOWN of each severity, then how many more there were:
+    a binary file given as a listing must not flood the terminal."""
+    shown: dict[str, int] = {}
+    hidden: dict[str, list[Diagnostic]] = {}
     for diagnostic in diagnostics:
-        click.echo(diagnostic.format(), err=True)
+        severity = diagnostic.severity
+        if shown.get(severity, 0) < MAX_SHOWN:
+            shown[severity] = shown.get(severity, 0) + 1
+            click.echo(diagnostic.format(), err=True)
+        else:
+            hidden.setdefault(severity, []).append(diagnostic)
+    for severity, rest in hidden.items():
+        plural = "s" if len(rest) > 1 else ""
+        note = f"and {len(rest)} more {severity}{plural} ({shown[severity] + len(rest)} in all)"
+        click.echo(Diagnostic(rest[0].path, 0, 0, note, "note").format(), err=True)
 
 
 def reports_user_errors(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -26,7 +41,8 @@ def reports_user_errors(command: Callable[..., Any]) -> Callable[..., Any]:
             return command(*args, **kwargs)
         except UserError as exc:
             print_diagnostics(getattr(exc, "warnings", []) + exc.diagnostics)
-            count = sum(d.severity == "error" for d in exc.diagnostics)
+            # the assembler caps its own diagnostics; its errors attribute has them all
+            count = sum(d.severity == "error" for d in getattr(exc, "errors", exc.diagnostics))
             if count > 1:
                 click.echo(f"{count} errors; no output written", err=True)
         sys.exit(1)
@@ -87,6 +103,7 @@ class IntegerType(click.ParamType):
 
 ADDRESS = IntegerType("ADDRESS", 0, 0xFFFF, "an address (2049, $0801 or 0x0801)")
 COUNT = IntegerType("COUNT", 1, 10**15, "a count (a whole number, 1 or more)")
+COLOUR = IntegerType("COLOUR", 0, 15, "a colour number (0-15, or $0-$f)")
 
 
 def progress_printer() -> Callable[[str], None]:

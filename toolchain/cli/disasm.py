@@ -8,35 +8,41 @@ import click
 
 from toolchain.cli.common import ADDRESS, reports_user_errors
 from toolchain.diagnostics import UserError
-from toolchain.fileio import STDIO, read_bytes, read_text, write_atomic
+from toolchain.fileio import STDIO, read_text, write_atomic
+
+_WANTED = "machine code (a PRG, an MSE dump, or raw bytes with --load-address)"
 
 
-def load_program(path: str, load_address: int | None = None) -> tuple[int, bytes]:
-    """(load address, bytes) of a PRG, a raw binary (with ``load_address``) or an MSE dump.
-    Structured so that a program from anywhere (a disk image, later) can be given to
-    the disassembler instead."""
-    from toolchain import mse
-    from toolchain.disk import Prg
+def program_bytes(argument: str, load_address: int | None = None) -> tuple[str, int, bytes]:
+    """(name for messages, load address, bytes) of a PRG, a file on a disk image
+    (IMAGE:NAME), an MSE dump, or raw bytes loaded at ``load_address``."""
+    from toolchain.inputs import PRG_KINDS, Kind, read_input, read_program, wrong_kind
 
-    data = read_bytes(path)
-    if load_address is not None:
-        if load_address + len(data) > 0x10000:
-            raise UserError.single(path, f"{len(data)} bytes loaded at ${load_address:04X} run past $FFFF")
-        return load_address, data
-    text = data.decode("latin-1")
-    if path.lower().endswith(".mse") or "programm :" in text[:4096].lower():
-        prg = mse.to_prg(mse.parse(text, path))
-        return prg.load_address, prg.data
-    prg = Prg.from_bytes(data, path)
-    return prg.load_address, prg.data
+    if load_address is None:
+        program = read_program(argument, "disasm", _WANTED, PRG_KINDS | {Kind.MSE_DUMP})
+        return program.name, program.prg.load_address, program.prg.data
+    file = read_input(argument)
+    if file.kind.kind in (Kind.DISK_IMAGE, Kind.BASIC_LISTING, Kind.ASSEMBLER_SOURCE, Kind.MSE_DUMP):
+        hint = "leave --load-address out for an MSE dump" if file.kind.kind is Kind.MSE_DUMP else ""
+        raise wrong_kind(file, "raw machine code", "disasm", hint)
+    data = file.data
+    if load_address + len(data) > 0x10000:
+        raise UserError.single(file.name, f"{len(data)} bytes loaded at ${load_address:04X} run past $FFFF")
+    return file.name, load_address, data
 
 
-def _shown(file: str) -> str:
-    return "standard input" if file == STDIO else Path(file).name
+def _shown(name: str) -> str:
+    """The program in the source's title line: the file's name without its folder."""
+    if name == STDIO:
+        return "standard input"
+    image, separator, on_disk = name.rpartition(":")
+    if separator and on_disk.startswith('"'):  # IMAGE:NAME
+        return Path(image).name + separator + on_disk
+    return Path(name).name
 
 
 @click.command("disasm")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.argument("file")
 @click.option("--format", "output_format", type=click.Choice(["listing", "source"]), default="listing",
               show_default=True,
               help="listing: address, bytes and instruction, like VICE's monitor 'd'; source: Profi-Ass "
@@ -61,7 +67,9 @@ def _shown(file: str) -> str:
 def disasm_command(file: str, output_format: str, start: int | None, end: int | None,
                    entries: tuple[int, ...], label_files: tuple[str, ...], symbol_files: tuple[str, ...],
                    undocumented: bool, load_address: int | None, output: str) -> None:
-    """Disassemble FILE: a PRG, a raw binary (--load-address) or an MSE dump.
+    """Disassemble FILE: a PRG, a file on a disk image (IMAGE:NAME, e.g.
+    build/seeds.d64:"superhirn ii"), a raw binary (--load-address) or an MSE dump; '-'
+    reads standard input.
 
     Numbers are decimal unless written $c000 or 0xc000.
     """
@@ -71,14 +79,14 @@ def disasm_command(file: str, output_format: str, start: int | None, end: int | 
                         *(("--entry", e) for e in entries)):
         if value is not None and not 0 <= value <= 0xFFFF:
             raise click.BadParameter(f"{value} is outside $0000-$FFFF", param_hint=name)
-    load, image = load_program(file, load_address)
+    name, load, image = program_bytes(file, load_address)
     last = load + len(image) - 1
     first = load if start is None else start
     stop = last if end is None else end
     if not image:
-        raise UserError.single(file, "the program is empty: nothing to disassemble")
+        raise UserError.single(name, "the program is empty: nothing to disassemble")
     if not load <= first <= last or stop < first:
-        raise UserError.single(file, f"--start/--end ${first:04X}-${stop:04X} is outside the program "
+        raise UserError.single(name, f"--start/--end ${first:04X}-${stop:04X} is outside the program "
                                f"(${load:04X}-${last:04X})")
     names: dict[int, str] = {}
     for label_file in (*label_files, *symbol_files):
@@ -90,5 +98,5 @@ def disasm_command(file: str, output_format: str, start: int | None, end: int | 
     else:
         piece = image[first - load : stop - load + 1]
         text = source(piece, first, list(entries) or [first], names, undocumented,
-                      title=f"{_shown(file)}: ${first:04X}-${stop:04X}, disassembled by c64tc")
+                      title=f"{_shown(name)}: ${first:04X}-${stop:04X}, disassembled by c64tc")
     write_atomic(output, text)

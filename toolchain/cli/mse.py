@@ -8,7 +8,7 @@ import click
 
 from toolchain.cli.common import reports_user_errors
 from toolchain.diagnostics import UserError
-from toolchain.fileio import read_bytes, read_text, write_atomic
+from toolchain.fileio import STDIO, write_atomic
 
 
 @click.group("mse")
@@ -16,44 +16,73 @@ def mse_group() -> None:
     """MSE V1 hex dumps, as printed in the 64'er magazine."""
 
 
+def _read_dump(argument: str, command: str) -> tuple[str, str]:
+    """(name for messages, text) of a dump; a file of another kind is named, with the
+    command that fits it.  Text that is no dump is left to the dump reader, which names
+    every line it cannot read."""
+    from toolchain.inputs import PRG_KINDS, Kind, as_text, read_input, shown_argument, wrong_kind
+
+    file = read_input(argument)
+    kind = file.kind.kind
+    if kind not in (Kind.MSE_DUMP, Kind.TEXT, Kind.EMPTY):
+        if kind is Kind.DISK_IMAGE:  # its programs can be made dumps
+            raise wrong_kind(file, "an MSE dump", "mse fromprg", accept=PRG_KINDS)
+        hint = ""
+        if kind in PRG_KINDS or kind is Kind.BINARY:
+            hint = f"`c64tc mse fromprg {shown_argument(argument)}` makes a dump of it"
+        raise wrong_kind(file, "an MSE dump", command, hint)
+    return file.name, as_text(file.data)
+
+
 @mse_group.command("check")
-@click.argument("dump_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("dump_file", metavar="DUMP")
 @reports_user_errors
-def mse_check(dump_file: Path) -> None:
-    """Verify every line's checksum; report each bad line."""
+def mse_check(dump_file: str) -> None:
+    """Verify every line's checksum of DUMP ('-': standard input); report each bad line."""
     from toolchain import mse
 
-    dump = mse.parse(read_text(dump_file), str(dump_file))
+    name, text = _read_dump(dump_file, "mse check")
+    dump = mse.parse(text, name)
     problems = mse.check(dump)
     if problems:
         raise UserError(problems)
-    click.echo(f"{dump_file}: {len(dump.lines)} lines, all checksums correct")
+    click.echo(f"{name}: {len(dump.lines)} lines, all checksums correct")
 
 
 @mse_group.command("toprg")
-@click.argument("dump_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Output PRG (default: build/NAME.prg).")
+@click.argument("dump_file", metavar="DUMP")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Output PRG (default: build/NAME.prg; standard output when DUMP is '-'); '-' for standard "
+                   "output.")
 @reports_user_errors
-def mse_toprg(dump_file: Path, output: Path | None) -> None:
-    """Turn a verified dump into a PRG file."""
+def mse_toprg(dump_file: str, output: str | None) -> None:
+    """Turn a verified DUMP ('-': standard input) into a PRG file."""
     from toolchain import mse
 
-    prg = mse.to_prg(mse.parse(read_text(dump_file), str(dump_file)))
-    output = output or Path("build") / f"{dump_file.stem}.prg"
+    name, text = _read_dump(dump_file, "mse toprg")
+    prg = mse.to_prg(mse.parse(text, name))
+    if output is None:
+        output = STDIO if dump_file == STDIO else str(Path("build") / f"{Path(dump_file).stem}.prg")
     write_atomic(output, prg.to_bytes())
-    click.echo(f"{output}: ${prg.load_address:04X}-${prg.end_address - 1:04X}, {len(prg.data)} bytes "
+    where = "standard output" if output == STDIO else output
+    click.echo(f"{where}: ${prg.load_address:04X}-${prg.end_address - 1:04X}, {len(prg.data)} bytes "
                "(+2 load address)", err=True)
 
 
 @mse_group.command("fromprg")
-@click.argument("prg_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("prg_file", metavar="PROGRAM")
 @click.option("--name", help="Program name for the header (default: the file name).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default=STDIO,
+              help="Write the dump here instead of standard output.")
 @reports_user_errors
-def mse_fromprg(prg_file: Path, name: str | None) -> None:
-    """Print a PRG as an MSE dump in the magazine's format."""
-    from toolchain import mse
-    from toolchain.disk import Prg
+def mse_fromprg(prg_file: str, name: str | None, output: str) -> None:
+    """Print a PROGRAM as an MSE dump in the magazine's format.
 
-    prg = Prg.from_bytes(read_bytes(prg_file), str(prg_file))
-    click.echo(mse.from_prg(prg, name or prg_file.stem), nl=False)
+    PROGRAM is a PRG file, a file on a disk image (IMAGE:NAME, e.g.
+    build/seeds.d64:"superhirn ii") or '-' (standard input).
+    """
+    from toolchain import mse
+    from toolchain.inputs import PRG_KINDS, read_program
+
+    program = read_program(prg_file, "mse fromprg", "a PRG", PRG_KINDS)
+    write_atomic(output, mse.from_prg(program.prg, name or program.file.title))

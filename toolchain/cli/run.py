@@ -3,48 +3,96 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
 from toolchain.c64.outcome import Stop
 from toolchain.cli.common import ADDRESS, COUNT, progress_bar, progress_printer, reports_user_errors
 from toolchain.diagnostics import UserError
-from toolchain.fileio import read_bytes, read_text
+from toolchain.fileio import STDIO, read_text, write_stdout
+
+if TYPE_CHECKING:
+    from toolchain.c64.run import Program
+
+
+def typed_lines_from(stream: TextIO) -> Callable[[], str | None]:
+    """Typed input from a pipe, one line per RETURN, read as the program asks for it (so
+    an endless producer such as ``yes`` works); a character no C64 key gives is an error,
+    as in --input."""
+    from toolchain.c64.machine import UntypableText, text_to_keys
+
+    count = 0
+
+    def next_line() -> str | None:
+        nonlocal count
+        line = stream.readline()
+        if not line:
+            return None
+        count += 1
+        line = line.rstrip("\r\n")
+        for column, character in enumerate(line, start=1):
+            try:
+                text_to_keys(character)
+            except UntypableText as exc:
+                raise UserError.single(STDIO, str(exc), count, column, source_line=line) from None
+        return line
+
+    return next_line
+
+
+def _check_options(program: Program, path: str, trace: bool, max_statements: int | None, shows: list[str],
+                   dump_python: bool) -> None:
+    """Options that do not apply to ``program`` (known once it is read) say so."""
+    what = "standard input" if path == STDIO else program.name
+    if program.is_basic and trace:
+        raise click.UsageError(f"--trace follows machine code instruction by instruction; {what} is a BASIC "
+                               "program, run by the BASIC runner (give --sys ADDRESS to trace machine code)")
+    if not program.is_basic and max_statements is not None:
+        raise click.UsageError(f"--max-statements limits a BASIC program; {what} runs as machine code "
+                               "(--max-cycles limits it)")
+    if dump_python and shows:
+        raise click.UsageError(f"--dump-python prints Python, not the program's output: it cannot go with "
+                               f"{shows[0]}")
 
 
 @click.command("run")
-@click.argument("path", metavar="PROGRAM", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.argument("errata", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("path", metavar="PROGRAM")
+@click.argument("errata", nargs=-1)
 @click.option("--sys", "sys_address", type=ADDRESS, help="Start address, as SYS takes it (13312 or $3400).")
 @click.option("--input", "input_text", help="What the user types; RETURN is '|' or a line break.")
-@click.option("--input-file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="Read the typed input from a file.")
+@click.option("--input-file", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Read the typed input from a file ('-': standard input); RETURN is '|' or a line break.")
 @click.option("--max-cycles", type=COUNT, default=2_000_000_000, show_default=True,
               help="Stop machine code after this many cycles (in BASIC: each SYS or USR call).")
 @click.option("--max-statements", type=COUNT, help="BASIC: stop after this many statement groups "
               "(the runs between jumps).")
-@click.option("--screen", "show", flag_value="screen", help="Print the final screen.")
-@click.option("--transcript", "show", flag_value="transcript", default=True,
-              help="Print every screen line as it scrolled by, then the final screen (default).")
-@click.option("--raw", "show", flag_value="raw", help="Print the PETSCII bytes the program printed.")
+@click.option("--screen", is_flag=True, help="Print the final screen.")
+@click.option("--transcript", is_flag=True,
+              help="Print every screen line as it scrolled by, then the final screen (the default).")
+@click.option("--raw", is_flag=True, help="Print the PETSCII bytes the program printed (not to a terminal).")
 @click.option("--trace", is_flag=True, help="Machine code: print every instruction to standard error.")
 @click.option("--dump-python", is_flag=True, help="Print the Python c64tc makes of the program: a BASIC "
               "program's compiled module (without running it), or machine code's translated blocks "
               "(after the run).")
 @reports_user_errors
-def run_command(path: Path, errata: tuple[Path, ...], sys_address: int | None, input_text: str | None,
-                input_file: Path | None, max_cycles: int, max_statements: int | None, show: str,
-                trace: bool, dump_python: bool) -> None:
+def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, input_text: str | None,
+                input_file: str | None, max_cycles: int, max_statements: int | None, screen: bool,
+                transcript: bool, raw: bool, trace: bool, dump_python: bool) -> None:
     """Run PROGRAM on the emulated C64: a BASIC program as RUN would, machine code as
     SYS would.
 
-    PROGRAM is a PRG, or a BASIC listing (.bas, petcat format) that is tokenized
-    first, with ERRATA listings merged over it (same line number replaces).  A PRG
-    whose bytes are BASIC lines runs as BASIC (loaded at $0801, as LOAD"X",8 would)
-    unless --sys is given.  Without --input the program is played interactively on a
-    terminal.
+    PROGRAM is a PRG, a file on a disk image (IMAGE:NAME, e.g. build/seeds.d64:"fox
+    hunt"), or a BASIC listing (petcat text) that is tokenized first, with ERRATA
+    listings merged over it (same line number replaces); '-' reads it from standard
+    input.  A PRG whose bytes are BASIC lines runs as BASIC (loaded at $0801, as
+    LOAD"X",8 would) unless --sys is given.
+
+    Typed input: --input or --input-file; else, from a terminal, the program is played
+    interactively; from a pipe, each line is typed followed by RETURN
+    (printf '3\\n3\\n' | c64tc run build/mastermind.prg).
 
     Exit status: 0 END, READY. or returned to BASIC; 1 a BASIC error, BRK, JAM or an
     unmodelled ROM call; 2 cycle or statement limit; 3 input used up while the
@@ -55,7 +103,18 @@ def run_command(path: Path, errata: tuple[Path, ...], sys_address: int | None, i
     from toolchain.c64.terminal import LineTerminal
     from toolchain.cpu.disassembler import trace_line
 
+    if input_text is not None and input_file is not None:
+        raise click.UsageError("--input and --input-file cannot go together: give the typed input once")
+    shows = [name for name, given in (("--screen", screen), ("--transcript", transcript), ("--raw", raw))
+             if given]
+    if len(shows) > 1:
+        raise click.UsageError(f"{' and '.join(shows)} cannot go together: the output is one of them")
+    if [path, *errata, input_file].count(STDIO) > 1:
+        raise click.UsageError("standard input ('-') can be read only once")
+    if raw and sys.stdout.isatty():
+        raise click.UsageError("--raw writes PETSCII bytes: redirect standard output to a file or a pipe")
     program = load_program(path, errata, sys_address)
+    _check_options(program, path, trace, max_statements, shows, dump_python)
     if dump_python and program.is_basic:
         from toolchain.basic.runner import compile_program
 
@@ -63,12 +122,17 @@ def run_command(path: Path, errata: tuple[Path, ...], sys_address: int | None, i
         return
     session = Session(program)
     machine = session.machine
-    interactive = input_text is None and input_file is None and sys.stdin.isatty()
+    stdin_is_program = STDIO in (path, *errata)
+    typed_by_hand = input_text is None and input_file is None and not stdin_is_program
+    interactive = typed_by_hand and sys.stdin is not None and sys.stdin.isatty()
     if input_file is not None:
         input_text = read_text(input_file)
     terminal = LineTerminal(machine) if interactive else None
+    line_source: Callable[[], str | None] | None = terminal
+    if typed_by_hand and not interactive and sys.stdin is not None:
+        line_source = typed_lines_from(sys.stdin)  # a pipe: its lines are typed
     try:
-        keyboard = Keyboard(input_text, terminal)
+        keyboard = Keyboard(input_text, line_source)
     except UntypableText as exc:
         raise UserError.single(str(input_file or "--input"), str(exc)) from None
     if program.is_basic:
@@ -88,11 +152,10 @@ def run_command(path: Path, errata: tuple[Path, ...], sys_address: int | None, i
                    f"cycles ({result.seconds:.2f} s on a PAL C64)")
     if dump_python:
         click.echo(machine.cpu.translated_source(), nl=False)
-    elif show == "screen":
+    elif screen:
         click.echo(machine.screen.text(), nl=False)
-    elif show == "raw":
-        sys.stdout.buffer.write(bytes(machine.output_log))
-        sys.stdout.flush()
+    elif raw:
+        write_stdout(bytes(machine.output_log), "PETSCII output")
     elif terminal is None:
         click.echo(machine.screen.transcript(), nl=False)
     else:
@@ -124,12 +187,12 @@ class _VerifierName(click.Choice):
 
 @click.command("verify")
 @click.argument("name", type=_VerifierName())
-@click.option("--prg", "prg_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="The built program (default: the verifier's in build/, e.g. build/superhirn2.prg).")
-@click.option("--sample", type=int, help="Play this many secrets (chosen at random, fixed seed) "
+@click.option("--prg", "prg_file", help="The built program: a PRG or IMAGE:NAME (default: the verifier's in "
+              "build/, e.g. build/superhirn2.prg).")
+@click.option("--sample", type=COUNT, help="Play this many secrets (chosen at random, fixed seed) "
               "instead of all.")
 @reports_user_errors
-def verify_command(name: str, prg_file: Path | None, sample: int | None) -> None:
+def verify_command(name: str, prg_file: str | None, sample: int | None) -> None:
     """Play every game of a built program against an independent Python model.
 
     superhirn: all 1296 secrets of Superhirn II, each answered correctly by an
@@ -140,7 +203,7 @@ def verify_command(name: str, prg_file: Path | None, sample: int | None) -> None
     strategies: the Python models of Superhirn II, Superhirn III (minimax over the
     consistent codes) and Knuth's minimax compared over all 1296 codes.
     """
-    from toolchain.disk import Prg
+    from toolchain.inputs import PRG_KINDS, read_program
     from toolchain.verify import VERIFIERS, guess_statistics, verify_program
     from toolchain.verify.superhirn import secrets_sample
 
@@ -148,10 +211,11 @@ def verify_command(name: str, prg_file: Path | None, sample: int | None) -> None
     if verifier.default_prg is None:
         click.echo(verifier.run(), nl=False)
         return
-    prg_file = prg_file or Path("build") / verifier.default_prg
-    if not prg_file.exists():
-        raise UserError.single(str(prg_file), "not built yet: run c64tc build first")
-    prg = Prg.from_bytes(read_bytes(prg_file), str(prg_file))
+    if prg_file is None:
+        prg_file = str(Path("build") / verifier.default_prg)
+        if not Path(prg_file).exists():
+            raise UserError.single(prg_file, "not built yet: run c64tc build first")
+    prg = read_program(prg_file, "verify", "a PRG", PRG_KINDS).prg
     progress = progress_bar()
     verification = verify_program(name, prg, secrets_sample(sample) if sample else None, progress)
     progress(0, 0)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import sys
+import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -11,9 +13,49 @@ from toolchain.cli.common import ADDRESS, COUNT, reports_user_errors
 from toolchain.diagnostics import UserError
 from toolchain.fileio import read_text
 
+if TYPE_CHECKING:
+    from toolchain.vice import Target
+
+_WANTED = "a disk image, a PRG or a BASIC listing"
+
+
+def resolve_target(argument: str, program: str | None, sys_address: int | None, folder: Path) -> Target:
+    """What VICE starts for TARGET and --program: a PRG file, or a program on a D64 image,
+    as they are; a file on another image (a D71, D81 or T64), a BASIC listing
+    (tokenized) or standard input as a PRG file written into ``folder`` first."""
+    from toolchain import vice
+    from toolchain.disk import d64
+    from toolchain.inputs import PRG_KINDS, Kind, read_input, read_program, wrong_kind
+
+    given = read_input(argument)
+    kind = given.kind.kind
+    if kind is Kind.DISK_IMAGE and not given.is_stdin:
+        image = Path(argument)
+        if program is None:  # the first program, as LOAD"*",8 would
+            if image.suffix.lower() == ".d64":
+                return vice.target_for(image, None, sys_address)
+            names = [entry.name for entry in d64.directory(image).files if entry.file_type == "PRG"]
+            if not names:
+                raise UserError.single(argument, "the disk holds no PRG file to start")
+            program = names[0]
+        given = read_input(f'{argument}:"{program}"')  # the name as LOAD finds it (wildcards too)
+    elif program is not None:
+        what = "names its program already" if given.image is not None else f"is {given.kind.phrase}"
+        raise click.UsageError(f"--program picks a program on a disk image; {given.shown} {what}")
+    if given.image is not None and given.file_type != "PRG":
+        raise wrong_kind(given, "a program (a PRG file)", "vice")
+    if given.image is not None and given.image.suffix.lower() == ".d64":
+        return vice.target_for(given.image, given.title, sys_address)
+    loaded = read_program(given, "vice", _WANTED, PRG_KINDS | {Kind.BASIC_LISTING})
+    if given.image is None and not given.is_stdin and loaded.kind is not Kind.BASIC_LISTING:
+        return vice.target_for(Path(argument), None, sys_address)  # VICE loads the file itself
+    written = folder / f"{given.stem[:16]}.prg"
+    written.write_bytes(loaded.prg.to_bytes())
+    return vice.target_for(written, None, sys_address)
+
 
 @click.command("vice")
-@click.argument("target", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("target", required=False)
 @click.option("--program", help="Which program of the disk image to start (default: the first).")
 @click.option("--sys", "sys_address", type=ADDRESS, help="Start address of machine code (default: where "
               "it loads).")
@@ -33,26 +75,31 @@ from toolchain.fileio import read_text
               help="With --check: save VICE's picture of the final screen as a PNG (384x272, Pepto "
               "palette).")
 @reports_user_errors
-def vice_command(target: Path | None, program: str | None, sys_address: int | None, warp: bool,
+def vice_command(target: str | None, program: str | None, sys_address: int | None, warp: bool,
                  labels: Path | None, emulator: str | None, check: bool, input_text: str, max_cycles: int,
                  expect: tuple[str, ...], expect_screen: Path | None, screenshot: Path | None) -> None:
     """Run a disk image or PRG in VICE, or check it headless on the real emulator.
 
-    TARGET defaults to build/seeds.d64.  Machine code is started as a user would: SYS
-    typed after the load (Superhirn II: SYS 13312).
+    TARGET is a disk image (D64, D71, D81, T64; --program picks the program, default the
+    first), a program on one (IMAGE:NAME, e.g. build/seeds.d64:"fox hunt"), a PRG, a
+    BASIC listing (tokenized first) or '-' (standard input); it defaults to
+    build/seeds.d64.  Machine code is started as a user would: SYS typed after the load
+    (Superhirn II: SYS 13312).
     """
     from toolchain import vice
 
-    target = target or Path("build/seeds.d64")
-    if not target.exists():
-        raise UserError.single(str(target), "not built yet: run c64tc build first")
+    if target is None:
+        target = "build/seeds.d64"
+        if not Path(target).exists():
+            raise UserError.single(target, "not built yet: run c64tc build first")
     if screenshot is not None and not check:
         raise click.UsageError("--screenshot needs --check (the picture of a headless run's final screen)")
-    executable = vice.find_emulator(emulator)
-    start = vice.target_for(target, program, sys_address)
-    if not check:
-        sys.exit(vice.start(executable, start, input_text, labels, warp))
-    result = vice.run_headless(executable, start, input_text, max_cycles, labels, screenshot=screenshot)
+    with tempfile.TemporaryDirectory(prefix="c64tc-vice-") as folder:
+        start = resolve_target(target, program, sys_address, Path(folder))
+        executable = vice.find_emulator(emulator)
+        if not check:
+            sys.exit(vice.start(executable, start, input_text, labels, warp))
+        result = vice.run_headless(executable, start, input_text, max_cycles, labels, screenshot=screenshot)
     click.echo("\n".join(result.screen).rstrip("\n") + "\n", nl=False)
     expected_screen = read_text(expect_screen).splitlines() if expect_screen else None
     problems = vice.compare(result.screen, list(expect), expected_screen)

@@ -1,0 +1,383 @@
+"""What a file is (toolchain.inputs), and every command that reads a program telling a
+wrong kind of file by name, with the command that fits; IMAGE:NAME; option conflicts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from tests.conftest import REPO, shared_path
+from toolchain import mse
+from toolchain.basic import tokenize_text
+from toolchain.cli import main
+from toolchain.cli.vice import resolve_target
+from toolchain.diagnostics import UserError
+from toolchain.disk import Prg, d64
+from toolchain.inputs import Kind, classify, read_input, read_program
+
+SOURCES = REPO / "sources"
+CODE = Prg(0xC000, bytes([0xA9, 0x01, 0x8D, 0x00, 0x04, 0x60]))  # LDA #1: STA $0400: RTS
+BASIC = tokenize_text('10 print "hi"\n20 end\n')
+ASSEMBLER = "*= $c000\n lda #1\n sta $0400\n rts\n"
+
+
+def c64tc(*args: str | Path) -> Result:
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+@pytest.fixture(scope="module")
+def kinds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """One file of every kind, as a user might have them lying around."""
+    folder = tmp_path_factory.mktemp("kinds")
+    files = {
+        "listing": ("prog.bas", b'10 print "hi"\n20 end\n'),
+        "assembler": ("code.asm", ASSEMBLER.encode()),
+        "mse": ("code.mse", mse.from_prg(CODE, "code").encode()),
+        "text": ("notes.md", b"Some notes\nabout nothing in particular\n"),
+        "basic": ("prog.prg", BASIC.to_bytes()),
+        "machine": ("code.prg", CODE.to_bytes()),
+        "binary": ("one.bin", b"\x01"),
+        "empty": ("empty.prg", b""),
+    }
+    paths = {}
+    for kind, (name, data) in files.items():
+        (folder / name).write_bytes(data)
+        paths[kind] = folder / name
+    disk = folder / "disk.d64"
+    d64.create(disk, "kinds", "64")
+    d64.add(disk, "code", CODE.to_bytes())
+    d64.add(disk, "prog", BASIC.to_bytes())
+    d64.add(disk, "notes", b"hello", file_type="SEQ")
+    paths["disk"] = disk
+    return paths
+
+
+# -- classify ----------------------------------------------------------------------------------
+
+def test_every_kind_is_told_apart(kinds: dict[str, Path]) -> None:
+    expected = {"listing": Kind.BASIC_LISTING, "assembler": Kind.ASSEMBLER_SOURCE, "mse": Kind.MSE_DUMP,
+                "text": Kind.TEXT, "basic": Kind.BASIC_PRG, "machine": Kind.MACHINE_CODE_PRG,
+                "binary": Kind.BINARY, "empty": Kind.EMPTY, "disk": Kind.DISK_IMAGE}
+    for name, kind in expected.items():
+        path = kinds[name]
+        assert classify(path.read_bytes(), path.name).kind is kind, name
+    assert classify(kinds["disk"].read_bytes()).phrase == "a D64 disk image"
+    assert classify(CODE.to_bytes(), "code.prg").phrase == "a machine-code PRG ($C000-$C005)"
+    assert classify(CODE.to_bytes(), "code.bin").kind is Kind.BINARY  # no PRG by name, no BASIC lines
+    assert classify(b"\x00\xff" + bytes(300), "x.prg").phrase.startswith("binary data (not a PRG file")
+
+
+def test_the_seed_sources_are_what_their_names_say() -> None:
+    for name, kind in (("superhirn2.asm", Kind.ASSEMBLER_SOURCE), ("superhirn3.asm", Kind.ASSEMBLER_SOURCE),
+                       ("nikolaus.bas", Kind.BASIC_LISTING), ("nikolaus-errata.bas", Kind.BASIC_LISTING),
+                       ("foxhunt.bas", Kind.BASIC_LISTING), ("mastermind.bas", Kind.BASIC_LISTING),
+                       ("superhirn2.mse", Kind.MSE_DUMP)):
+        assert classify((SOURCES / name).read_bytes(), name).kind is kind, name
+
+
+def test_the_magazine_corpus_is_told_apart() -> None:
+    """60 BASIC listings, 4 Profi-Ass sources and 14 MSE dumps as the 64'er printed
+    them, as text and (listings and sources) tokenized as they were saved."""
+    corpus = shared_path("corpus")
+    found: dict[str, set[Kind]] = {"basic": set(), "asm": set(), "mse": set(), "basic-prg": set(),
+                                   "asm-prg": set()}
+    for folder, pattern in (("basic", "*.txt"), ("asm", "*.txt"), ("mse", "*/*.mse")):
+        files = sorted((corpus / folder).glob(pattern))
+        assert files
+        for path in files:
+            text = path.read_bytes()
+            found[folder].add(classify(text, path.name).kind)
+            if folder != "mse":
+                saved = tokenize_text(text.decode("latin-1"), path.name)
+                found[f"{folder}-prg"].add(classify(saved.to_bytes(), path.name + ".prg").kind)
+    assert found == {"basic": {Kind.BASIC_LISTING}, "asm": {Kind.ASSEMBLER_SOURCE}, "mse": {Kind.MSE_DUMP},
+                     "basic-prg": {Kind.BASIC_PRG}, "asm-prg": {Kind.TOKENIZED_ASSEMBLER_SOURCE}}
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("10 bit = 5\n20 print bit\n", Kind.BASIC_LISTING),  # a variable named like a mnemonic
+    ("10 print tax\n", Kind.BASIC_LISTING),
+    ("10 x = 5\n20 y = 6\n", Kind.BASIC_LISTING),  # definitions or assignments: either; BASIC can run it
+    ("100 sys 9*4096\n110 .opt p\n120 *= $c000\n130 ende lda #0\n140 rts\n", Kind.ASSEMBLER_SOURCE),
+    ("chrout = $ffd2\n", Kind.ASSEMBLER_SOURCE),
+    ("3400 : a9 93 20 d2 ff a9 01 8d   42\n", Kind.MSE_DUMP),
+    ("; a comment\n0801:0d 08 00 00 9e 32 30 36 bb\n", Kind.MSE_DUMP),
+    ("hello\n", Kind.TEXT),
+])
+def test_text_kinds(text: str, kind: Kind) -> None:
+    assert classify(text.encode(), "x").kind is kind
+
+
+def test_a_tape_image_is_a_disk_image() -> None:
+    tape = b"C64S tape image file".ljust(32, b"\x00") + bytes(100)
+    assert classify(tape).phrase == "a T64 tape image"
+
+
+# -- reading a program ---------------------------------------------------------------------------
+
+def test_read_input_names_a_file_on_a_disk(kinds: dict[str, Path]) -> None:
+    file = read_input(f"{kinds['disk']}:co*")
+    assert file.name == f'{kinds["disk"]}:"CODE"' and file.image == kinds["disk"]
+    assert file.kind.kind is Kind.MACHINE_CODE_PRG and file.data == CODE.to_bytes()
+    assert file.title == "code" and file.stem == "code"
+
+
+def test_read_program_tokenizes_a_listing_with_errata(tmp_path: Path) -> None:
+    (tmp_path / "p.bas").write_text('10 print "a"\n20 print "b"\n')
+    (tmp_path / "fix.bas").write_text('20 print "c"\n')
+    program = read_program(tmp_path / "p.bas", "run", "a program", {Kind.BASIC_LISTING},
+                           errata=[tmp_path / "fix.bas"])
+    assert program.prg == tokenize_text('10 print "a"\n20 print "c"\n')
+    assert [(line.number, Path(line.path).name) for line in program.lines] == [(10, "p.bas"), (20, "fix.bas")]
+
+
+def test_errata_over_a_prg_are_an_error(kinds: dict[str, Path]) -> None:
+    with pytest.raises(UserError, match="errata are merged over a BASIC listing; .*prog.prg is a BASIC "
+                                        r"program \(PRG\) \(`c64tc detok"):
+        read_program(kinds["basic"], "run", "a program", {Kind.BASIC_LISTING, Kind.BASIC_PRG},
+                     errata=[kinds["listing"]])
+    with pytest.raises(UserError, match="code.prg is a machine-code PRG .*, not a BASIC listing"):
+        read_program(kinds["listing"], "run", "a program", {Kind.BASIC_LISTING}, errata=[kinds["machine"]])
+
+
+# -- every command, every wrong kind ---------------------------------------------------------------
+
+OK = None
+#: command -> kind of file -> None (accepted: exit 0) or what the message must say
+EXPECTED: dict[str, dict[str, str | None]] = {
+    "run": {
+        "listing": OK, "basic": OK,
+        "assembler": "is assembler source (Profi-Ass text), not a program (a PRG or a BASIC listing): "
+                     "`c64tc asm",
+        "mse": "is an MSE hex dump, not a program (a PRG or a BASIC listing): `c64tc mse check",
+        "text": "is a text file, not a program",
+        "machine": "is a machine-code PRG ($C000-$C005): say where to start: --sys 49152",
+        "binary": "not a PRG file: 1 byte", "empty": "is an empty file, not a program",
+        "disk": "is a D64 disk image, not a program (a PRG or a BASIC listing): `c64tc d64 list"},
+    "tok": {
+        "listing": OK,
+        "basic": "is a BASIC program (PRG), not a BASIC listing: `c64tc list",
+        "assembler": "is assembler source (Profi-Ass text), not a BASIC listing: `c64tc asm",
+        "mse": "is an MSE hex dump, not a BASIC listing", "text": "is a text file, not a BASIC listing",
+        "machine": "is a machine-code PRG ($C000-$C005), not a BASIC listing: `c64tc disasm",
+        "binary": "is binary data (not a PRG file: 1 byte",
+        "empty": "is an empty file, not a BASIC listing", "disk": "is a D64 disk image, not a BASIC listing"},
+    "detok": {
+        "basic": OK,
+        "listing": "is a BASIC listing (petcat text), not a BASIC program: `c64tc tok",
+        "assembler": "is assembler source (Profi-Ass text), not a BASIC program",
+        "mse": "is an MSE hex dump, not a BASIC program", "text": "is a text file, not a BASIC program",
+        "machine": "is a machine-code PRG ($C000-$C005), not a BASIC program: `c64tc disasm",
+        "binary": "not a PRG file: 1 byte", "empty": "is an empty file, not a BASIC program",
+        "disk": "is a D64 disk image, not a BASIC program"},
+    "list": {
+        "basic": OK, "listing": OK,
+        "assembler": "is assembler source (Profi-Ass text), not a BASIC program",
+        "mse": "is an MSE hex dump, not a BASIC program", "text": "is a text file, not a BASIC program",
+        "machine": "is a machine-code PRG ($C000-$C005), not a BASIC program",
+        "binary": "not a PRG file: 1 byte", "empty": "is an empty file, not a BASIC program",
+        "disk": "is a D64 disk image, not a BASIC program"},
+    "disasm": {
+        "machine": OK, "basic": OK, "mse": OK,
+        "listing": "is a BASIC listing (petcat text), not machine code",
+        "assembler": "is assembler source (Profi-Ass text), not machine code",
+        "text": "is a text file, not machine code", "binary": "not a PRG file: 1 byte",
+        "empty": "is an empty file, not machine code", "disk": "is a D64 disk image, not machine code"},
+    "mse fromprg": {
+        "machine": OK, "basic": OK,
+        "listing": "is a BASIC listing (petcat text), not a PRG",
+        "assembler": "is assembler source (Profi-Ass text), not a PRG",
+        "mse": "is an MSE hex dump, not a PRG: `c64tc mse check", "text": "is a text file, not a PRG",
+        "binary": "not a PRG file: 1 byte", "empty": "is an empty file, not a PRG",
+        "disk": "is a D64 disk image, not a PRG"},
+    "mse check": {
+        "mse": OK,
+        "machine": "is a machine-code PRG ($C000-$C005), not an MSE dump: `c64tc mse fromprg",
+        "basic": "is a BASIC program (PRG), not an MSE dump: `c64tc mse fromprg",
+        "listing": "is a BASIC listing (petcat text), not an MSE dump",
+        "assembler": "is assembler source (Profi-Ass text), not an MSE dump",
+        "binary": "is binary data (not a PRG file: 1 byte",
+        "disk": "is a D64 disk image, not an MSE dump: `c64tc d64 list"},
+    "vice": {
+        "listing": OK,
+        "assembler": "is assembler source (Profi-Ass text), not a disk image, a PRG or a BASIC listing",
+        "mse": "is an MSE hex dump, not a disk image, a PRG or a BASIC listing",
+        "text": "is a text file, not a disk image", "binary": "not a PRG file: 1 byte",
+        "empty": "is an empty file, not a disk image"},
+}
+
+
+@pytest.mark.parametrize(("command", "kind"), [(c, k) for c, kinds in EXPECTED.items() for k in kinds])
+def test_each_command_with_each_kind_of_file(kinds: dict[str, Path], tmp_path: Path, command: str,
+                                             kind: str) -> None:
+    expected = EXPECTED[command][kind]
+    arguments: list[str | Path] = [*command.split(), kinds[kind]]
+    if command in ("tok", "mse toprg"):
+        arguments += ["-o", tmp_path / "out.prg"]
+    if command == "run":
+        arguments += ["--input", ""]
+    if command == "vice" and expected is None:
+        return  # accepted: it would start VICE (resolve_target is tested below)
+    result = c64tc(*arguments)
+    if expected is None:
+        assert result.exit_code == 0, result.output
+        return
+    assert result.exit_code == 1, result.output
+    first = result.output.splitlines()[0]
+    assert first.startswith(f"{kinds[kind]}: error: {kinds[kind]} ") or "not a PRG file" in first, first
+    assert expected in result.output, result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_disk_image_message_names_a_program_that_fits(kinds: dict[str, Path]) -> None:
+    disk = kinds["disk"]
+    result = c64tc("run", disk)
+    assert result.output == (f"{disk}: error: {disk} is a D64 disk image, not a program (a PRG or a BASIC "
+                             f"listing): `c64tc d64 list {disk}` shows its files; `c64tc run {disk}:NAME` "
+                             f'runs one (e.g. `c64tc run {disk}:"prog"`)\n')
+    assert f'`c64tc disasm {disk}:"code"`' in c64tc("disasm", disk).output
+    assert f'`c64tc detok {disk}:"prog"`' in c64tc("detok", disk).output
+    assert "`c64tc d64 extract" in c64tc("asm", disk).output  # asm reads no IMAGE:NAME
+
+
+def test_asm_names_a_basic_listing(kinds: dict[str, Path], tmp_path: Path) -> None:
+    result = c64tc("asm", kinds["listing"], "-o", tmp_path / "x.prg")
+    assert result.exit_code == 1
+    assert "prog.bas is a BASIC listing (petcat text), not assembler source: `c64tc tok" in result.output
+    (tmp_path / "defs.asm").write_text("10 x = 5\n20 *= $c000\n30 rts\n")  # still a source
+    assert c64tc("asm", tmp_path / "defs.asm", "-o", tmp_path / "x.prg").exit_code == 0
+
+
+def test_a_file_on_a_disk_that_is_not_a_program(kinds: dict[str, Path]) -> None:
+    result = c64tc("run", f"{kinds['disk']}:notes")
+    assert result.exit_code == 1 and 'disk.d64:"NOTES" is a text file, not a program' in result.output
+    assert "it is a SEQ file" in result.output
+
+
+# -- IMAGE:NAME ----------------------------------------------------------------------------------
+
+def test_image_name_in_every_command(kinds: dict[str, Path]) -> None:
+    disk = kinds["disk"]
+    result = c64tc("run", f'{disk}:"prog"')
+    assert result.exit_code == 0 and result.output.startswith("HI\n")
+    result = c64tc("run", f"{disk}:co*", "--sys", "$c000", "--screen")
+    assert result.exit_code == 0 and result.output.startswith("A")
+    assert c64tc("list", f"{disk}:prog").output == '10 PRINT "HI"\n20 END\n'
+    assert ';prog ==0801==\n   10 print "hi"\n   20 end\n' in c64tc("detok", f"{disk}:prog").output
+    assert c64tc("disasm", f"{disk}:code").output.splitlines()[0] == ".C:c000  A9 01     LDA #$01"
+    source = c64tc("disasm", f"{disk}:code", "--format", "source").output
+    assert source.splitlines()[0] == '; disk.d64:"CODE": $C000-$C005, disassembled by c64tc'
+    assert c64tc("mse", "fromprg", f"{disk}:code").output.startswith("PROGRAMM : CODE             C000 C006")
+
+
+def test_image_name_on_a_d81(tmp_path: Path) -> None:
+    disk = tmp_path / "games.d81"
+    assert c64tc("d64", "create", disk, "--format", "d81").exit_code == 0
+    d64.add(disk, "fox hunt", BASIC.to_bytes())
+    result = c64tc("run", f'{disk}:"fox hunt"')
+    assert result.exit_code == 0 and result.output.startswith("HI\n")
+
+
+def test_vice_starts_programs_on_any_image(kinds: dict[str, Path], tmp_path: Path) -> None:
+    disk = kinds["disk"]
+    target = resolve_target(f"{disk}:pr*", None, None, tmp_path)
+    assert (target.path, target.program, target.sys_address) == (disk, "PROG", None)
+    target = resolve_target(str(disk), "code", None, tmp_path)
+    assert (target.path, target.program, target.sys_address) == (disk, "CODE", 0xC000)
+    d81 = tmp_path / "games.d81"
+    c64tc("d64", "create", d81, "--format", "d81")
+    d64.add(d81, "fox hunt", BASIC.to_bytes())
+    target = resolve_target(str(d81), None, None, tmp_path)  # not a D64: the PRG is written out first
+    assert target.path == tmp_path / "fox-hunt.prg" and target.path.read_bytes() == BASIC.to_bytes()
+    target = resolve_target(str(kinds["listing"]), None, None, tmp_path)  # a listing is tokenized
+    assert target.path.read_bytes() == BASIC.to_bytes() and target.is_basic
+
+
+def test_vice_runs_a_program_from_a_d81(tmp_path: Path) -> None:
+    """c64tc vice --check IMAGE:NAME on a D81: the program is written out and LOADed from a
+    disk, as a user would (skipped without VICE)."""
+    from tests.test_vice import _x64sc
+
+    _x64sc()
+    disk = tmp_path / "games.d81"
+    c64tc("d64", "create", disk, "--format", "d81")
+    d64.add(disk, "hello", tokenize_text('10 print "hi";1+1\n').to_bytes())
+    result = c64tc("vice", "--check", f"{disk}:hel*", "--max-cycles", "8000000", "--expect", 'LOAD"HELLO",8',
+                   "--expect", "HI 2")
+    assert result.exit_code == 0, result.output
+
+
+# -- options -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["{machine}", "--sys", "$c000", "--input", "1", "--input-file", "{listing}"],
+     "--input and --input-file cannot go together"),
+    (["{machine}", "--sys", "$c000", "--screen", "--raw"], "--screen and --raw cannot go together"),
+    (["{machine}", "--sys", "$c000", "--transcript", "--screen"], "--screen and --transcript cannot go"),
+    (["{basic}", "--trace"], "--trace follows machine code instruction by instruction; {basic} is a BASIC"),
+    (["{machine}", "--sys", "$c000", "--max-statements", "10"], "--max-statements limits a BASIC program"),
+    (["{listing}", "--dump-python", "--screen"], "--dump-python prints Python, not the program's output"),
+    (["-", "--input-file", "-"], "standard input ('-') can be read only once"),
+])
+def test_options_that_conflict_or_do_not_apply(kinds: dict[str, Path], arguments: list[str],
+                                               message: str) -> None:
+    names = {k: str(v) for k, v in kinds.items()}
+    result = c64tc("run", *(a.format(**names) for a in arguments))
+    assert result.exit_code == 2 and message.format(**names) in result.output, result.output
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["{listing}", "--sys", "2049"],
+     "--sys starts machine code, but {listing} is a BASIC listing, which holds none: leave --sys out"),
+    (["{basic}", "--sys", "2049"],
+     "--sys 2049 ($0801) starts in the program's BASIC lines ($0801-$0813); the program has no machine code"),
+    (["{machine}", "--sys", "4096"],
+     "--sys 4096 ($1000) is outside the program ($C000-$C005): nothing is there to run"),
+])
+def test_a_start_address_that_cannot_start_the_program(kinds: dict[str, Path], arguments: list[str],
+                                                       message: str) -> None:
+    names = {k: str(v) for k, v in kinds.items()}
+    result = c64tc("run", *(a.format(**names) for a in arguments))
+    assert result.exit_code == 1 and message.format(**names) in result.output, result.output
+
+
+def test_a_decimal_start_meant_as_hex_is_pointed_out(tmp_path: Path) -> None:
+    (tmp_path / "sh.prg").write_bytes(Prg(0x3400, b"\x60").to_bytes())
+    result = c64tc("run", tmp_path / "sh.prg", "--sys", "3400")
+    assert "did you mean --sys $3400 (13312)?" in result.output
+
+
+def test_sys_after_the_basic_lines_runs_the_machine_code(tmp_path: Path) -> None:
+    stub = tokenize_text("10 sys 2062\n")  # the usual loader: BASIC, then the code after it
+    code = bytes([0xA9, 0x02, 0x8D, 0x00, 0x04, 0x60])
+    (tmp_path / "game.prg").write_bytes(Prg(0x0801, stub.data + code).to_bytes())
+    assert stub.end_address == 2062
+    result = c64tc("run", tmp_path / "game.prg", "--sys", "2062", "--screen")
+    assert result.exit_code == 0 and result.output.startswith("B")
+    result = c64tc("run", tmp_path / "game.prg", "--sys", "2049")
+    assert "the bytes after them start at $080E (2062)" in result.output
+    result = c64tc("run", tmp_path / "game.prg", "--screen")  # RUN: SYS 2062 from BASIC
+    assert result.exit_code == 0 and result.output.startswith("B")
+
+
+def test_vice_program_option_conflicts(kinds: dict[str, Path]) -> None:
+    result = c64tc("vice", f"{kinds['disk']}:prog", "--program", "code")
+    assert result.exit_code == 2 and "names its program already" in result.output
+    result = c64tc("vice", kinds["machine"], "--program", "code")
+    assert result.exit_code == 2 and "--program picks a program on a disk image; " in result.output
+
+
+def test_repeated_errors_are_capped(tmp_path: Path) -> None:
+    (tmp_path / "bad.bas").write_text("".join(f"print {i}\n" for i in range(45)))
+    result = c64tc("tok", tmp_path / "bad.bas", "-o", tmp_path / "x.prg")
+    assert result.exit_code == 1
+    assert result.output.count("error: missing line number") == 20
+    assert f"{tmp_path / 'bad.bas'}: note: and 25 more errors (45 in all)\n45 errors; no output written" \
+        in result.output
+
+
+def test_numbers_follow_one_rule(kinds: dict[str, Path]) -> None:
+    for value in ("49152", "$c000", "0xC000"):
+        assert c64tc("run", kinds["machine"], "--sys", value, "--screen").exit_code == 0
