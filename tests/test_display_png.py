@@ -239,3 +239,26 @@ def regenerate_references() -> None:
 
 if __name__ == "__main__":
     regenerate_references()
+
+
+def test_run_screenshot_is_the_picture_of_the_screen_vice_measured(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """`c64tc run --screenshot`: the program's final screen as a picture; for a program
+    that ends on the screen VICE showed (tests/data/machine/rom-input), the picture of
+    VICE's screen memory, byte for byte (both drawn with the fallback font here)."""
+    from click.testing import CliRunner
+
+    from toolchain.c64 import roms
+    from toolchain.cli import main
+    from toolchain.display.png import png_bytes
+    from toolchain.display.state import ScreenImage
+
+    monkeypatch.setattr(roms, "find_chargen", lambda explicit=None: None)  # the fallback font
+    machine_data = Path(__file__).parent / "data" / "machine"
+    shot = tmp_path / "rom-input.png"
+    result = CliRunner().invoke(main, ["run", str(machine_data / "rom-input.bas"), "--input", "hello c64|",
+                                       "--screenshot", str(shot)])
+    assert result.exit_code == 0, result.output
+    vice = ScreenImage.from_files(machine_data / "rom-input.screen.bin", machine_data / "rom-input.colour.bin",
+                                  border=14, background=6)
+    assert shot.read_bytes() == png_bytes(vice, None)

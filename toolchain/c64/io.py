@@ -11,6 +11,8 @@ RAM and the VIC's registers can be rendered from memory), colour RAM keeps 4 bit
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from toolchain.c64.chips import NEVER, Chip
 
 VIC_BASE, SID_BASE, COLOUR_BASE, CIA1_BASE, CIA2_BASE = 0xD000, 0xD400, 0xD800, 0xDC00, 0xDD00
@@ -42,6 +44,28 @@ class Registers:
         return False
 
 
+class Ticker:
+    """Not a chip: a callback every ``every`` cycles of the machine's time (frames for
+    pictures, the live view), scheduled like the chips' events."""
+
+    def __init__(self, every: int, callback: Callable[[], None], now: int = 0) -> None:
+        self.every = max(1, every)
+        self.callback = callback
+        self.due = now + self.every
+
+    def next_event(self, now: int) -> int:
+        return self.due
+
+    def advance(self, now: int) -> None:
+        while now >= self.due:
+            self.due += self.every
+            self.callback()
+
+    @property
+    def irq(self) -> bool:
+        return False
+
+
 class IOArea:
     """Dispatches the I/O area's addresses to the chips."""
 
@@ -49,6 +73,7 @@ class IOArea:
         self.memory = memory
         self.vic, self.sid, self.cia1, self.cia2 = vic, sid, cia1, cia2
         self.chips: tuple[Chip, ...] = (vic, sid, cia1, cia2)
+        self.tickers: list[Ticker] = []
 
     def _chip(self, address: int) -> tuple[Chip | None, int]:
         page = address >> 8
@@ -86,11 +111,16 @@ class IOArea:
         self.memory[address] = chip.peek(register, now)
 
     def next_event(self, now: int) -> int:
-        return min(chip.next_event(now) for chip in self.chips)
+        event = min(chip.next_event(now) for chip in self.chips)
+        for ticker in self.tickers:
+            event = min(event, ticker.due)
+        return event
 
     def advance(self, now: int) -> None:
         for chip in self.chips:
             chip.advance(now)
+        for ticker in self.tickers:
+            ticker.advance(now)
 
     @property
     def irq(self) -> bool:

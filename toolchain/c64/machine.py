@@ -25,12 +25,15 @@ from toolchain.c64.io import CIA1_BASE, SID_BASE, IOArea, Registers
 from toolchain.c64.keyboard import Keyboard, UntypableText, text_to_keys, typed_lines
 from toolchain.c64.memory import (
     BASIC_ROM,
+    COLOUR_RAM,
     JIFFY_CLOCK,
     KERNAL_ROM,
     PORT,
+    SCREEN_CELLS,
     WATCH_MACHINE,
     MemoryMap,
     power_on_memory,
+    visible_screen,
 )
 from toolchain.c64.outcome import RunResult, Stop
 from toolchain.c64.roms import RomSet
@@ -38,6 +41,7 @@ from toolchain.c64.screen import Screen
 from toolchain.cpu.core import CPU, HANDLERS, CpuHalted
 from toolchain.cpu.translator import BLOCKS_PER_CHECK, MAX_BLOCK_CYCLES, TranslatingCPU
 from toolchain.disk.prg import Prg
+from toolchain.display.state import ScreenImage, lowercase_from_d018
 
 __all__ = ["C64", "DEFAULT_MAX_CYCLES", "Keyboard", "RunResult", "Stop", "UntypableText", "text_to_keys",
            "typed_lines"]
@@ -364,6 +368,25 @@ class C64:
         low = cpu.pull()
         cpu.cycles += 6
         return ((cpu.pull() << 8 | low) + 1) & 0xFFFF
+
+    def screen_image(self, cursor_visible: bool = False) -> ScreenImage:
+        """The screen as the VIC-II shows it now (for pictures and the live view): the
+        matrix where $DD00/$D018 put it, colour RAM, border and background, the
+        character set."""
+        memory_map = self.map
+        start = visible_screen(self.memory)
+        codes = bytes(memory_map.ram_byte((start + offset) & 0xFFFF) for offset in range(SCREEN_CELLS))
+        colour_store = self.memory if memory_map.io_shown() else None
+        if colour_store is not None:
+            colours = bytes(colour_store[COLOUR_RAM : COLOUR_RAM + SCREEN_CELLS])
+        else:
+            colours = bytes(memory_map.io[0x800 : 0x800 + SCREEN_CELLS])
+        vic = self.io.vic
+        row, column = self.screen.cursor()
+        return ScreenImage(codes, colours, vic.peek(0x20, self.cpu.cycles) & 15,
+                           vic.peek(0x21, self.cpu.cycles) & 15,
+                           lowercase_from_d018(vic.peek(0x18, self.cpu.cycles)),
+                           cursor=(row, column), cursor_visible=cursor_visible)
 
     # -- what the routines do (kernal.py) -----------------------------------------------------------
     def chrout(self, byte: int) -> None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from toolchain.c64.io import Ticker
 from toolchain.c64.machine import C64, DEFAULT_MAX_CYCLES, Keyboard
 from toolchain.c64.outcome import RunResult, Stop
 from toolchain.cpu.core import CPU
@@ -146,9 +147,11 @@ class Session:
 
     def run(self, keyboard: Keyboard | None = None, max_cycles: int = DEFAULT_MAX_CYCLES,
             max_statements: int | None = None, trace: Callable[[CPU], None] | None = None,
-            progress: Progress | None = None) -> RunResult:
+            progress: Progress | None = None,
+            every: tuple[int, Callable[[], None]] | None = None) -> RunResult:
         """Run the program: BASIC as RUN would (``max_cycles`` bounds each SYS and USR
-        call), machine code as SYS would (``trace`` sees every instruction)."""
+        call), machine code as SYS would (``trace`` sees every instruction).  ``every``:
+        a callback every so many statement groups (BASIC) or cycles (machine code)."""
         machine = self.machine
         if self._runs:
             machine.reset(self._loaded, keyboard)
@@ -157,7 +160,14 @@ class Session:
         self._runs += 1
         if not self.program.is_basic:
             assert self.program.sys_address is not None
-            return machine.sys(self.program.sys_address, max_cycles, trace)
+            if every is None:
+                return machine.sys(self.program.sys_address, max_cycles, trace)
+            ticker = Ticker(every[0], every[1], machine.cpu.cycles)
+            machine.io.tickers.append(ticker)
+            try:
+                return machine.sys(self.program.sys_address, max_cycles, trace)
+            finally:
+                machine.io.tickers.remove(ticker)
         from toolchain.basic.runner import Runtime
 
         if self.runtime is None:
@@ -165,7 +175,7 @@ class Session:
         else:
             self.runtime.restart()
         self.runtime.max_cycles = max_cycles
-        return self.runtime.run(max_statements, progress)
+        return self.runtime.run(max_statements, progress, every)
 
 
 def run_program(program: Program, keyboard: Keyboard | None = None, machine: C64 | None = None,

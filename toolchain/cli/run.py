@@ -74,13 +74,20 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
               help="Print every screen line as it scrolled by, then the final screen (the default).")
 @click.option("--raw", is_flag=True, help="Print the PETSCII bytes the program printed (not to a terminal).")
 @click.option("--trace", is_flag=True, help="Machine code: print every instruction to standard error.")
+@click.option("--screenshot", type=click.Path(dir_okay=False), help="Write the final screen as a PNG "
+              "picture (384x272, VICE's framing).")
+@click.option("--screenshot-every", type=COUNT, help="With --screenshot: also a picture every N statement "
+              "groups (BASIC) or cycles (machine code), numbered NAME-0001.png, ... (a film of the run).")
+@click.option("--roms", "roms_dir", type=click.Path(file_okay=False, exists=True),
+              help="Where the C64's ROMs are (kernal, basic, chargen); default: C64TC_ROMS, then VICE's.")
 @click.option("--dump-python", is_flag=True, help="Print the Python c64tc makes of the program: a BASIC "
               "program's compiled module (without running it), or machine code's translated blocks "
               "(after the run).")
 @reports_user_errors
 def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, input_text: str | None,
                 input_file: str | None, max_cycles: int, max_statements: int | None, screen: bool,
-                transcript: bool, raw: bool, trace: bool, dump_python: bool) -> None:
+                transcript: bool, raw: bool, trace: bool, screenshot: str | None,
+                screenshot_every: int | None, roms_dir: str | None, dump_python: bool) -> None:
     """Run PROGRAM on the emulated C64: a BASIC program as RUN would, machine code as
     SYS would.
 
@@ -113,6 +120,9 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
         raise click.UsageError("standard input ('-') can be read only once")
     if raw and sys.stdout.isatty():
         raise click.UsageError("--raw writes PETSCII bytes: redirect standard output to a file or a pipe")
+    if screenshot_every is not None and screenshot is None:
+        raise click.UsageError("--screenshot-every needs --screenshot NAME.png (the frames are numbered "
+                               "after it)")
     program = load_program(path, errata, sys_address)
     _check_options(program, path, trace, max_statements, shows, dump_python)
     if dump_python and program.is_basic:
@@ -135,11 +145,13 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
         keyboard = Keyboard(input_text, line_source)
     except UntypableText as exc:
         raise UserError.single(str(input_file or "--input"), str(exc)) from None
+    pictures = Pictures(machine, screenshot, roms_dir) if screenshot is not None else None
+    every = (screenshot_every, pictures.frame) if pictures is not None and screenshot_every else None
     if program.is_basic:
         # a progress line would mix with the dialogue when the player is typing
         progress = progress_printer() if terminal is None else (lambda message: None)
         result = session.run(keyboard, max_cycles, max_statements, progress=lambda done, line: progress(
-            f"line {line}: {done:,} statement groups"))
+            f"line {line}: {done:,} statement groups"), every=every)
         progress("")
         summary = f"{result.message}: {result.statements:,} statement groups in {result.wall_seconds:.2f} s"
         typed = program.where_typed(result.line) if result.stop is Stop.ERROR else None
@@ -147,9 +159,11 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
             summary = f"{typed.path}:{typed.source_line}:1: error: {summary}"
     else:
         tracer = (lambda cpu: click.echo(trace_line(cpu), err=True)) if trace else None
-        result = session.run(keyboard, max_cycles, trace=tracer)
+        result = session.run(keyboard, max_cycles, trace=tracer, every=every)
         summary = (f"{result.message}: {result.instructions:,} instructions, {result.cycles:,} "
                    f"cycles ({result.seconds:.2f} s on a PAL C64)")
+    if pictures is not None:
+        pictures.final()
     if dump_python:
         click.echo(machine.cpu.translated_source(), nl=False)
     elif screen:
@@ -163,6 +177,32 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
         click.echo()
     click.echo(summary, err=True)
     sys.exit(result.exit_status)
+
+
+class Pictures:
+    """--screenshot: the final screen as a PNG, and with --screenshot-every numbered
+    frames beside it (NAME-0001.png, ...)."""
+
+    def __init__(self, machine: Any, path: str, roms_dir: str | None) -> None:
+        from toolchain.c64.roms import find_chargen
+
+        self.machine = machine
+        self.path = Path(path)
+        found = find_chargen(Path(roms_dir) if roms_dir else None)
+        self.chargen = found[0] if found is not None else None
+        self.frames = 0
+
+    def _write(self, path: Path) -> None:
+        from toolchain.display.png import write_png
+
+        write_png(self.machine.screen_image(), path, self.chargen)
+
+    def frame(self) -> None:
+        self.frames += 1
+        self._write(self.path.with_name(f"{self.path.stem}-{self.frames:04d}{self.path.suffix or '.png'}"))
+
+    def final(self) -> None:
+        self._write(self.path)
 
 
 class _VerifierName(click.Choice):

@@ -413,8 +413,10 @@ class Runtime:
 
     # -- running ---------------------------------------------------------------------------------
     def run(self, max_statements: int | None = None,
-            progress: Callable[[int, int], None] | None = None) -> RunResult:
-        """RUN: from the first line, until END, an error or a limit."""
+            progress: Callable[[int, int], None] | None = None,
+            every: tuple[int, Callable[[], None]] | None = None) -> RunResult:
+        """RUN: from the first line, until END, an error or a limit.  ``every``: a
+        callback every so many statement groups (frames of a film, the live view)."""
         segments = self.segments
         index = 0
         limit = max_statements if max_statements is not None else 1 << 62
@@ -423,6 +425,8 @@ class Runtime:
         step = -1
         chunk = range(min(CHUNK, limit))
         next_check = min(CHECK_EVERY, limit)
+        every_count, every_call = every if every is not None else (1 << 62, None)
+        every_due = every_count
         self._vectors_changed()
         try:
             try:
@@ -434,6 +438,9 @@ class Runtime:
                     self.statements = executed
                     if self.irq_hooked:
                         self.catch_up()
+                    if executed >= every_due and every_call is not None:
+                        every_due = executed + every_count
+                        every_call()
                     if executed < next_check:
                         continue
                     if executed >= limit:
