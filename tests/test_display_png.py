@@ -259,6 +259,6 @@ def test_run_screenshot_is_the_picture_of_the_screen_vice_measured(tmp_path: Pat
     result = CliRunner().invoke(main, ["run", str(machine_data / "rom-input.bas"), "--input", "hello c64|",
                                        "--screenshot", str(shot)])
     assert result.exit_code == 0, result.output
-    vice = ScreenImage.from_files(machine_data / "rom-input.screen.bin", machine_data / "rom-input.colour.bin",
-                                  border=14, background=6)
+    vice = ScreenImage.from_files(machine_data / "rom-input.screen.bin",
+                                  machine_data / "rom-input.colour.bin", border=14, background=6)
     assert shot.read_bytes() == png_bytes(vice, None)
