@@ -3,6 +3,7 @@ Superhirn II played on the machine code as the 64'er printed it."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -68,9 +69,17 @@ def test_sampled_games_agree_with_the_model() -> None:
     assert all(game.outcome == "OK" for game in verification.games)
 
 
+def test_games_in_several_processes_are_the_same_games_in_the_same_order() -> None:
+    secrets = secrets_sample(12, seed=7)
+    one, two = verify(SUPERHIRN, secrets, jobs=1), verify(SUPERHIRN, secrets, jobs=2)
+    assert [g.case for g in two.games] == secrets
+    assert [(g.guesses, g.outcome, g.instructions, g.cycles) for g in two.games] == [
+        (g.guesses, g.outcome, g.instructions, g.cycles) for g in one.games]
+
+
 @pytest.mark.slow
 def test_all_1296_games_agree_with_the_model() -> None:
-    verification = verify(SUPERHIRN)
+    verification = verify(SUPERHIRN, jobs=os.cpu_count() or 1)
     assert verification.mismatches == [] and len(verification.games) == 1296
     assert max(len(g.guesses) for g in verification.games) == 9
 

@@ -117,17 +117,28 @@ def progress_printer() -> Callable[[str], None]:
     return show
 
 
-def progress_bar() -> Callable[[int, int], None]:
-    """A progress bar on a terminal; nothing when standard error is piped."""
-    if not sys.stderr.isatty():
-        return lambda done, total: None
+class ProgressBar:
+    """click's progress bar (done/total, rate, time left) on a terminal's standard
+    error; nothing when it is piped.  Called with (done, total) as work goes on;
+    :meth:`close` ends it."""
 
-    def show(done: int, total: int) -> None:
-        if total == 0:
-            click.echo("\r\x1b[K", nl=False, err=True)
+    def __init__(self, label: str = "") -> None:
+        self.label = label
+        self.bar: Any = None
+        self.done = 0
+        self.shown = sys.stderr.isatty()
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.shown:
             return
-        width = 40
-        filled = width * done // total
-        click.echo(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", nl=False, err=True)
+        if self.bar is None:
+            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr,
+                                         show_pos=True, show_eta=True, item_show_func=None)
+            self.bar.__enter__()
+        self.bar.update(done - self.done)
+        self.done = done
 
-    return show
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None

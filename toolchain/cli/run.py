@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -10,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import click
 
 from toolchain.c64.outcome import Stop
-from toolchain.cli.common import ADDRESS, COUNT, progress_bar, progress_printer, reports_user_errors
+from toolchain.cli.common import ADDRESS, COUNT, ProgressBar, progress_printer, reports_user_errors
 from toolchain.diagnostics import UserError
 from toolchain.fileio import STDIO, read_text, write_stdout
 
@@ -231,8 +232,10 @@ class _VerifierName(click.Choice):
               "build/, e.g. build/superhirn2.prg).")
 @click.option("--sample", type=COUNT, help="Play this many secrets (chosen at random, fixed seed) "
               "instead of all.")
+@click.option("--jobs", "-j", type=COUNT, default=os.cpu_count() or 1, show_default="the number of cores",
+              help="Play the games in this many processes (the same games, in the same order).")
 @reports_user_errors
-def verify_command(name: str, prg_file: str | None, sample: int | None) -> None:
+def verify_command(name: str, prg_file: str | None, sample: int | None, jobs: int) -> None:
     """Play every game of a built program against an independent Python model.
 
     superhirn: all 1296 secrets of Superhirn II, each answered correctly by an
@@ -256,8 +259,10 @@ def verify_command(name: str, prg_file: str | None, sample: int | None) -> None:
         if not Path(prg_file).exists():
             raise UserError.single(prg_file, "not built yet: run c64tc build first")
     prg = read_program(prg_file, "verify", "a PRG", PRG_KINDS).prg
-    progress = progress_bar()
-    verification = verify_program(name, prg, secrets_sample(sample) if sample else None, progress)
-    progress(0, 0)
+    progress = ProgressBar("games")
+    try:
+        verification = verify_program(name, prg, secrets_sample(sample) if sample else None, progress, jobs)
+    finally:
+        progress.close()
     click.echo(guess_statistics(verification), nl=False)
     sys.exit(0 if verification.passed else 1)

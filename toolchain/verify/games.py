@@ -56,8 +56,8 @@ def register(name: str, default_prg: str | None = None) -> Callable[[Callable[..
 
 
 def verify_program(name: str, prg: Prg, secrets: list[str] | None = None,
-                   progress: Progress | None = None) -> Verification:
-    result = VERIFIERS[name].run(prg, secrets, progress)
+                   progress: Progress | None = None, jobs: int = 1) -> Verification:
+    result = VERIFIERS[name].run(prg, secrets, progress, jobs)
     assert isinstance(result, Verification)
     return result
 

@@ -147,10 +147,11 @@ def comparison(results: list[StrategyResult]) -> str:
 
 @register("superhirn3", default_prg="superhirn3.prg")
 def verify_superhirn3(prg: Prg, secrets: list[str] | None = None,
-                      progress: Progress | None = None) -> Verification:
+                      progress: Progress | None = None, jobs: int = 1) -> Verification:
     """Superhirn III against the minimax model."""
     games = superhirn3_games()
-    return verify_against(prg, "Superhirn III", lambda secret: (games[secret], "OK"), secrets, progress)
+    return verify_against(prg, "Superhirn III", lambda secret: (games[secret], "OK"), secrets, progress,
+                          jobs)
 
 
 @register("strategies")

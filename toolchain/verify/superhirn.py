@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 
 from toolchain.c64.machine import C64
 from toolchain.c64.run import Keyboard, Program, Session, Stop, program_from_prg
@@ -109,27 +110,56 @@ def secrets_sample(count: int, seed: int = 1985) -> list[str]:
     return random.Random(seed).sample(all_secrets(), count)
 
 
+def play_all(prg: Prg, secrets: list[str]) -> list[Game]:
+    """The games of ``secrets``, in order, on one session (a worker's share)."""
+    session = Session(superhirn_program(prg))
+    return [play(session, secret) for secret in secrets]
+
+
+def _shares(secrets: list[str], jobs: int) -> list[list[str]]:
+    """The secrets in consecutive shares: a few per job, so that the progress moves
+    and a slow share does not keep the others waiting."""
+    size = max(1, min(64, -(-len(secrets) // (jobs * 4))))
+    return [secrets[start : start + size] for start in range(0, len(secrets), size)]
+
+
+def play_games(prg: Prg, secrets: list[str], progress: Progress | None = None, jobs: int = 1) -> list[Game]:
+    """Every secret's game on the machine code, in the order of ``secrets``; with
+    ``jobs`` above 1 spread over that many processes (same games, same order)."""
+    games: list[Game] = []
+    if jobs <= 1 or len(secrets) < 2:
+        session = Session(superhirn_program(prg))
+        for secret in secrets:
+            games.append(play(session, secret))
+            if progress is not None:
+                progress(len(games), len(secrets))
+        return games
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for share in pool.map(play_all, itertools.repeat(prg), _shares(secrets, jobs)):
+            games.extend(share)
+            if progress is not None:
+                progress(len(games), len(secrets))
+    return games
+
+
 def verify_against(prg: Prg, name: str, model: Callable[[str], tuple[list[str], str]],
-                   secrets: list[str] | None = None, progress: Progress | None = None) -> Verification:
+                   secrets: list[str] | None = None, progress: Progress | None = None,
+                   jobs: int = 1) -> Verification:
     """Play every secret (or the given ones) on the machine code and compare each game
     with ``model`` (secret -> guesses, outcome)."""
     secrets = secrets or all_secrets()
-    session = Session(superhirn_program(prg))
-    games: list[Game] = []
+    games = play_games(prg, secrets, progress, jobs)
     mismatches: list[str] = []
-    for number, secret in enumerate(secrets, start=1):
-        game = play(session, secret)
-        games.append(game)
-        expected, outcome = model(secret)
+    for game in games:
+        expected, outcome = model(game.case)
         if game.guesses != expected or game.outcome != outcome:
-            mismatches.append(f"{secret}: machine {' '.join(game.guesses)} {game.outcome}; "
+            mismatches.append(f"{game.case}: machine {' '.join(game.guesses)} {game.outcome}; "
                               f"model {' '.join(expected)} {outcome}")
-        if progress is not None:
-            progress(number, len(secrets))
     return Verification(name, games, mismatches)
 
 
 @register("superhirn", default_prg="superhirn2.prg")
-def verify(prg: Prg, secrets: list[str] | None = None, progress: Progress | None = None) -> Verification:
+def verify(prg: Prg, secrets: list[str] | None = None, progress: Progress | None = None,
+           jobs: int = 1) -> Verification:
     """Superhirn II against the model of the 64'er article's algorithm."""
-    return verify_against(prg, "Superhirn II", model_game, secrets, progress)
+    return verify_against(prg, "Superhirn II", model_game, secrets, progress, jobs)
