@@ -61,3 +61,31 @@ def test_vice_shows_the_stored_screen_again(name: str) -> None:
     assert (screen.colours, screen.stop, screen.cursor) == (stored.colours, stored.facts["stop"],
                                                            tuple(stored.facts["cursor"]))
     assert screen.vic == {name: int(value[1:], 16) for name, value in stored.facts["vic"].items()}
+
+
+# What the start-up leaves in RAM that c64tc does not reproduce, and why: the processor
+# port (VICE's RAM bank shows the RAM under it, c64tc keeps the port's values there);
+# the scratch of BASIC's start-up message (the number 38911 in the float accumulators,
+# the string temporaries, the index pointers, the conversion buffer at $FF, the last
+# printed character); the RAM test's and RESTOR's pointers ($C1-$C4); the screen
+# editor's cursor and blink state (c64tc starts a program on a cleared screen, the
+# cursor at home, as `?"{clr}";:RUN` leaves it); the jiffy clock; the stack page.
+START_UP_SCRATCH = {
+    0x00, 0x01, 0x07, 0x08, 0x0D, 0x17, 0x18, 0x19, 0x1A, 0x1B, 0x22, 0x23, 0x24, 0x25, 0x42, 0x47,
+    0x53, 0x5D, *range(0x61, 0x73), 0xA2, 0xC2, 0xC3, 0xC4, 0xC9, 0xCA, 0xCC, 0xCD, 0xCF, 0xD1, 0xD2,
+    0xD3, 0xD6, 0xD7, 0xF3, 0xF4, 0xFF, *range(0x0100, 0x0200),
+}
+
+
+def test_power_on_memory_holds_what_the_start_up_leaves_on_vice() -> None:
+    """Zero page and pages 2-3 as VICE shows them at READY. after reset
+    (tests/data/machine/power-on.ram.bin): every variable, vector and pointer."""
+    from tests.conftest import DATA
+    from toolchain.c64.memory import power_on_memory
+
+    measured = (DATA / "machine" / "power-on.ram.bin").read_bytes()
+    ours = power_on_memory()
+    compared = [address for address in range(0x400) if address not in START_UP_SCRATCH]
+    differ = [f"${address:04X}: VICE ${measured[address]:02X}, c64tc ${ours[address]:02X}"
+              for address in compared if measured[address] != ours[address]]
+    assert not differ, "\n".join(differ)

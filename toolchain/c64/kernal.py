@@ -18,13 +18,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from toolchain.c64.memory import BRK_VECTOR, IRQ_VECTOR, JIFFY_CLOCK, NMI_VECTOR, read_word, write_word
+from toolchain.c64.memory import (
+    BRK_VECTOR,
+    IRQ_VECTOR,
+    JIFFY_CLOCK,
+    LINE_POINTER,
+    NMI_VECTOR,
+    STOP_KEY,
+    read_word,
+    write_word,
+)
 from toolchain.c64.outcome import Stop
 
 if TYPE_CHECKING:
     from toolchain.c64.machine import C64
+    from toolchain.cpu.core import CPU
 
 Routine = Callable[["C64"], "int | None"]
+RUN_STOP_HELD = 0x7F  # STKEY while RUN/STOP (alone) is held: its column bit low
 ROUTINES: dict[int, tuple[str, Routine]] = {}
 
 # Known entry points (the KERNAL jump table and the routines magazine programs call),
@@ -203,9 +214,13 @@ def chkout(machine: C64) -> None:
 
 @routine(0xF333, "CLRCHN")
 def clrchn(machine: C64) -> None:
-    """CLRCHN ($F333): input from the keyboard, output to the screen again."""
+    """CLRCHN ($F333): input from the keyboard, output to the screen again (leaving
+    X = 3 and A = 0 with Z and C set, as the ROM's LDX #3 / CPX / LDA #0 do)."""
     machine.memory[INPUT_DEVICE] = KEYBOARD
     machine.memory[OUTPUT_DEVICE] = SCREEN
+    cpu = machine.cpu
+    cpu.x, cpu.c = SCREEN, 1
+    _load_a(cpu, 0)
 
 
 @routine(0xF32F, "CLALL")
@@ -262,14 +277,18 @@ def getin(machine: C64) -> None:
 
 @routine(0xF6ED, "STOP")
 def stop_key(machine: C64) -> None:
-    """STOP ($F6ED): Z set while RUN/STOP is held (then the channels are cleared)."""
-    cpu = machine.cpu
-    if machine.keyboard.stop_pressed():
+    """STOP ($F6ED): compares STKEY ($91) with $7F, RUN/STOP's column bit: Z set while
+    RUN/STOP is held, and then the channels and the keyboard buffer are cleared (A = 0,
+    X = 3).  Otherwise A holds STKEY; the flags are the comparison's."""
+    cpu, memory = machine.cpu, machine.memory
+    column = RUN_STOP_HELD if machine.keyboard.stop_pressed() else memory[STOP_KEY]
+    difference = column - RUN_STOP_HELD
+    if column == RUN_STOP_HELD:
         clrchn(machine)
-        machine.memory[0xC6] = 0
-        cpu.z = 1
+        memory[0xC6] = 0
     else:
-        cpu.z = 0
+        cpu.a = column
+    cpu.c, cpu.z, cpu.n = int(difference >= 0), int(difference == 0), difference >> 7 & 1
 
 
 @routine(0xAB1E, "STROUT")
@@ -289,10 +308,12 @@ def strout(machine: C64) -> None:
 def plot(machine: C64) -> None:
     """PLOT: read (carry set: row to X, column to Y) or set the cursor."""
     cpu = machine.cpu
-    if cpu.c:
-        cpu.x, cpu.y = machine.screen.cursor()
-    else:
+    if not cpu.c:
         machine.screen.set_cursor(cpu.x, cpu.y)
+        # $E56C ends by pointing $F3/$F4 at the line's colour RAM ($EA24): its high byte in A
+        cpu.a = 0xD8 | machine.memory[LINE_POINTER + 1] & 0x03
+    cpu.x, cpu.y = machine.screen.cursor()
+    _set_nz(cpu, cpu.y)  # $E513: LDX $D6 / LDY $D3
 
 
 @routine(0xFFBA, "SETLFS")
@@ -309,13 +330,13 @@ def setnam(machine: C64) -> None:
 
 @routine(0xFFB7, "READST")
 def readst(machine: C64) -> None:
-    machine.cpu.a = machine.memory[STATUS]
+    _load_a(machine.cpu, machine.memory[STATUS])
 
 
 @routine(0xFF90, "SETMSG")
 def setmsg(machine: C64) -> None:
     machine.memory[MESSAGES] = machine.cpu.a
-    machine.cpu.a = machine.memory[STATUS]
+    _load_a(machine.cpu, machine.memory[STATUS])  # $FE18 runs on into READST
 
 
 @routine(0xFF99, "MEMTOP")
@@ -333,6 +354,7 @@ def _memory_pointer(machine: C64, pointer: int) -> None:
     memory, cpu = machine.memory, machine.cpu
     if cpu.c:
         cpu.x, cpu.y = memory[pointer], memory[pointer + 1]
+        _set_nz(cpu, cpu.y)
     else:
         memory[pointer], memory[pointer + 1] = cpu.x, cpu.y
 
@@ -347,6 +369,7 @@ def settim(machine: C64) -> None:
 def rdtim(machine: C64) -> None:
     memory, cpu = machine.memory, machine.cpu
     cpu.a, cpu.x, cpu.y = memory[JIFFY_CLOCK + 2], memory[JIFFY_CLOCK + 1], memory[JIFFY_CLOCK]
+    _set_nz(cpu, cpu.y)
 
 
 @routine(0xFFEA, "UDTIM")
@@ -384,6 +407,12 @@ def restor(machine: C64) -> None:
 
     for index, value in enumerate(KERNAL_VECTOR_VALUES):
         write_word(machine.memory, IRQ_VECTOR + 2 * index, value)
+    # its copy loop ($FD1A) leaves the table's address low byte in X, the last (first)
+    # byte copied in A, and Y = $FF (N set)
+    cpu = machine.cpu
+    cpu.x, cpu.y = 0x30, 0xFF
+    cpu.a = KERNAL_VECTOR_VALUES[0] & 0xFF
+    _set_nz(cpu, cpu.y)
 
 
 @routine(0xFF8D, "VECTOR")
@@ -397,6 +426,16 @@ def vector(machine: C64) -> None:
             machine.write((table + offset) & 0xFFFF, memory[IRQ_VECTOR + offset])
         else:
             memory[IRQ_VECTOR + offset] = machine.read((table + offset) & 0xFFFF)
+
+
+def _set_nz(cpu: CPU, value: int) -> None:
+    """N and Z as the routine's last load leaves them (programs test them after a call)."""
+    cpu.n, cpu.z = value >> 7 & 1, int(value == 0)
+
+
+def _load_a(cpu: CPU, value: int) -> None:
+    cpu.a = value
+    _set_nz(cpu, value)
 
 
 def _serial_silence(name: str) -> Routine:

@@ -103,6 +103,26 @@ CHRGET_CODE = bytes([0xE6, 0x7A, 0xD0, 0x02, 0xE6, 0x7B, 0xAD, 0x00, 0x08, 0xC9,
                      0xF0, 0xEF, 0x38, 0xE9, 0x30, 0x38, 0xE9, 0xD0, 0x60])  # fmt: skip
 RND_SEED = bytes([0x80, 0x4F, 0xC7, 0x52, 0x58])  # $E3BA, copied to $8B
 BASIC_END_OF_RAM = 0xA000  # MEMSIZ: BASIC's top of memory after power-on (38911 bytes free)
+# The other variables the start-up sets that a program may read (values measured on
+# VICE after power-on, tests/data/machine/power-on.ram.bin; names from Mapping the C64):
+# the float/integer conversion vectors, the string stack, the function-call JMP, the
+# RUN/STOP key, the tape buffer, "no key" for the keyboard scan, the KERNAL's memory
+# bounds, key repeat, the keyboard table vector and the PAL flag.
+POWER_ON_VARIABLES: dict[int, int] = {
+    0x03: 0xAA, 0x04: 0xB1,  # ADRAY1: float to integer ($B1AA)
+    0x05: 0x91, 0x06: 0xB3,  # ADRAY2: integer to float ($B391)
+    0x16: 0x19,  # TEMPPT: the temporary string stack is empty
+    0x54: 0x4C,  # JMPER: the JMP opcode before a function's address
+    0x91: 0xFF,  # STKEY: no RUN/STOP
+    0xB2: 0x3C, 0xB3: 0x03,  # TAPE1: the tape buffer at $033C
+    0xC5: 0x40, 0xCB: 0x40,  # LSTX, SFDX: no key pressed
+    0x0281: 0x00, 0x0282: 0x08,  # MEMSTR: the KERNAL's bottom of memory, $0800
+    0x0283: 0x00, 0x0284: 0xA0,  # MEMSIZ: the KERNAL's top of memory, $A000
+    0x028A: 0x00,  # RPTFLG: only the cursor keys, space and DEL repeat
+    0x028B: 0x04, 0x028C: 0x0A,  # KOUNT, DELAY: key repeat speed and delay
+    0x028F: 0x48, 0x0290: 0xEB,  # KEYLOG: the keyboard table setup at $EB48
+    0x02A6: 0x01,  # PALNTS: a PAL machine
+}
 
 
 def power_on_memory() -> bytearray:
@@ -129,12 +149,13 @@ def power_on_memory() -> bytearray:
     memory[CURSOR_COLOUR] = LIGHT_BLUE
     memory[SCREEN_PAGE] = DEFAULT_SCREEN >> 8
     memory[MAX_KEYBOARD_BUFFER] = KEYBOARD_BUFFER_SIZE
-    memory[0x028A] = 0x80  # RPTFLG: the cursor keys, space and DEL repeat
     memory[LINE_LENGTH] = SCREEN_COLUMNS - 1
     memory[CURSOR_BLINK] = 1
     memory[0x9D] = 0x80  # MSGFLG: direct mode shows KERNAL messages (LOADING, ...)
     memory[0x9A] = 3  # DFLTO: output to the screen ($E5A0); input from the keyboard (DFLTN 0)
-    for row in range(SCREEN_ROWS):  # every row starts a logical line
+    # every row starts a logical line; the clear ($E544) sets one entry more, the row
+    # after the last, which the scroll and the line input read as a sentinel
+    for row in range(SCREEN_ROWS + 1):
         memory[LINE_LINKS + row] = 0x80 | ((DEFAULT_SCREEN + row * SCREEN_COLUMNS) >> 8)
     write_word(memory, LINE_POINTER, DEFAULT_SCREEN)
     write_word(memory, COLOUR_POINTER, COLOUR_RAM)
@@ -144,6 +165,8 @@ def power_on_memory() -> bytearray:
     memory[0xD020] = LIGHT_BLUE
     memory[0xD021] = BLUE
     memory[CIA2_PORT_A] = 0x97
+    for address, value in POWER_ON_VARIABLES.items():
+        memory[address] = value
     return memory
 
 
