@@ -9,6 +9,14 @@ SHARED = REPO.parent / "shared"
 DATA = Path(__file__).resolve().parent / "data"
 
 
+@pytest.fixture(autouse=True)
+def _no_rom_discovery(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests run the machine on c64tc's own models, as CI does (CI has no ROMs), even
+    where a VICE with its ROMs is installed; tests marked ``vice_roms`` look for them."""
+    if "vice_roms" not in request.keywords:
+        monkeypatch.setenv("C64TC_ROMS", "none")
+
+
 def shared_path(*parts: str) -> Path:
     """A file from ../shared, or skip the test with the reason."""
     path = SHARED.joinpath(*parts)

@@ -22,6 +22,8 @@ from toolchain.display.font import fallback_font, font_from_chargen, legacy_glyp
 from toolchain.display.keys import RUN_STOP, KeyDecoder
 from toolchain.display.state import CELLS, ScreenImage, lowercase_from_d018
 
+pytestmark = pytest.mark.vice_roms  # the character ROM, found beside an installed VICE
+
 SETS = (False, True)  # upper case/graphics, lower/upper case
 
 

@@ -39,6 +39,8 @@ from toolchain.display.png import (
 )
 from toolchain.display.state import CELLS, COLUMNS, ROWS, ScreenImage
 
+pytestmark = pytest.mark.vice_roms  # the character ROM, found beside an installed VICE
+
 REFERENCES = DATA / "display"
 SCREENS = [(number, lowercase) for lowercase in (False, True) for number in range(5)]
 BORDERS, BACKGROUNDS = (14, 2, 7, 0, 15), (6, 0, 1, 11, 5)

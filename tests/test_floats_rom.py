@@ -38,6 +38,8 @@ from toolchain.basic import floats
 from toolchain.cpu.core import CPU
 from toolchain.cpu.translator import TranslatingCPU
 
+pytestmark = pytest.mark.vice_roms  # the BASIC and KERNAL ROMs, found beside an installed VICE
+
 BASIC_ROM, KERNAL_ROM = "basic-901226-01.bin", "kernal-901227-03.bin"
 
 STUB = 0xC000  # the few instructions that call a routine

@@ -121,6 +121,24 @@ class Keyboard:
         memory[KEYBOARD_COUNT] = count
         return typed
 
+    def fill_line(self) -> int:
+        """Type the next line's keys into the buffer, up to its RETURN (at most as many
+        as the buffer holds: the rest when the program waits again); how many."""
+        memory = self.memory
+        if memory is None or not self._more_typed():
+            return 0
+        count = self.buffered()
+        typed = 0
+        while count < KEYBOARD_BUFFER_SIZE and self._more_typed():
+            key = self.keys.popleft()
+            memory[KEYBOARD_BUFFER + count] = key
+            count += 1
+            typed += 1
+            if key == RETURN:
+                break
+        memory[KEYBOARD_COUNT] = count
+        return typed
+
     def take(self) -> int | None:
         """The first key of the buffer, the rest moved up (the KERNAL's $E5B4), or None
         when the buffer is empty."""

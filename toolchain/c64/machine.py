@@ -26,10 +26,13 @@ from toolchain.c64.keyboard import Keyboard, UntypableText, text_to_keys, typed_
 from toolchain.c64.memory import (
     BASIC_ROM,
     COLOUR_RAM,
+    CURSOR_COLUMN,
     JIFFY_CLOCK,
     KERNAL_ROM,
+    KEYBOARD_COUNT,
     PORT,
     SCREEN_CELLS,
+    SCREEN_PAGE,
     WATCH_MACHINE,
     MemoryMap,
     power_on_memory,
@@ -37,7 +40,7 @@ from toolchain.c64.memory import (
 )
 from toolchain.c64.outcome import RunResult, Stop
 from toolchain.c64.roms import RomSet
-from toolchain.c64.screen import Screen
+from toolchain.c64.screen import Screen, screen_codes_to_text
 from toolchain.cpu.core import CPU, HANDLERS, CpuHalted
 from toolchain.cpu.translator import BLOCKS_PER_CHECK, MAX_BLOCK_CYCLES, TranslatingCPU
 from toolchain.disk.prg import Prg
@@ -49,6 +52,7 @@ __all__ = ["C64", "DEFAULT_MAX_CYCLES", "Keyboard", "RunResult", "Stop", "Untypa
 # BASIC's SYS pushes a return address so that the called code's RTS lands back in the
 # interpreter ($E147, after the JMP in the SYS routine at $E12A).
 RETURN_TO_BASIC = 0xE147
+CHROUT_ENTRY, CHRIN_ENTRY = 0xFFD2, 0xFFCF
 DEFAULT_MAX_CYCLES = 2_000_000_000  # generous but finite: about 34 minutes of C64 time
 CIA_TIMER_A_PAL = 0x4025  # the KERNAL's timer A latch on a PAL C64 ($FDDD): 60 interrupts a second
 JIFFIES_A_DAY = 0x4F1A01  # the jiffy clock wraps at 24 hours ($F6BC)
@@ -67,7 +71,9 @@ _KNOWN_ROM_ADDRESSES = frozenset(address + offset for address, data in KNOWN_ROM
                                  for offset in range(len(data)))
 
 
-class _Stopped(Exception):
+class MachineStopped(Exception):
+    """The run ends (raised inside it by a routine, a hook, the loop)."""
+
     def __init__(self, stop: Stop, message: str) -> None:
         super().__init__(message)
         self.stop = stop
@@ -115,6 +121,10 @@ class C64:
         self.warned: set[int] = set()  # ROM addresses read without a ROM image, warned once
         self.warn: Callable[[str], None] = lambda text: print(f"c64tc: warning: {text}", file=sys.stderr)
         self.brk_address = 0  # where the last BRK was, for the warm start's message
+        self.brk_seen = False
+        self.rom_hooks: dict[int, Callable[[], None]] = {
+            0xE5CD: self._waits_for_key, 0xF13E: self._polls_for_key, 0xE8F6: self._scrolls,
+            0xE544: self._clears, 0xFE66: self._brk, 0xA480: self._back_in_basic}
         self._mark_rom_stops()
         self._initial = self._state()
 
@@ -224,8 +234,56 @@ class C64:
             cpu.flush()
 
     def _hooks(self) -> list[int]:
-        """Addresses where c64tc takes control even when the ROMs run: SYS's return."""
-        return [RETURN_TO_BASIC]
+        """Addresses where c64tc takes control: SYS's return, and with the real ROMs the
+        points where it types keys, keeps the transcript, and sees BASIC take over."""
+        return [RETURN_TO_BASIC, *self.rom_hooks] if self.roms is not None else [RETURN_TO_BASIC]
+
+    # -- with the real ROMs: where c64tc looks in ---------------------------------------------------
+    def _waits_for_key(self) -> None:
+        """$E5CD, the editor's loop waiting for the keyboard buffer: the next typed line
+        arrives (at most ten keys at a time, as the buffer holds)."""
+        if self.memory[KEYBOARD_COUNT] == 0 and not self.keyboard.fill_line():
+            raise MachineStopped(Stop.INPUT_EXHAUSTED, "the program waits for a typed line, but the input is "
+                           "used up")
+
+    def _polls_for_key(self) -> None:
+        """$F13E, GETIN: a key is typed into an empty buffer when the program asks."""
+        if self.memory[0x99] or self.memory[KEYBOARD_COUNT]:
+            return
+        keyboard = self.keyboard
+        if keyboard.fill(1):
+            keyboard.idle_polls = 0
+            return
+        keyboard.idle_polls += 1
+        if keyboard.exhausted:
+            raise MachineStopped(Stop.INPUT_EXHAUSTED, "the program waits for a key, but the input is "
+                                 "used up")
+
+    def _scrolls(self) -> None:
+        """$E8F6, the editor's scroll of one row: the row leaving the top is kept for
+        the transcript."""
+        page = self.memory[SCREEN_PAGE] << 8
+        self.screen.history.append(screen_codes_to_text(bytes(self.memory[page : page + 40])).rstrip())
+
+    def _clears(self) -> None:
+        """$E544, clear the screen: its rows are kept for the transcript."""
+        self.screen.record_clear()
+
+    def _brk(self) -> None:
+        self.brk_seen = True
+
+    def _back_in_basic(self) -> None:
+        """$A480, BASIC's main loop after READY.: machine code ended in BASIC."""
+        if self.brk_seen:
+            raise MachineStopped(Stop.BRK, f"BRK at ${self.brk_address:04X}: the C64's warm start (screen "
+                           "cleared, READY.)")
+        raise MachineStopped(Stop.READY, "the program went to BASIC's READY.")
+
+    def call(self, address: int, a: int = 0, max_cycles: int = DEFAULT_MAX_CYCLES) -> RunResult:
+        """A ROM routine called from Python (the BASIC runner's PRINT and INPUT with the
+        real ROMs): A set, run until its RTS."""
+        self.cpu.a = a
+        return self.sys(address, max_cycles)
 
     # -- loading and calling ------------------------------------------------------------------
     def load(self, prg: Prg) -> None:
@@ -257,7 +315,7 @@ class C64:
 
     def stop(self, stop: Stop, message: str) -> None:
         """End the run (from a routine): ``stop`` says why."""
-        raise _Stopped(stop, message)
+        raise MachineStopped(stop, message)
 
     def run(self, max_cycles: int = DEFAULT_MAX_CYCLES,
             trace: Callable[[CPU], None] | None = None) -> RunResult:
@@ -300,14 +358,14 @@ class C64:
                     cpu.pc = self._enter(pc)
                     continue
                 if self.memory[pc] == 0x00 and self.stop_on_brk:
-                    raise _Stopped(Stop.BRK, f"BRK at ${pc:04X}")
+                    raise MachineStopped(Stop.BRK, f"BRK at ${pc:04X}")
                 if trace is not None:
                     trace(cpu)
                 cpu.step()
                 if cpu.cycles >= limit:
-                    raise _Stopped(Stop.CYCLE_LIMIT,
+                    raise MachineStopped(Stop.CYCLE_LIMIT,
                                    f"stopped after {cpu.cycles - start_cycles} cycles at ${cpu.pc:04X}")
-        except _Stopped as stopped:
+        except MachineStopped as stopped:
             return RunResult(stopped.stop, stopped.message, cpu.cycles - start_cycles,
                              cpu.instructions - start_instructions)
         except CpuHalted as halted:
@@ -328,7 +386,7 @@ class C64:
         if self.memory[pc] == 0 and not self.cpu.stops[pc]:
             if self.stop_on_brk:
                 def stop_at_brk(cpu: CPU) -> int:
-                    raise _Stopped(Stop.BRK, f"BRK at ${pc:04X}")
+                    raise MachineStopped(Stop.BRK, f"BRK at ${pc:04X}")
 
                 return stop_at_brk
 
@@ -350,16 +408,20 @@ class C64:
         """The CPU reached a stop address: SYS returns, or a ROM routine runs in Python;
         the address where the CPU goes on."""
         if pc == RETURN_TO_BASIC:
-            raise _Stopped(Stop.RETURNED, "returned to BASIC")
+            raise MachineStopped(Stop.RETURNED, "returned to BASIC")
         found = kernal.ROUTINES.get(pc) if self.roms is None else None
         if found is None:
-            if self.roms is not None:  # a stop address of c64tc's own in the real ROM
+            if self.roms is not None:  # where c64tc looks in, then the ROM's instruction
+                hook = self.rom_hooks.get(pc)
+                if hook is not None:
+                    hook()
                 cpu = self.cpu
                 cpu.cycles += HANDLERS[self.memory[pc]](cpu)
                 cpu.instructions += 1
                 return cpu.pc
-            raise _Stopped(Stop.ROM_CALL, f"call to the ROM at {kernal.name_of(pc)}, which c64tc does not "
-                           "model without the C64's ROMs (--roms DIR, or C64TC_ROMS, runs the real ones)")
+            raise MachineStopped(Stop.ROM_CALL, f"call to the ROM at {kernal.name_of(pc)}, which c64tc does "
+                                 "not model without the C64's ROMs (--roms DIR, or C64TC_ROMS, runs the "
+                                 "real ones)")
         resume = found[1](self)
         cpu = self.cpu
         if resume is not None:
@@ -401,10 +463,43 @@ class C64:
     def print_byte(self, byte: int) -> None:
         """CHROUT to the screen: a program that prints ends any typed line still being
         read, so CHRIN's next call waits for a new line (this is why Superhirn II reads
-        only the first character of each answer)."""
+        only the first character of each answer).  With the real ROMs, their CHROUT."""
         self.pending_input.clear()
         self.output_log.append(byte)
+        if self.roms is not None:
+            self._rom_call(CHROUT_ENTRY, byte)
+            return
         self.screen.output(byte)
+
+    def _rom_call(self, address: int, a: int = 0) -> int:
+        """A routine of the real ROM for the BASIC runner; A as it returns."""
+        result = self.call(address, a)
+        if result.stop is not Stop.RETURNED:
+            raise MachineStopped(result.stop, result.message)
+        return self.cpu.a
+
+    def read_line(self) -> bytes:
+        """A typed line for INPUT (without its RETURN): from the keyboard through the
+        screen editor, which echoes it."""
+        if self.roms is not None:
+            line = bytearray()
+            while (byte := self._rom_call(CHRIN_ENTRY)) != 0x0D:
+                line.append(byte)
+            return bytes(line)
+        line_typed = self.keyboard.next_line()
+        if line_typed is None:
+            raise MachineStopped(Stop.INPUT_EXHAUSTED, "the program waits for a typed line, but the input is "
+                           "used up")
+        for key in line_typed:
+            self.screen.output(key)
+        return line_typed
+
+    def cursor_column(self) -> int:
+        """The cursor's column in its logical line (POS; PNTR, 211)."""
+        if self.roms is not None:
+            return self.memory[CURSOR_COLUMN]
+        screen = self.screen
+        return screen.column + (40 if screen.continued[screen.row] else 0)
 
     def chrin(self) -> int:
         """CHRIN from the keyboard: the next byte of the typed line, RETURN at its end;
@@ -412,7 +507,7 @@ class C64:
         if not self.pending_input:
             line = self.keyboard.next_line()
             if line is None:
-                raise _Stopped(Stop.INPUT_EXHAUSTED, "the program waits for a typed line, but the "
+                raise MachineStopped(Stop.INPUT_EXHAUSTED, "the program waits for a typed line, but the "
                                "input is used up")
             for key in line:  # the editor echoes what is typed
                 self.screen.output(key)

@@ -65,6 +65,8 @@ def _search_order(explicit_dir: Path | None) -> Iterator[tuple[list[Path], str, 
         yield [explicit_dir], "--roms", True
         return
     configured = os.environ.get(ROMS_ENV)
+    if configured and configured.lower() == "none":  # C64TC_ROMS=none: c64tc's own models only
+        return
     if configured:
         yield [Path(configured)], ROMS_ENV, True
         return

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from toolchain.c64.io import Ticker
 from toolchain.c64.machine import C64, DEFAULT_MAX_CYCLES, Keyboard
 from toolchain.c64.outcome import RunResult, Stop
+from toolchain.c64.roms import RomSet
 from toolchain.cpu.core import CPU
 from toolchain.diagnostics import UserError
 from toolchain.disk.prg import Prg
@@ -137,9 +138,9 @@ Progress = Callable[[int, int], None]  # statement groups done, the BASIC line r
 class Session:
     """A C64 with ``program`` loaded; every run starts from that state."""
 
-    def __init__(self, program: Program, machine: C64 | None = None) -> None:
+    def __init__(self, program: Program, machine: C64 | None = None, roms: RomSet | None = None) -> None:
         self.program = program
-        self.machine = machine or C64()
+        self.machine = machine or C64(roms=roms)
         self.machine.load(program.prg)
         self._loaded = self.machine.snapshot()
         self.runtime: Runtime | None = None  # a BASIC program's, once it has run

@@ -195,11 +195,15 @@ class Screen:
         self.reverse = self.quote = False
         self._down(new_logical_line=True)
 
-    def clear(self) -> None:
+    def record_clear(self) -> None:
+        """The rows CLR wipes, kept for the transcript."""
         rows = [screen_codes_to_text(self._editor_row(row)).rstrip() for row in range(ROWS)]
         while rows and not rows[-1]:
             rows.pop()
         self.history.extend(rows)
+
+    def clear(self) -> None:
+        self.record_clear()
         for row in range(ROWS):
             self._clear_row(row)
             self.continued[row] = False

@@ -80,7 +80,9 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
 @click.option("--screenshot-every", type=COUNT, help="With --screenshot: also a picture every N statement "
               "groups (BASIC) or cycles (machine code), numbered NAME-0001.png, ... (a film of the run).")
 @click.option("--roms", "roms_dir", type=click.Path(file_okay=False, exists=True),
-              help="Where the C64's ROMs are (kernal, basic, chargen); default: C64TC_ROMS, then VICE's.")
+              help="Run the C64's own ROMs (kernal, basic, chargen) from this folder; default: "
+              "C64TC_ROMS, then the ROMs of the VICE on the PATH; without them, c64tc's models.")
+@click.option("--no-roms", is_flag=True, help="Run on c64tc's models of the ROMs even where ROMs are found.")
 @click.option("--dump-python", is_flag=True, help="Print the Python c64tc makes of the program: a BASIC "
               "program's compiled module (without running it), or machine code's translated blocks "
               "(after the run).")
@@ -88,7 +90,7 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
 def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, input_text: str | None,
                 input_file: str | None, max_cycles: int, max_statements: int | None, screen: bool,
                 transcript: bool, raw: bool, trace: bool, screenshot: str | None,
-                screenshot_every: int | None, roms_dir: str | None, dump_python: bool) -> None:
+                screenshot_every: int | None, roms_dir: str | None, no_roms: bool, dump_python: bool) -> None:
     """Run PROGRAM on the emulated C64: a BASIC program as RUN would, machine code as
     SYS would.
 
@@ -131,7 +133,12 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
 
         click.echo(compile_program(program.prg.data)[1].source, nl=False)
         return
-    session = Session(program)
+    if no_roms and roms_dir is not None:
+        raise click.UsageError("--roms and --no-roms cannot go together")
+    from toolchain.c64.roms import find_roms
+
+    roms = None if no_roms else find_roms(Path(roms_dir) if roms_dir else None)
+    session = Session(program, roms=roms)
     machine = session.machine
     stdin_is_program = STDIO in (path, *errata)
     typed_by_hand = input_text is None and input_file is None and not stdin_is_program
@@ -176,6 +183,8 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
     else:
         terminal.flush()  # what the program printed after the last answer
         click.echo()
+    if roms is not None:
+        summary += f" (the C64's ROMs, from {roms.origin})"
     click.echo(summary, err=True)
     sys.exit(result.exit_status)
 

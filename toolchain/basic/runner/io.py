@@ -18,7 +18,7 @@ from toolchain.basic.detokenizer import list_program
 from toolchain.basic.runner.contract import BasicError, Ended, Kind
 from toolchain.basic.runner.expressions import COLON, COMMA, QUOTE
 from toolchain.basic.runner.values import _byte
-from toolchain.c64.machine import C64
+from toolchain.c64.machine import C64, MachineStopped
 from toolchain.c64.memory import BASIC_PROGRAM_START
 from toolchain.c64.outcome import Stop
 from toolchain.petscii import char_to_petscii
@@ -112,23 +112,20 @@ class BasicIO:
         return self.output
 
     def column(self) -> int:
-        screen = self.machine.screen
-        return screen.column + (40 if screen.continued[screen.row] else 0)
+        return self.machine.cursor_column()
 
     def position(self) -> float:
         return float(self.column())
 
     def _read_line(self) -> bytes:
         machine = self.machine
-        line = machine.keyboard.next_line()
-        if line is None:
-            raise Ended(Stop.INPUT_EXHAUSTED, "the program waits for a typed line, but the input "
-                         "is used up")
-        for key in line:
-            machine.screen.output(key)
+        try:
+            line = machine.read_line()
+        except MachineStopped as stopped:  # the input is used up
+            raise Ended(stopped.stop, stopped.message) from None
         # the input routine prints RETURN after the line ($AACA), so the cursor moves on
         machine.print_byte(0x0D)
-        return bytes(line)
+        return line
 
     def input(self, prompt: str, kinds: tuple[Kind, ...]) -> list[Any] | None:
         """INPUT: '? ' prompt, items split at commas, '??' for more, ?REDO FROM START."""

@@ -1,0 +1,115 @@
+"""The machine with the C64's own ROMs (--roms): KERNAL and BASIC run as code on the
+6502 core; c64tc only types keys when the program waits, keeps the transcript and
+sees BASIC take over.  What the ROMs do must be what c64tc's Python models do
+(tests/data holds screens measured on VICE).  Skipped without the ROMs (CI has none;
+VICE's data folder or C64TC_ROMS provides them)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tests.conftest import DATA, REPO
+from toolchain.c64.machine import C64
+from toolchain.c64.roms import RomSet, find_roms
+from toolchain.c64.run import Keyboard, Stop, load_program, program_from_prg, run_program
+from toolchain.cli import main
+from toolchain.disk import Prg
+
+pytestmark = pytest.mark.vice_roms
+
+SUPERHIRN = Prg.from_bytes((DATA / "superhirn2-mse.bin").read_bytes()[:-1])
+SEED_DIALOGUE = "1|1|0|0|1|2|1|2|3|0|4"
+
+
+@pytest.fixture(scope="module")
+def roms() -> RomSet:
+    found = find_roms()
+    if found is None:
+        pytest.skip("the C64 ROMs are absent (set C64TC_ROMS, or put VICE with its ROMs on the PATH)")
+    return found
+
+
+def both(program_prg: Prg, typed: str, roms: RomSet, sys_address: int | None = None) -> tuple[C64, C64]:
+    """The program run on the real ROMs and on c64tc's models."""
+    program = program_from_prg(program_prg, "test", sys_address)
+    _, with_roms = run_program(program, Keyboard(typed), machine=C64(roms=roms))
+    _, modelled = run_program(program, Keyboard(typed))
+    return with_roms, modelled
+
+
+def test_superhirn_on_the_real_kernal_shows_what_the_models_show(roms: RomSet) -> None:
+    with_roms, modelled = both(SUPERHIRN, SEED_DIALOGUE, roms, 0x3400)
+    assert with_roms.screen.transcript() == modelled.screen.transcript()
+    assert with_roms.screen.transcript().splitlines()[-1] == "OK"
+
+
+@pytest.mark.parametrize("name", ["mastermind", "foxhunt"])
+def test_basic_prints_and_reads_through_the_real_rom_as_vice_shows(roms: RomSet, name: str) -> None:
+    """PRINT and INPUT through the ROM's CHROUT and CHRIN: the screen VICE showed
+    (tests/data/basic: the program started on a cleared screen, the same input)."""
+    program = load_program(REPO / "sources" / f"{name}.bas")
+    typed = (DATA / "basic" / f"{name}.input").read_text().rstrip("\n")
+    result, machine = run_program(program, Keyboard(typed), machine=C64(roms=roms))
+    assert result.stop is Stop.END, result.message
+    expected = (DATA / "basic" / f"{name}.vice.txt").read_text().splitlines()
+    assert machine.screen.text_rows()[: len(expected)] == expected
+
+
+def test_brk_ends_in_the_warm_start_of_the_real_kernal(roms: RomSet) -> None:
+    """The KERNAL's own BRK path ($FF48, ($0316), $FE66, BASIC's READY.), as VICE
+    shows it (tests/data/machine/brk)."""
+    machine = C64(roms=roms)
+    machine.load(Prg(0xC000, bytes([0xA9, 0x41, 0x20, 0xD2, 0xFF, 0x00])))
+    result = machine.sys(0xC000, 50_000_000)
+    assert result.stop is Stop.BRK
+    assert result.message == "BRK at $C005: the C64's warm start (screen cleared, READY.)"
+    assert machine.screen.text_rows()[:3] == ["", "READY.", ""]
+
+
+# The jump table entries a program can call without a drive or tape, each with
+# parameters in A/X/Y/carry, and what they leave: the real KERNAL and c64tc's models
+# must agree on the registers and flags they return.
+JUMP_TABLE_CALLS = [
+    ("SETLFS", 0xFFBA, 2, 3, 1, 0), ("SETNAM", 0xFFBD, 4, 0x00, 0xC1, 0), ("READST", 0xFFB7, 0, 0, 0, 0),
+    ("SETMSG", 0xFF90, 0xC0, 0, 0, 0), ("MEMTOP read", 0xFF99, 0, 0, 0, 1),
+    ("MEMBOT read", 0xFF9C, 0, 0, 0, 1),
+    ("MEMTOP set", 0xFF99, 0, 0x00, 0x90, 0), ("SETTIM", 0xFFDB, 1, 2, 3, 0), ("RDTIM", 0xFFDE, 0, 0, 0, 0),
+    ("SCREEN", 0xFFED, 0, 0, 0, 0), ("IOBASE", 0xFFF3, 0, 0, 0, 0), ("PLOT read", 0xFFF0, 0, 0, 0, 1),
+    ("PLOT set", 0xFFF0, 0, 5, 7, 0), ("CHROUT", 0xFFD2, 0x41, 0, 0, 0), ("CLRCHN", 0xFFCC, 0, 0, 0, 0),
+    ("CLALL", 0xFFE7, 0, 0, 0, 0), ("SETTMO", 0xFFA2, 0, 0, 0, 0), ("STOP", 0xFFE1, 0, 0, 0, 0),
+    ("GETIN", 0xFFE4, 0, 0, 0, 0), ("RESTOR", 0xFF8A, 0, 0, 0, 0),
+]
+
+
+def _call(machine: C64, address: int, a: int, x: int, y: int, carry: int) -> tuple[int, ...]:
+    # JSR address / STA $C100 / STX $C101 / STY $C102 / PHP / PLA / STA $C103 / RTS
+    code = bytes([0x20, address & 0xFF, address >> 8, 0x8D, 0x00, 0xC1, 0x8E, 0x01, 0xC1, 0x8C, 0x02, 0xC1,
+                  0x08, 0x68, 0x8D, 0x03, 0xC1, 0x60])
+    machine.load(Prg(0xC000, code))
+    cpu = machine.cpu
+    cpu.a, cpu.x, cpu.y, cpu.c = a, x, y, carry
+    result = machine.sys(0xC000, 5_000_000)
+    assert result.stop is Stop.RETURNED, result.message
+    flags = machine.memory[0xC103]
+    return (*machine.memory[0xC100:0xC103], flags & 0x01, flags & 0x02)  # A X Y, carry, zero
+
+
+@pytest.mark.parametrize(("name", "address", "a", "x", "y", "carry"), JUMP_TABLE_CALLS,
+                         ids=[call[0] for call in JUMP_TABLE_CALLS])
+def test_every_jump_table_entry_returns_what_the_real_kernal_returns(
+        roms: RomSet, name: str, address: int, a: int, x: int, y: int, carry: int) -> None:
+    real, modelled = C64(roms=roms), C64()
+    assert _call(modelled, address, a, x, y, carry) == _call(real, address, a, x, y, carry)
+
+
+def test_cli_runs_the_roms_it_is_given(roms: RomSet, tmp_path: Path) -> None:
+    (tmp_path / "sh.prg").write_bytes(SUPERHIRN.to_bytes())
+    folder = roms.paths["kernal"].parent
+    result = CliRunner().invoke(main, ["run", str(tmp_path / "sh.prg"), "--sys", "13312",
+                                       "--input", SEED_DIALOGUE, "--roms", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1] == "OK"
+    assert "(the C64's ROMs, from --roms)" in result.stderr
