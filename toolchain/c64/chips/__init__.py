@@ -25,6 +25,13 @@ from typing import Protocol
 
 NEVER = 1 << 62  # a cycle count that is never reached
 
+# PAL C64 timing (C64 Programmer's Reference Guide; the 6569 VIC-II datasheet): the CPU
+# clock is the 17.734475 MHz crystal divided by 18
+CYCLES_PER_SECOND = 985_248
+CYCLES_PER_LINE = 63
+LINES_PER_FRAME = 312
+CYCLES_PER_FRAME = CYCLES_PER_LINE * LINES_PER_FRAME  # 19,656: 50.125 frames a second
+
 
 class Chip(Protocol):
     def read(self, register: int, now: int) -> int: ...
