@@ -366,80 +366,80 @@ _sid_cases()
 
 
 # -- what VICE 3.10 stored: (VICE's cycle counter, raster line and raster cycle where the
-# program starts, the bytes), written by ``python tests/test_chips_vice.py``
-MEASURED: dict[str, tuple[int, int, int, str]] = {
-    'timer-continuous': (2162405, 3, 61,
+# program starts, the program's digest, the bytes), written by ``python tests/test_chips_vice.py``
+MEASURED: dict[str, tuple[int, int, int, str, str]] = {
+    'timer-continuous': (2162405, 3, 61, '740df73e4fc0',
         '040302010505040302010505040302010505040302010505'),
-    'timer-one-shot': (2162405, 3, 61,
+    'timer-one-shot': (2162405, 3, 61, 'd193db6d6dd9',
         '040505050505050505050505'),
-    'timer-one-shot-control': (2162405, 3, 61,
+    'timer-one-shot-control': (2162405, 3, 61, '15a410212eae',
         '090808080808080808080808'),
-    'icr-one-shot': (2162405, 3, 61,
+    'icr-one-shot': (2162405, 3, 61, 'e31428dc9b6e',
         '000200000000000000000000'),
-    'icr-continuous': (2162405, 3, 61,
+    'icr-continuous': (2162405, 3, 61, 'af3886bbb3cc',
         '000202020202020202020202'),
-    'icr-one-shot-latch-1': (2162405, 3, 61,
+    'icr-one-shot-latch-1': (2162405, 3, 61, 'aa6953737e33',
         '02000000'),
-    'timer-one-shot-latch-1': (2162405, 3, 61,
+    'timer-one-shot-latch-1': (2162405, 3, 61, '4c61dde81dc0',
         '01010101'),
-    'icr-one-shot-latch-2': (2162405, 3, 61,
+    'icr-one-shot-latch-2': (2162405, 3, 61, '623fb187fc91',
         '00020000'),
-    'timer-one-shot-latch-2': (2162405, 3, 61,
+    'timer-one-shot-latch-2': (2162405, 3, 61, '2f38f948276b',
         '01020202'),
-    'icr-one-shot-latch-3': (2162405, 3, 61,
+    'icr-one-shot-latch-3': (2162405, 3, 61, '7d4692fb5415',
         '00020000'),
-    'timer-one-shot-latch-3': (2162405, 3, 61,
+    'timer-one-shot-latch-3': (2162405, 3, 61, 'd900b5764ac2',
         '02030303'),
-    'icr-one-shot-latch-7': (2162405, 3, 61,
+    'icr-one-shot-latch-7': (2162405, 3, 61, 'abb63b499f3d',
         '00020000'),
-    'timer-one-shot-latch-7': (2162405, 3, 61,
+    'timer-one-shot-latch-7': (2162405, 3, 61, '27d17b806a7a',
         '06070707'),
-    'timer-latch-0': (2162405, 3, 61,
+    'timer-latch-0': (2162405, 3, 61, 'ed558309db2e',
         '000000000000'),
-    'icr-latch-0': (2162405, 3, 61,
+    'icr-latch-0': (2162405, 3, 61, 'ed7cb7dbdb05',
         '020202020202'),
-    'timer-latch-1': (2162405, 3, 61,
+    'timer-latch-1': (2162405, 3, 61, 'a3a3d0573efb',
         '010101010101'),
-    'timer-start-without-load': (2162405, 3, 61,
+    'timer-start-without-load': (2162405, 3, 61, 'ee6d848e7678',
         '070505040302010505040302010505040302010505040302'),
-    'timer-stop': (2162405, 3, 61,
+    'timer-stop': (2162405, 3, 61, 'd848d2aeafa7',
         '292929292929'),
-    'timer-force-load-running': (2162405, 3, 61,
+    'timer-force-load-running': (2162405, 3, 61, 'e4e0a03c34f2',
         '130c05130c05130c05130c05130c05130c05130c05130c05'),
-    'timer-latch-high-stopped': (2162405, 3, 61,
+    'timer-latch-high-stopped': (2162405, 3, 61, 'cef7421ff110',
         '21212121'),
-    'timer-b-counts-timer-a': (2162405, 3, 61,
+    'timer-b-counts-timer-a': (2162405, 3, 61, 'dd67fae97b8f',
         '030103000203010301020002030103000203010301020002'),
-    'icr-timer-b-counts-timer-a': (2162405, 3, 61,
+    'icr-timer-b-counts-timer-a': (2162405, 3, 61, '17773d9f46a0',
         '000103010303010301030103030103010303010301030103'),
-    'timer-b-counts-timer-a-cnt-high': (2162405, 3, 61,
+    'timer-b-counts-timer-a-cnt-high': (2162405, 3, 61, 'a6daf0f187c9',
         '030103000203010301020002'),
-    'timer-b-counts-timer-a-one-shot': (2162405, 3, 61,
+    'timer-b-counts-timer-a-one-shot': (2162405, 3, 61, 'a447ee21e474',
         '030103030303030303030303'),
-    'timer-a-counts-cnt': (2162405, 3, 61,
+    'timer-a-counts-cnt': (2162405, 3, 61, '027da84954df',
         '090909090909'),
-    'icr-mask': (2162405, 3, 61,
+    'icr-mask': (2162405, 3, 61, '45d1b8800928',
         '00810000'),
-    'icr-mask-after-flag': (2162405, 3, 61,
+    'icr-mask-after-flag': (2162405, 3, 61, '5ef694557a8a',
         '81000000'),
-    'raster': (2162405, 3, 61,
+    'raster': (2162405, 3, 61, 'fe2b50bb0eb7',
         '00000101010101010101010202020202020202020303030303030303030404040404040404040505'),
-    'vic-registers': (2162405, 3, 61,
+    'vic-registers': (2162405, 3, 61, '10f17396a606',
         '00000000000000000000000000000000000b03000000c8001570f00000000000fef6f1f2f3f4f0f1f2f3f4f5f6f7fcff'
         'ffffffffffffffffffffffffffffffff'),
-    'vic-unused-bits': (2162405, 3, 61,
+    'vic-unused-bits': (2162405, 3, 61, '1c7ed43c8f3a',
         '70f070f1c001fff0000000007ff0fe'),
-    'raster-latch-mask': (2162405, 3, 61,
+    'raster-latch-mask': (2162405, 3, 61, '56974e3b6895',
         'f170'),
-    'raster-compare-written': (2162405, 3, 61,
+    'raster-compare-written': (2162405, 3, 61, '745575940a28',
         '713270'),
-    'raster-latch-timing': (2162405, 3, 61,
+    'raster-latch-timing': (2162405, 3, 61, '548e37c16c1c',
         '3b703b703b703b713c713c713c713c713d713d713d713d713d713e713e713e71'),
-    'frame': (2162405, 3, 61,
+    'frame': (2162405, 3, 61, '1b90ae6440a9',
         '9cd10644000000000000000000000000e79a4d01'),
-    'ports': (2162405, 3, 61,
+    'ports': (2162405, 3, 61, '379e158d7012',
         'c7cf9767373fc0c4c33fff00ff00ffff55ffaff05a'),
-    'tod-power-on': (2162405, 3, 61,
+    'tod-power-on': (2162405, 3, 61, 'a81917fc362b',
         '000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'
         '000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'
         '000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'
@@ -457,7 +457,7 @@ MEASURED: dict[str, tuple[int, int, int, str]] = {
         '000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'
         '000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'
         '0101010101010101'),
-    'tod-60hz-setting': (2162405, 3, 61,
+    'tod-60hz-setting': (2162405, 3, 61, 'b89e74ceddc3',
         '000000000001010101010102020202020203030303030304040404040405050505050506060606060607070707070708'
         '080808080809090909090900000000000001010101010102020202020203030300000000000000000000000000000000'
         '000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'
@@ -465,7 +465,7 @@ MEASURED: dict[str, tuple[int, int, int, str]] = {
         '000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'
         '000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'
         '000000000000000000000000000000000000000000000000000000010101010101010101010101010101010101010101'),
-    'tod-50hz-setting': (2162405, 3, 61,
+    'tod-50hz-setting': (2162405, 3, 61, 'ac47fb35e0dd',
         '000000000101010101020202020203030303030404040404050505050506060606060707070707080808080809090909'
         '090000000000010101010102020202020303030303040404040405050505050600000000000000000000000000000000'
         '000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'
@@ -473,7 +473,7 @@ MEASURED: dict[str, tuple[int, int, int, str]] = {
         '000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'
         '000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'
         '000000000000000000000000000000000001010101010101010101010101010101010101010101010101010101010101'),
-    'tod-hours-latch': (2162405, 3, 61,
+    'tod-hours-latch': (2162405, 3, 61, '24fbc3158c44',
         '595959595959595959595959595959595959595959595959595959595959000000000000000000000000000000000000'
         '000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'
         '000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'
@@ -485,97 +485,97 @@ MEASURED: dict[str, tuple[int, int, int, str]] = {
         '000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'
         '000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'
         '0000000000000000000000000000000000000000000000000000000000000000080001'),
-    'tod-hours-stop': (2162405, 3, 61,
+    'tod-hours-stop': (2162405, 3, 61, '30af239c8251',
         '020202020202020202020202020202020202020200000000000000000000000000000000000000000000000000000000'
         '000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'
         '000000000000000000000000000000000000000000000000000000000000000000000000010101010102020202020303'
         '03030304000000000000000000000000'),
-    'tod-hours': (2162405, 3, 61,
+    'tod-hours': (2162405, 3, 61, '058975bbd7f4',
         '921211919f7f7f0f1159590912595909925959090959590991595909'),
-    'tod-alarm': (2162405, 3, 61,
+    'tod-alarm': (2162405, 3, 61, '131ef6f84d88',
         '000000000000000000000000000004000000000000000000000000000000000000000000000000000000000000000000'
         '000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'
         '000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'
         '000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'
         '000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'
         '00000000000000000000000000000000000000000101010101020202020203030303030404040404'),
-    'sid-6581-bus': (2162405, 3, 61,
+    'sid-6581-bus': (2162405, 3, 61, '910bd60ea815',
         '5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a00000000000000000000000000000000000000'
         '00000000000000000000000000000000'),
-    'sid-6581-bus-fades': (2162405, 3, 61,
+    'sid-6581-bus-fades': (2162405, 3, 61, 'fef476bd2530',
         '5a0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'),
-    'sid-6581-bus-reads': (2162405, 3, 61,
+    'sid-6581-bus-reads': (2162405, 3, 61, '84f8f841f432',
         'c3ffff00ff00ff'),
-    'sid-6581-sawtooth': (2162405, 3, 61,
+    'sid-6581-sawtooth': (2162405, 3, 61, '687172cd8e1a',
         '00020406090b0d0f121416191b1d1f222426282b2d2f323436383b3d3f414446484b4d4f515456585a5d5f616466686a'
         '6d6f717376787a7d7f818386888a8c8f'),
-    'sid-6581-triangle': (2162405, 3, 61,
+    'sid-6581-triangle': (2162405, 3, 61, '2d7d12ed27e1',
         '0004090d12161b1f24282d32363b3f44484d51565a5f64686d71767a7f83888d91969a9fa3a8acb1b5babfc3c8ccd1d5'
         'dadee3e7ecf1f5fafefcf8f3efeae6e1'),
-    'sid-6581-pulse': (2162405, 3, 61,
+    'sid-6581-pulse': (2162405, 3, 61, '97c27689a5c0',
         '000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'
         '000000000000000000ffffffffffffff'),
-    'sid-6581-ring': (2162405, 3, 61,
+    'sid-6581-ring': (2162405, 3, 61, '34198febb2e4',
         'fffbf6f2ede9e4e0dbd72d32363b3f44484d51a9a5a09b97928e89857f83888d91969a9fa357534e4a45403c3733d1d5'
         'dadee3e7ecf1f5050103070c1015191e'),
-    'sid-6581-noise': (2162405, 3, 61,
+    'sid-6581-noise': (2162405, 3, 61, 'ce017ef86f31',
         'fefefefefcfcfcfcfcfcfcfcf8f8f8f8f8f8f8f8f8f8f0f0f0f0f0e0e0e0e0e0e0e0e0c0c0c0c0c0c0c0c0c0c0818181'
         '81810303030303030303060606060604040404040c0c0c08081818181818181818303030303020202020206161614141'
         'c3c3c3c3c3c3c3c3878787878707070707070f0f0f0e0e1e1e1e1c1c1c1c1c3c'),
-    'sid-6581-noise-fast': (2162405, 3, 61,
+    'sid-6581-noise-fast': (2162405, 3, 61, '0785eff1213b',
         'fefefcfcfcf8f8f8f8f0f0e0e0e0c0c0c0c08181030303060604040c08181818303020206141c3c3c3878707070f0e1e'
         '1c1c3c3838387971f3e3e3e6c6c4c4cc89991b1b33362624654dcbdbdb9fb737272f6f5fdfdfffbfbf3f7e7efdfdfffa'
         'fafcfcf4f0e8e8f8d0d0e0e0a1814242c0848401010b0a121404242008085951'),
-    'sid-6581-noise-test': (2162405, 3, 61,
+    'sid-6581-noise-test': (2162405, 3, 61, 'd90139bfec02',
         'b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7'
         'b7b7b7b7b7b7b7b7b7b7b7b7b7b7bfbfffffffffffffffffffffffffffffffff'),
-    'sid-6581-envelope': (2162405, 3, 61,
+    'sid-6581-envelope': (2162405, 3, 61, 'c8d91541bbe8',
         '0008101820282f373f474f575f676f777f878f979fa7aeb6bec6ced6dee6eef6fefcf9f6f2efece8e5e2dedbd8d4d1cd'
         'cac7c3c0bdb9b6b3afaca9a5a29e9b9894918e8a88888888888888888888888888888888888888888888888888888888'
         '8888888888888888888888888888888888888888888888888888888888888888887f766d645c57534e4a45413c383533'
         '302e2c29272523201e1c1a1918171514131211100f0e0d0d0c0c0b0b0a09090808070706060605050504040404030303'
         '020202010101010000000000000000000000000000000000000000000000000000000000000000000000000000000000'
         '00000000000000000000000000000000'),
-    'sid-6581-floating': (2162405, 3, 61,
+    'sid-6581-floating': (2162405, 3, 61, 'ea21c363268c',
         '62626262626262626262626262626262626262626262620000000000000000000000000000000000'),
-    'sid-8580-bus': (2162405, 3, 61,
+    'sid-8580-bus': (2162405, 3, 61, '910bd60ea815',
         '5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a'
         '5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a'),
-    'sid-8580-bus-fades': (2162405, 3, 61,
+    'sid-8580-bus-fades': (2162405, 3, 61, 'fef476bd2530',
         '5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a00000000000000'),
-    'sid-8580-bus-reads': (2162405, 3, 61,
+    'sid-8580-bus-reads': (2162405, 3, 61, '84f8f841f432',
         'c3ffff00ff00ff'),
-    'sid-8580-sawtooth': (2162405, 3, 61,
+    'sid-8580-sawtooth': (2162405, 3, 61, '687172cd8e1a',
         '00020406090b0d0f121416191b1d1f222426282b2d2f323436383b3d3f414446484b4d4f515456585a5d5f616466686a'
         '6d6f717376787a7d7f818386888a8c8f'),
-    'sid-8580-triangle': (2162405, 3, 61,
+    'sid-8580-triangle': (2162405, 3, 61, '2d7d12ed27e1',
         '0004090d12161b1f24282d32363b3f44484d51565a5f64686d71767a7f83888c91969a9fa3a8acb1b5babfc3c8ccd1d5'
         'dadee3e7ecf1f5fafefcf8f3efeae6e1'),
-    'sid-8580-pulse': (2162405, 3, 61,
+    'sid-8580-pulse': (2162405, 3, 61, '97c27689a5c0',
         '000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'
         '000000000000000000ffffffffffffff'),
-    'sid-8580-ring': (2162405, 3, 61,
+    'sid-8580-ring': (2162405, 3, 61, '34198febb2e4',
         'fffbf6f2ede9e4e0dbd72d32363b3f44484d51a9a5a09b97928e89857f83888c91969a9fa357534e4a45403c3733d1d5'
         'dadee3e7ecf1f5050103070c1015191e'),
-    'sid-8580-noise': (2162405, 3, 61,
+    'sid-8580-noise': (2162405, 3, 61, 'ce017ef86f31',
         'fefefcfcfcfcfcfcfcf8f8f8f8f8f8f8f8f8f8f8f0f0f0f0f0e0e0e0e0e0e0e0c0c0c0c0c0c0c0c0c0c0c08181818181'
         '0303030303030306060606060604040404040c0c0808081818181818181818303030303020202020206161414141c3c3'
         'c3c3c3c3c3c3878787878707070707070f0f0e0e0e1e1e1c1c1c1c1c1c3c3c38'),
-    'sid-8580-noise-fast': (2162405, 3, 61,
+    'sid-8580-noise-fast': (2162405, 3, 61, '0785eff1213b',
         'fcfcfcf8f8f8f8f0f0e0e0e0c0c0c0c08181030303060604040c08181818303020206141c3c3c3878707070f0e1e1c1c'
         '3c3838387971f3e3e3e6c6c4c4cc89991b1b33362624654dcbdbdb9fb737272f6f5fdfdfffbfbf3f7e7efdfdfffafafc'
         'fcf4f0e8e8f8d0d0e0e0a1814242c0848401010b0a12140424200808595192a2'),
-    'sid-8580-noise-test': (2162405, 3, 61,
+    'sid-8580-noise-test': (2162405, 3, 61, 'd90139bfec02',
         'b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7'
         'b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7'),
-    'sid-8580-envelope': (2162405, 3, 61,
+    'sid-8580-envelope': (2162405, 3, 61, 'c8d91541bbe8',
         '0008101820282f373f474f575f676f777f878f979fa7aeb6bec6ced6dee6eef6fefcf9f6f2efece8e5e2dedbd8d4d1cd'
         'cac7c3c0bdb9b6b3afaca9a5a29e9b9894918e8a88888888888888888888888888888888888888888888888888888888'
         '8888888888888888888888888888888888888888888888888888888888888888887f766d645c57534e4a45413c383533'
         '302e2c29272523201e1c1a1918171514131211100f0e0d0d0c0c0b0b0a09090808070706060605050504040404030303'
         '020202010101010000000000000000000000000000000000000000000000000000000000000000000000000000000000'
         '00000000000000000000000000000000'),
-    'sid-8580-floating': (2162405, 3, 61,
+    'sid-8580-floating': (2162405, 3, 61, 'ea21c363268c',
         '62626262626262626262626262626262626262626262626262626262626262626262626262626262'),
 }
 
@@ -664,7 +664,14 @@ def run_in_c64tc(name: str) -> bytes:
 
 # -- VICE ---------------------------------------------------------------------------------------------
 
-def measure_on_vice(names: list[str]) -> dict[str, tuple[int, int, int, str]]:
+def digest(name: str) -> str:
+    """A fingerprint of the program's bytes: a measurement belongs to the program it was made with."""
+    import hashlib
+
+    return hashlib.sha256(assemble(CASES[name].program).image).hexdigest()[:12]
+
+
+def measure_on_vice(names: list[str]) -> dict[str, tuple[int, int, int, str, str]]:
     """Each program in a fresh x64sc (see the module's description): the cycle counter,
     raster line and raster cycle where it starts, and the bytes it stores."""
     import contextlib
@@ -743,7 +750,7 @@ def measure_on_vice(names: list[str]) -> dict[str, tuple[int, int, int, str]]:
                 while done not in machine.run_until_stopped(time.monotonic() + 120).checkpoints:
                     pass
                 # register ids of x64sc's main CPU: 53 raster line (LIN), 54 raster cycle (CYC)
-                results[name] = (clock, named[53], named[54],
+                results[name] = (clock, named[53], named[54], digest(name),
                                  machine.read(RESULTS, RESULTS + case.results - 1).hex())
             finally:
                 with contextlib.suppress(Exception):
@@ -756,23 +763,24 @@ def measure_on_vice(names: list[str]) -> dict[str, tuple[int, int, int, str]]:
 
 if __name__ == "__main__":
     chosen = sys.argv[1:] or list(CASES)
-    for name, (clock, line, cycle, data) in measure_on_vice(chosen).items():
+    for name, (clock, line, cycle, program, data) in measure_on_vice(chosen).items():
         chunks = "\n".join(f"        {data[index:index + 96]!r}" for index in range(0, len(data), 96))
-        print(f"    {name!r}: ({clock}, {line}, {cycle},\n{chunks}),")
+        print(f"    {name!r}: ({clock}, {line}, {cycle}, {program!r},\n{chunks}),")
 
 
 # -- the tests ------------------------------------------------------------------------------------------
 
 def test_every_program_was_measured() -> None:
     assert sorted(MEASURED) == sorted(CASES)
-    for name, (_, _, _, data) in MEASURED.items():
+    for name, (_, _, _, program, data) in MEASURED.items():
+        assert program == digest(name), f"{name}: the program changed since it was measured"
         assert len(bytes.fromhex(data)) == CASES[name].results, name
 
 
 @pytest.mark.parametrize("name", [pytest.param(name, marks=[pytest.mark.slow] if CASES[name].slow else [])
                                   for name in sorted(CASES)])
 def test_c64tc_stores_what_vice_stores(name: str) -> None:
-    expected = bytes.fromhex(MEASURED[name][3])
+    expected = bytes.fromhex(MEASURED[name][4])
     got = run_in_c64tc(name)
     differing = [index for index in range(len(expected)) if got[index] != expected[index]]
     assert not differing, (f"{name} ({CASES[name].what}): {len(differing)} bytes differ, first at "

@@ -74,26 +74,29 @@ def _shift_once(register: int) -> int:
     return ((register << 1) | ((register >> 22) ^ (register >> 17)) & 1) & SHIFT_MASK
 
 
-def _linear_map_powers() -> list[list[int]]:
-    """The shift register's step as a linear map over GF(2) (the image of each bit),
-    and its powers 2^k: shifting n times applies the powers of n's bits."""
-    step = [_shift_once(1 << bit) for bit in range(23)]
-    powers = [step]
-    for _ in range(24):
-        last = powers[-1]
-        powers.append([_apply(last, image) for image in last])
+def _linear_map_powers() -> list[tuple[list[int], list[int], list[int]]]:
+    """The shift register's step is linear over GF(2): for each power 2^k of it, the
+    images of every value of the register's three bytes (XOR them for the whole
+    register).  Shifting n times applies the powers of n's bits."""
+    images = [_shift_once(1 << bit) for bit in range(23)] + [0]  # the step, bit by bit (24: none)
+    powers = []
+    for _ in range(23):
+        tables = []
+        for byte in range(3):
+            table = [0] * 256
+            for value in range(1, 256):
+                low = value & -value
+                table[value] = table[value ^ low] ^ images[8 * byte + low.bit_length() - 1]
+            tables.append(table)
+        powers.append((tables[0], tables[1], tables[2]))
+        # square the map: the image of each bit after twice as many steps
+        images = [_apply(powers[-1], image) for image in images[:23]] + [0]
     return powers
 
 
-def _apply(linear_map: list[int], value: int) -> int:
-    result = 0
-    bit = 0
-    while value:
-        if value & 1:
-            result ^= linear_map[bit]
-        value >>= 1
-        bit += 1
-    return result
+def _apply(power: tuple[list[int], list[int], list[int]], value: int) -> int:
+    low, middle, high = power
+    return low[value & 0xFF] ^ middle[value >> 8 & 0xFF] ^ high[value >> 16]
 
 
 _POWERS = _linear_map_powers()
@@ -102,9 +105,9 @@ _PERIOD = (1 << 23) - 1  # the feedback is maximal: any state but 0 comes back a
 
 def shift_register_after(register: int, steps: int) -> int:
     """The noise shift register after ``steps`` clocks."""
-    if steps <= 32:
+    if steps <= 8:
         for _ in range(steps):
-            register = _shift_once(register)
+            register = ((register << 1) | ((register >> 22) ^ (register >> 17)) & 1) & SHIFT_MASK
         return register
     steps %= _PERIOD
     bit = 0
@@ -281,17 +284,22 @@ class Sid:
         return (end - 0x80000) // 0x100000 - (start - 0x80000) // 0x100000
 
     def _shift_register_at(self, now: int) -> int:
-        register = self.shift_register
         if self.voice3.test:
             # held; after a while its cells fill with ones, one more bit at a time
+            register = self.shift_register
             begin = self.test_since + self.shift_reset
             if now >= begin:
                 for _ in range(min(23, (now - begin) // self.shift_reset_bit + 1)):
                     register |= 1
                     register = (register | register << 1) & SHIFT_MASK
             return register
-        steps = self._noise_clocks(self.shift_since - NOISE_DELAY, now - NOISE_DELAY)
-        return shift_register_after(register, steps)
+        if now > self.shift_since:
+            # the clocks a read at ``now`` shows are those up to now - NOISE_DELAY: keep them,
+            # so that polling costs only the clocks since the last read
+            steps = self._noise_clocks(self.shift_since - NOISE_DELAY, now - NOISE_DELAY)
+            self.shift_register = shift_register_after(self.shift_register, steps)
+            self.shift_since = now
+        return self.shift_register
 
     def _settle_shift_register(self, now: int, pending: bool = True) -> None:
         """Bring the shift register to ``now``; ``pending``: with the clocks still in the
