@@ -140,6 +140,16 @@ def test_timer_b_counts_timer_a_underflows() -> None:
     assert cia.read(0xD, 143) == TIMER_A | TIMER_B
 
 
+def test_timer_b_keeps_the_underflow_of_a_one_shot_timer_a() -> None:
+    cia = Cia()
+    for register, value in ((0x4, 4), (0x5, 0), (0x6, 7), (0x7, 0)):
+        cia.write(register, value, 0)
+    cia.write(0xF, 0x51, 0)
+    cia.write(0xE, 0x19, 10)  # timer A once: underflow at 13 + 4 = 17
+    cia.advance(1000)
+    assert cia.read(0x6, 1001) == 6 and cia.read(0xE, 1001) == 0x08 and cia.read(0xF, 1001) == 0x41
+
+
 def test_timer_a_counting_cnt_stands_still() -> None:
     cia = Cia()
     cia.write(0x4, 9, 0)

@@ -263,6 +263,8 @@ class Cia:
         for timer, register in ((a, CRA), (b, CRB)):
             one_shot_over = timer.one_shot and not timer.cascade and timer.underflows(timer.start - 1, now)
             if timer.running and one_shot_over:
+                if timer is a:
+                    self._rebase_cascade(now)  # timer B keeps the underflow it counted
                 timer.running, timer.value = False, timer.latch
                 if register == CRA:
                     self.cra &= ~START
