@@ -6,7 +6,9 @@ The machine (:mod:`toolchain.c64.machine`) maps each chip's register block into
 $D000-$DFFF (mirrored as on the C64) and calls it with the CPU's cycle count:
 
 * ``read(register, now)`` / ``write(register, value, now)``: ``register`` is the
-  offset in the chip's block after mirroring (VIC 0-$3F, SID 0-$1F, CIA 0-$0F);
+  offset in the chip's block after mirroring (VIC 0-$3F, SID 0-$1F, CIA 0-$0F), ``now``
+  the cycle in which the CPU touches the register (for an absolute load or store, the
+  instruction's last cycle; the chips are exact to the cycle when it is);
 * ``peek(register, now)``: the value a read would give, without its side effects
   (for the monitor and for tests);
 * ``next_event(now)``: the cycle at which the chip must next be brought up to date
@@ -15,8 +17,35 @@ $D000-$DFFF (mirrored as on the C64) and calls it with the CPU's cycle count:
 * ``advance(now)``: bring the chip's state up to cycle ``now``;
 * ``irq`` (and ``nmi`` for CIA 2): whether the chip pulls the interrupt line now.
 
-Every fact the chips model is cited where it is coded (datasheets, VICE's sources,
-measurements on VICE 3.10 kept in tests/data/machine).
+Nothing is stepped cycle by cycle: counters, raster, clocks and oscillators are worked
+out from the cycle count when they are looked at, so a program polling $D012 or $DC01
+costs a few microseconds a read, and a gap of a day costs nothing.
+
+What is modelled (each fact cited where it is coded; measured on VICE 3.10 in
+tests/test_chips_vice.py, tests/data/machine):
+
+* VIC-II (:mod:`.vic`): the 47 registers as read back (unused bits 1, $D02F-$D03F
+  $FF), the raster counter in $D012 and $D011 bit 7 (PAL: 63 cycles, 312 lines), the
+  raster compare and its interrupt ($D019/$D01A), where the screen and character set
+  are ($D018: :meth:`.vic.Vic.memory_setup`).
+* CIA 6526 (:mod:`.cia`), twice: ports with data direction registers and what drives
+  them (CIA 1: keyboard matrix and joysticks, :mod:`.keyboard`; CIA 2: the serial bus
+  lines read back, the VIC bank, the user port), both timers in every mode that needs
+  no CNT pulses (continuous, one-shot, force load, timer B counting timer A), the
+  interrupt control register, the time-of-day clock from 50 Hz mains (hold on reading
+  hours, stop on writing hours, AM/PM, the alarm), the serial data register stored.
+* SID (:mod:`.sid`, 6581 or 8580): registers stored, write-only ones reading the
+  fading data bus, paddles $FF, voice 3's oscillator $D41B (sawtooth, triangle with
+  ring modulation, pulse, noise from the 23-bit shift register: random numbers) and
+  envelope $D41C (ADSR with the real rate table and exponential decay).
+* The KERNAL's start-up writes (:mod:`.power_on`) for a machine without the ROMs.
+
+Not modelled: sprites, collisions, bitmap and other display modes (registers stored
+only), light pen, bad lines and sprite DMA (the cycles the VIC-II takes from the CPU),
+sound output and the filter, the SID's combined waveforms (approximated) and hard
+sync, the CIAs' serial shift register transfers, CNT and FLAG pins, timer outputs on
+port B, RESTORE, devices on the serial bus (no drive, no printer at this level),
+paddles, light pens and mice in the control ports.
 """
 
 from __future__ import annotations
@@ -24,6 +53,13 @@ from __future__ import annotations
 from typing import Protocol
 
 NEVER = 1 << 62  # a cycle count that is never reached
+
+# PAL C64 timing (C64 Programmer's Reference Guide; the 6569 VIC-II datasheet): the CPU
+# clock is the 17.734475 MHz crystal divided by 18
+CYCLES_PER_SECOND = 985_248
+CYCLES_PER_LINE = 63
+LINES_PER_FRAME = 312
+CYCLES_PER_FRAME = CYCLES_PER_LINE * LINES_PER_FRAME  # 19,656: 50.125 frames a second
 
 
 class Chip(Protocol):

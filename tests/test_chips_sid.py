@@ -1,0 +1,172 @@
+"""The SID's readable registers (reSID in VICE 3.10, measured in tests/test_chips_vice.py):
+the bus value of write-only registers, the paddles, voice 3's oscillator and envelope."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from toolchain.c64.chips import NEVER
+from toolchain.c64.chips.sid import (
+    RATE_PERIODS,
+    Sid,
+    _shift_once,
+    noise_output,
+    shift_register_after,
+)
+
+FREQUENCY_LO, FREQUENCY_HI, CONTROL, ATTACK_DECAY, SUSTAIN_RELEASE = 0x0E, 0x0F, 0x12, 0x13, 0x14
+OSCILLATOR, ENVELOPE = 0x1B, 0x1C
+
+
+def test_write_only_registers_read_the_last_value_written_until_it_fades() -> None:
+    for model, lasts in (("6581", 0x1D00), ("8580", 0xA2000)):
+        sid = Sid(model)
+        assert sid.read(0x00, 0) == 0
+        sid.write(0x05, 0xC3, 1000)
+        assert sid.read(0x00, 1000) == 0xC3 and sid.read(0x1D, 1000 + lasts - 1) == 0xC3
+        assert sid.read(0x00, 1000 + lasts) == 0
+
+
+def test_reading_voice_3_sets_the_bus_value_and_the_paddles_read_ff() -> None:
+    sid = Sid("6581")
+    sid.write(CONTROL, 0x48, 0)  # pulse with the test bit: output all ones
+    sid.write(0x05, 0xC3, 10)
+    assert sid.read(OSCILLATOR, 20) == 0xFF and sid.read(0x01, 24) == 0xFF
+    assert sid.read(ENVELOPE, 30) == 0 and sid.read(0x19, 34) == 0xFF and sid.read(0x1A, 35) == 0xFF
+    assert sid.read(0x02, 38) == 0  # the paddles do not set it (VICE handles them outside reSID)
+
+
+def test_registers_repeat_every_32_bytes_and_nothing_interrupts() -> None:
+    sid = Sid()
+    sid.write(0x20 + 0x0E, 0x34, 0)
+    assert sid.registers[0x0E] == 0x34
+    assert not sid.irq and sid.next_event(0) == NEVER
+
+
+def test_sawtooth_is_the_accumulators_top_byte() -> None:
+    sid = Sid("6581")
+    sid.write(FREQUENCY_LO, 0x00, 0)
+    sid.write(FREQUENCY_HI, 0x10, 0)  # $1000 a cycle: the top byte steps every 16 cycles
+    sid.write(CONTROL, 0x08, 0)  # test bit: the accumulator is held at 0
+    assert sid.read(OSCILLATOR, 500) == 0
+    sid.write(CONTROL, 0x20, 1000)
+    assert [sid.read(OSCILLATOR, 1000 + 16 * step) for step in (0, 1, 2, 255, 256)] == [0, 1, 2, 255, 0]
+
+
+def test_triangle_and_pulse() -> None:
+    sid = Sid("6581")
+    sid.write(FREQUENCY_HI, 0x10, 0)
+    sid.write(0x10, 0x00, 0)
+    sid.write(0x11, 0x08, 0)  # pulse width $800: half
+    sid.write(CONTROL, 0x08, 0)
+    sid.write(CONTROL, 0x10, 100)
+    assert [sid.read(OSCILLATOR, 100 + 16 * step) for step in (0, 64, 127, 128, 255)] == [0, 128, 254, 255, 1]
+    sid.write(CONTROL, 0x08, 5000)
+    sid.write(CONTROL, 0x40, 6000)
+    assert sid.read(OSCILLATOR, 6000 + 16 * 100) == 0 and sid.read(OSCILLATOR, 6000 + 16 * 200) == 0xFF
+
+
+def test_the_noise_shift_register() -> None:
+    register = 0x7FFFFE
+    for steps in (0, 1, 5, 32, 33, 1000, 123_456, (1 << 23) - 1):
+        stepped = register
+        for _ in range(min(steps, 2000)):
+            stepped = _shift_once(stepped)
+        if steps <= 2000:
+            assert shift_register_after(register, steps) == stepped
+    assert shift_register_after(register, (1 << 23) - 1) == register  # maximal length
+    assert noise_output(0x7FFFFF) == 0xFF0 and noise_output(1 << 20) == 0x800 and noise_output(1) == 0x010
+
+
+def test_noise_after_the_test_bit_starts_from_all_ones_shifted_once() -> None:
+    """reSID (6581): the test bit held 35,000 cycles fills the register with ones; clearing
+    it shifts once with bit 0 = NOT bit 17: $7FFFFE, which reads $FE."""
+    sid = Sid("6581")
+    sid.write(FREQUENCY_HI, 0x10, 0)
+    sid.write(CONTROL, 0x88, 0)
+    sid.write(CONTROL, 0x80, 40_000)
+    assert sid.read(OSCILLATOR, 40_001) == 0xFE
+    # bit 19 rises every 256 cycles, the first after 128; a clock shows 2 cycles later; the
+    # zeros reach tap bit 2 with the second
+    second = 40_000 + 128 + 256 + 2
+    assert sid.read(OSCILLATOR, second - 1) == 0xFE and sid.read(OSCILLATOR, second) == 0xFC
+
+
+def test_noise_at_the_highest_frequency_gives_random_numbers() -> None:
+    """What BASIC programs do: POKE 54286,255:POKE 54287,255:POKE 54290,128, then PEEK(54299)
+    (tests/data/machine/chips.bas: "VOICE 3 CHANGES -1")."""
+    sid = Sid()
+    sid.write(FREQUENCY_LO, 0xFF, 0)
+    sid.write(FREQUENCY_HI, 0xFF, 0)
+    sid.write(CONTROL, 0x80, 0)
+    generator = random.Random(1)
+    now, values = 10_000, []
+    for _ in range(5000):
+        now += generator.randrange(800, 3000)  # a BASIC statement or two apart
+        values.append(sid.read(OSCILLATOR, now))
+    assert values[0] != values[1] != values[2]
+    counts = Counter(values)
+    assert len(counts) > 240 and max(counts.values()) < 60
+    assert 110 < sum(values) / len(values) < 145
+
+
+def test_waveform_0_keeps_the_last_output_then_fades() -> None:
+    sid = Sid("6581")
+    sid.write(FREQUENCY_HI, 0x10, 0)
+    sid.write(CONTROL, 0x08, 0)
+    sid.write(CONTROL, 0x20, 100)
+    sid.write(CONTROL, 0x00, 100 + 16 * 0x5F)
+    held = sid.read(OSCILLATOR, 100 + 16 * 0x5F + 100)
+    assert held == 0x5F and sid.read(OSCILLATOR, 100 + 16 * 0x5F + 180_000) == 0x5F
+    assert sid.read(OSCILLATOR, 100 + 16 * 0x5F + 182_000 + 20 * 1500) == 0
+
+
+def test_the_envelope_rises_and_falls() -> None:
+    sid = Sid()
+    sid.write(ATTACK_DECAY, 0x00, 0)  # attack 2 ms: a step every 9 cycles
+    sid.write(SUSTAIN_RELEASE, 0x80, 0)  # sustain $88, release 6 ms
+    sid.write(CONTROL, 0x01, 100)
+    levels = [sid.read(ENVELOPE, 100 + cycle) for cycle in range(0, 2400, 100)]
+    assert levels[0] < 2 and 9 <= levels[1] <= 12 and max(levels) == 0xFF  # up in 255 * 9 cycles ...
+    assert sid.read(ENVELOPE, 100 + 255 * 9 + 119 * 9 + 100) == 0x88  # ... then down to the sustain level
+    sid.write(CONTROL, 0x00, 10_000)
+    falling = [sid.read(ENVELOPE, 10_000 + cycle) for cycle in range(0, 20_000, 500)]
+    assert falling == sorted(falling, reverse=True) and falling[-1] == 0
+
+
+@pytest.mark.parametrize("rate", range(16))
+def test_attack_steps_once_a_rate_period(rate: int) -> None:
+    sid = Sid()
+    sid.write(ATTACK_DECAY, rate << 4, 0)
+    sid.write(CONTROL, 0x01, 0)
+    period = RATE_PERIODS[rate] + 1
+    assert abs(sid.read(ENVELOPE, 100 * period) - 100) <= 1
+
+
+def test_exponential_decay_steps_slower_at_low_levels() -> None:
+    sid = Sid()
+    sid.write(SUSTAIN_RELEASE, 0xF0, 0)  # sustain $FF; release rate 0: 9 cycles, times 1, 2, 4, 8, 16, 30
+    sid.write(CONTROL, 0x01, 0)
+    sid.write(CONTROL, 0x00, 10_000)  # released from $FF
+    ticks = (0xFF - 0x5D) + (0x5D - 0x36) * 2 + (0x36 - 0x1A) * 4 + (0x1A - 0x0E) * 8 + (0x0E - 0x06) * 16
+    assert abs(sid.read(ENVELOPE, 10_000 + ticks * 9) - 0x06) <= 1
+    assert sid.read(ENVELOPE, 10_000 + (ticks + 6 * 30) * 9 + 10) == 0
+
+
+def test_a_lower_rate_waits_for_the_counter_to_wrap() -> None:
+    """The rate counter is not reset on a change: set past the new period, it counts
+    through $7FFF first (reSID; the "ADSR bug" of the real chip)."""
+    sid = Sid()
+    sid.write(SUSTAIN_RELEASE, 0x0F, 0)  # release 8 s: period 31251
+    sid.write(ATTACK_DECAY, 0x00, 0)
+    sid.write(CONTROL, 0x01, 5_000)  # the counter is at about 5000 > 8
+    assert sid.read(ENVELOPE, 5_000 + 20_000) == 0
+    assert sid.read(ENVELOPE, 0x8000 + 8 + 200) > 0
+
+
+def test_an_unknown_model_is_refused() -> None:
+    with pytest.raises(ValueError):
+        Sid("6582")

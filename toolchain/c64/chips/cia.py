@@ -1,0 +1,581 @@
+"""The MOS 6526 CIA, as programs see it: two 8-bit ports with data direction registers,
+two 16-bit interval timers, the time-of-day clock with its alarm, the interrupt control
+register, and the serial data register (stored only: nothing is shifted).  The C64 has
+two: CIA 1 at $DC00 (keyboard, joysticks; its interrupt is the CPU's IRQ) and CIA 2 at
+$DD00 (serial bus, VIC bank, user port; its interrupt is the NMI).
+
+Sources: the MOS 6526 datasheet (registers, timer modes, TOD, ICR); VICE 3.10's
+ciacore.c and c64cia1.c/c64cia2.c (reset values, port wiring, TOD details); and
+measurements on VICE 3.10 (x64sc, the default old 6526) kept in tests/test_chips_cia.py,
+which fix the cycle timing:
+
+* A timer counts down once a cycle.  Started (CRA/CRB bit 0 going to 1) by a write at
+  cycle W, it counts from its held value from W+2 on; force-loaded (bit 4) by a write at
+  W, it counts down from the latch from W+3 on (stopped, the counter takes the latch at
+  once; so does writing the latch's high byte to a stopped timer).  A write that stops
+  it freezes the value the counter has at W+2.
+* Counting phi2 (the CPU clock), a timer reaches 1 and underflows on the next cycle: the
+  counter shows the latch for two cycles (the underflow and the reload) and never 0, so
+  an underflow comes every latch+1 cycles.  The interrupt flag is set in the cycle of
+  the underflow; a one-shot timer then holds the latch and clears its start bit.
+* Timer B counting timer A's underflows (CRB bits 5-6 = %10, or %11: CNT is pulled up
+  on the C64) steps down two cycles after each of them and shows 0 until the next one
+  reloads it; the reload shows, and its own underflow (the flag) comes, one cycle after
+  timer A's.  A timer set to count CNT edges
+  (CRA bit 5, CRB %01) stands still: nothing drives CNT.
+
+Not modelled: the timers' outputs on port B (PB6/PB7, CRA/CRB bits 1-2), shifting the
+serial data register in or out (and its interrupt), the FLAG pin, the 6526A's
+differences (the interrupt one cycle earlier).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from toolchain.c64.chips import CYCLES_PER_SECOND, NEVER
+
+PRA, PRB, DDRA, DDRB = 0x0, 0x1, 0x2, 0x3
+TA_LO, TA_HI, TB_LO, TB_HI = 0x4, 0x5, 0x6, 0x7
+TOD_TENTHS, TOD_SECONDS, TOD_MINUTES, TOD_HOURS = 0x8, 0x9, 0xA, 0xB
+SDR, ICR, CRA, CRB = 0xC, 0xD, 0xE, 0xF
+
+# interrupt sources (ICR bits)
+TIMER_A, TIMER_B, ALARM, SERIAL, FLAG = 0x01, 0x02, 0x04, 0x08, 0x10
+
+# control register bits
+START, ONE_SHOT, FORCE_LOAD = 0x01, 0x08, 0x10
+CRA_COUNT_CNT = 0x20  # timer A counts CNT edges instead of phi2
+CRA_TOD_50HZ = 0x80  # the TOD divides the mains by 5 (50 Hz), else by 6 (60 Hz)
+CRB_INPUT = 0x60  # timer B's input: %00 phi2, %01 CNT, %10 timer A underflows, %11 those while CNT is high
+CRB_ALARM = 0x80  # TOD writes go to the alarm
+
+START_DELAY = 2  # the counter counts from W+2 after a start at W
+LOAD_DELAY = 3  # ... from W+3 after a force load
+STOP_DELAY = 2  # a stop at W freezes the value of W+2
+CASCADE_DELAY = 2  # timer B (counting timer A) shows a step two cycles after timer A's underflow
+CASCADE_FLAG_DELAY = 1  # ... and its own underflow comes one cycle after timer A's
+
+TENTHS_A_DAY = 24 * 60 * 60 * 10  # the TOD runs through 12 AM ... 11 PM
+
+
+class Ports(Protocol):
+    """What drives a CIA's port pins from outside.  Each method returns the pin levels
+    (1 high, 0 pulled low) of one port; ``scanning`` is False for a side-effect-free look
+    (the monitor's peek)."""
+
+    def pins_a(self, cia: Cia, now: int, scanning: bool) -> int: ...
+
+    def pins_b(self, cia: Cia, now: int, scanning: bool) -> int: ...
+
+
+class Idle:
+    """Nothing attached: every input pin is pulled up."""
+
+    def pins_a(self, cia: Cia, now: int, scanning: bool) -> int:
+        return 0xFF
+
+    def pins_b(self, cia: Cia, now: int, scanning: bool) -> int:
+        return 0xFF
+
+
+class SerialBusAndUserPort:
+    """CIA 2's ports on a C64 with nothing on the serial bus or the user port.
+
+    Port A bits 3-5 drive ATN, CLOCK and DATA through inverters (7406) onto the bus,
+    bits 6-7 read CLOCK and DATA back: with no other device on the bus, each line is low
+    exactly when the C64 pulls it, so bit 6 reads the inverse of bit 4 and bit 7 the
+    inverse of bit 5 (measured on VICE: $DD00 reads $C7 after $07 is written, $97 after
+    $17, $67 after $27; an input pin is pulled up, so with DDRA 0 the outputs pull
+    both lines low).  VICE's 1541, when present, also pulls DATA while ATN is asserted;
+    c64tc has no drive.  Port B is the user port: ``user_port`` holds the levels there
+    (idle $FF, measured)."""
+
+    def __init__(self, user_port: int = 0xFF) -> None:
+        self.user_port = user_port
+
+    def pins_a(self, cia: Cia, now: int, scanning: bool) -> int:
+        level = cia.port_a_level
+        return 0x3F | (~level << 2 & 0xC0)
+
+    def pins_b(self, cia: Cia, now: int, scanning: bool) -> int:
+        return self.user_port
+
+
+class _Timer:
+    """One interval timer.  Running and counting phi2, the counter shows ``value`` at cycle
+    ``start`` and counts down from there (see the module's description for the pattern
+    around an underflow); otherwise it holds ``value``."""
+
+    def __init__(self) -> None:
+        self.latch = 0xFFFF  # a reset sets the latches to $FFFF (datasheet; VICE ciat_reset)
+        self.value = 0xFFFF
+        self.start = 0
+        self.running = False  # the control register's start bit
+        self.counting = True  # counting phi2 (not CNT, not timer A's underflows)
+        self.one_shot = False
+        self.cascade = False  # timer B counting timer A's underflows
+
+    # -- counting phi2 -----------------------------------------------------------------------
+    def _clocked(self) -> bool:
+        return self.running and self.counting and not self.cascade
+
+    def counter(self, now: int) -> int:
+        if not self._clocked() or now <= self.start:
+            return self.value
+        elapsed = now - self.start
+        if elapsed < self.value:
+            return self.value - elapsed
+        if self.one_shot:
+            return self.latch
+        phase = (elapsed - self.value) % (self.latch + 1)
+        return self.latch if phase == 0 else self.latch + 1 - phase
+
+    def underflows(self, after: int, until: int) -> int:
+        """How many underflows come at cycles in (after, until]."""
+        if not self._clocked() or until <= after:
+            return 0
+        first = self.start + self.value
+        if until < first:
+            return 0
+        period = self.latch + 1
+        lowest = 0 if after < first else (after - first) // period + 1
+        if self.one_shot:
+            return 1 if lowest == 0 else 0
+        return max(0, (until - first) // period - lowest + 1)
+
+    def underflow_after(self, after: int, count: int = 1) -> int:
+        """The cycle of the ``count``-th underflow later than ``after``, or NEVER."""
+        if not self._clocked():
+            return NEVER
+        first = self.start + self.value
+        period = self.latch + 1
+        index = (0 if after < first else (after - first) // period + 1) + count - 1
+        if self.one_shot and index > 0:
+            return NEVER
+        return first + index * period
+
+    def rebase(self, now: int) -> None:
+        """Describe the same counting from ``now`` on (before a change of its settings)."""
+        if not self._clocked() or now <= self.start:
+            return
+        elapsed = now - self.start
+        if elapsed < self.value:
+            self.value -= elapsed
+            self.start = now
+            return
+        phase = (elapsed - self.value) % (self.latch + 1)
+        if phase == 0:  # the underflow cycle: the next one shows the latch again
+            self.value, self.start = self.latch, now + 1
+        else:
+            self.value, self.start = self.latch + 1 - phase, now
+
+
+class Cia:
+    """One 6526 (see the module's description).  ``ports`` drive the port pins (CIA 1:
+    :class:`toolchain.c64.chips.keyboard.ControlPorts`; CIA 2:
+    :class:`SerialBusAndUserPort`); ``interrupt`` is the line it pulls, ``"irq"`` (CIA 1)
+    or ``"nmi"`` (CIA 2); ``mains_hz`` the frequency that clocks the TOD (50 on a PAL
+    C64: VICE's PAL machines use 50 Hz), its first tick at cycle ``mains_phase``."""
+
+    def __init__(self, ports: Ports | None = None, interrupt: str = "irq", mains_hz: int = 50,
+                 mains_phase: int = 0, name: str = "CIA") -> None:
+        if interrupt not in ("irq", "nmi"):
+            raise ValueError(f"interrupt must be 'irq' or 'nmi', not {interrupt!r}")
+        self.ports: Ports = ports if ports is not None else Idle()
+        self.interrupt = interrupt
+        self.name = name
+        self.mains_hz = mains_hz
+        self.mains_phase = mains_phase
+        # a reset clears every register (VICE ciacore_reset): ports are inputs
+        self.pra = self.prb = self.ddra = self.ddrb = 0
+        self.timer_a = _Timer()
+        self.timer_b = _Timer()
+        self.cra = self.crb = 0
+        self.sdr = 0
+        self.flags = 0  # ICR bits 0-4 that fired and were not read
+        self.mask = 0
+        self.time = 0  # the cycle the state describes
+        self.cascade_since = 0  # timer B (counting timer A) counts timer A's underflows after this
+        # TOD: tenths, seconds, minutes, hours (BCD, bit 7 of hours PM).  After a reset
+        # the clock reads 1:00:00.0 AM and stands still until tenths are written (VICE
+        # ciacore_reset; measured: the KERNAL never starts it)
+        self.tod = [0x00, 0x00, 0x00, 0x01]
+        self.alarm = [0x00, 0x00, 0x00, 0x00]
+        self.tod_latch: list[int] | None = None  # the outputs held since hours were read
+        self.tod_stopped = True
+        self.tod_ticks = 0  # the mains divider's ring counter (VICE: 0-5)
+
+    # -- levels on the ports --------------------------------------------------------------------
+    @property
+    def port_a_level(self) -> int:
+        """What the CIA drives on port A: the output bits, 1 where a pin is an input (pulled up)."""
+        return (self.pra | ~self.ddra) & 0xFF
+
+    @property
+    def port_b_level(self) -> int:
+        return (self.prb | ~self.ddrb) & 0xFF
+
+    def vic_bank(self) -> int:
+        """The VIC-II's 16 KiB bank as CIA 2's port A bits 0-1 select it (inverted: %11 is
+        bank 0 at $0000); meaningful for CIA 2 only."""
+        return (3 - (self.port_a_level & 3)) * 0x4000
+
+    # -- interrupts ---------------------------------------------------------------------------------
+    @property
+    def irq(self) -> bool:
+        return self.interrupt == "irq" and bool(self.flags & self.mask)
+
+    @property
+    def nmi(self) -> bool:
+        return self.interrupt == "nmi" and bool(self.flags & self.mask)
+
+    def next_event(self, now: int) -> int:
+        self.advance(now)
+        if self.flags & self.mask:
+            return NEVER  # the line stays pulled until the ICR is read
+        after = max(now, self.time)
+        soonest = NEVER
+        if self.mask & TIMER_A:
+            soonest = min(soonest, self.timer_a.underflow_after(after))
+        if self.mask & TIMER_B:
+            soonest = min(soonest, self._timer_b_underflow_after(after))
+        if self.mask & ALARM:
+            soonest = min(soonest, self._alarm_after(after))
+        return soonest
+
+    # -- bringing the state up to date -----------------------------------------------------------
+    def advance(self, now: int) -> None:
+        if now <= self.time:
+            return
+        before = self.time
+        a, b = self.timer_a, self.timer_b
+        if a.underflows(before, now):
+            self.flags |= TIMER_A
+        if b.cascade:
+            if b.running and self._timer_b_underflow_after(before) <= now:
+                self.flags |= TIMER_B
+                if b.one_shot:
+                    b.running, b.value = False, b.latch
+                    self.crb &= ~START
+        elif b.underflows(before, now):
+            self.flags |= TIMER_B
+        for timer, register in ((a, CRA), (b, CRB)):
+            one_shot_over = timer.one_shot and not timer.cascade and timer.underflows(timer.start - 1, now)
+            if timer.running and one_shot_over:
+                if timer is a:
+                    self._rebase_cascade(now)  # timer B keeps the underflow it counted
+                timer.running, timer.value = False, timer.latch
+                if register == CRA:
+                    self.cra &= ~START
+                else:
+                    self.crb &= ~START
+        self._advance_tod(before, now)
+        self.time = now
+
+    # -- timer B counting timer A ---------------------------------------------------------------------
+    def _cascade_steps(self, now: int) -> int:
+        """Timer A's underflows that timer B shows at cycle ``now``."""
+        return self.timer_a.underflows(self.cascade_since, now - CASCADE_DELAY)
+
+    def _cascade_counter(self, now: int) -> int:
+        b = self.timer_b
+        if not b.running:
+            return b.value
+        steps = self._cascade_steps(now)
+        if steps <= b.value:
+            counter = b.value - steps
+        elif b.one_shot:
+            return b.latch
+        else:
+            counter = b.latch - (steps - b.value - 1) % (b.latch + 1)
+        # at 0, the reload that timer A's next underflow brings shows a cycle sooner than
+        # a step down does (measured on VICE)
+        if counter == 0 and self.timer_a.underflows(self.cascade_since, now - CASCADE_FLAG_DELAY) > steps:
+            return b.latch
+        return counter
+
+    def _timer_b_underflow_after(self, after: int) -> int:
+        b = self.timer_b
+        if not b.cascade:
+            return b.underflow_after(after)
+        if not b.running:
+            return NEVER
+        # timer B underflows at the step that finds it at 0: steps value+1, then every latch+1
+        done = self.timer_a.underflows(self.cascade_since, after - CASCADE_FLAG_DELAY)
+        first = b.value + 1
+        if done < first:
+            step = first
+        elif b.one_shot:
+            return NEVER
+        else:
+            step = first + ((done - first) // (b.latch + 1) + 1) * (b.latch + 1)
+        # the step-th underflow of timer A after cascade_since
+        when = self.timer_a.underflow_after(self.cascade_since, step)
+        return NEVER if when >= NEVER else when + CASCADE_FLAG_DELAY
+
+    def _rebase_cascade(self, now: int) -> None:
+        """Timer B (counting timer A) takes the count it will show once timer A's
+        underflows up to ``now`` have reached it, and counts only later ones: done before
+        any change of either timer's settings at ``now``."""
+        b = self.timer_b
+        if b.cascade and b.running:
+            b.value = self._cascade_counter(now + CASCADE_DELAY)
+        self.cascade_since = now
+
+    # -- the Chip interface ----------------------------------------------------------------------------
+    def peek(self, register: int, now: int) -> int:
+        return self._read(register & 0x0F, now, effects=False)
+
+    def read(self, register: int, now: int) -> int:
+        return self._read(register & 0x0F, now, effects=True)
+
+    def _read(self, register: int, now: int, effects: bool) -> int:
+        self.advance(now)
+        if register == PRA:
+            return self.port_a_level & self.ports.pins_a(self, now, effects)
+        if register == PRB:
+            return self.port_b_level & self.ports.pins_b(self, now, effects)
+        if register == DDRA:
+            return self.ddra
+        if register == DDRB:
+            return self.ddrb
+        if register in (TA_LO, TA_HI):
+            value = self.timer_a.counter(now)
+            return value & 0xFF if register == TA_LO else value >> 8
+        if register in (TB_LO, TB_HI):
+            value = self._cascade_counter(now) if self.timer_b.cascade else self.timer_b.counter(now)
+            return value & 0xFF if register == TB_LO else value >> 8
+        if TOD_TENTHS <= register <= TOD_HOURS:
+            index = register - TOD_TENTHS
+            # reading hours holds the outputs until tenths are read (datasheet; VICE)
+            shown = self.tod_latch if self.tod_latch is not None else self.tod
+            value = shown[index]
+            if effects:
+                if register == TOD_HOURS and self.tod_latch is None:
+                    self.tod_latch = list(self.tod)
+                elif register == TOD_TENTHS:
+                    self.tod_latch = None
+            return value
+        if register == SDR:
+            return self.sdr
+        if register == ICR:
+            value = self.flags | (0x80 if self.flags & self.mask else 0)
+            if effects:
+                self.flags = 0  # reading clears the flags and releases the line
+            return value
+        if register == CRA:
+            return self.cra & ~FORCE_LOAD & 0xFF
+        return self.crb & ~FORCE_LOAD & 0xFF
+
+    def write(self, register: int, value: int, now: int) -> None:
+        register &= 0x0F
+        value &= 0xFF
+        self.advance(now)
+        if register == PRA:
+            self.pra = value
+        elif register == PRB:
+            self.prb = value
+        elif register == DDRA:
+            self.ddra = value
+        elif register == DDRB:
+            self.ddrb = value
+        elif register in (TA_LO, TA_HI, TB_LO, TB_HI):
+            self._write_latch(register, value, now)
+        elif TOD_TENTHS <= register <= TOD_HOURS:
+            self._write_tod(register - TOD_TENTHS, value)
+        elif register == SDR:
+            self.sdr = value
+        elif register == ICR:
+            if value & 0x80:
+                self.mask |= value & 0x1F
+            else:
+                self.mask &= ~value & 0x1F
+        elif register == CRA:
+            self._write_control(self.timer_a, value, now)
+            self.cra = value
+        else:
+            self._write_control(self.timer_b, value, now)
+            self.crb = value
+
+    def _write_latch(self, register: int, value: int, now: int) -> None:
+        timer = self.timer_a if register in (TA_LO, TA_HI) else self.timer_b
+        self._rebase_cascade(now)
+        timer.rebase(now)
+        if register in (TA_LO, TB_LO):
+            timer.latch = (timer.latch & 0xFF00) | value
+        else:
+            timer.latch = (timer.latch & 0x00FF) | value << 8
+            if not timer.running:  # writing the high byte of a stopped timer loads it
+                timer.value = timer.latch
+
+    def _write_control(self, timer: _Timer, value: int, now: int) -> None:
+        is_b = timer is self.timer_b
+        if timer.cascade:
+            current, frozen = self._cascade_counter(now), self._cascade_counter(now + STOP_DELAY)
+        else:
+            current, frozen = timer.counter(now), timer.counter(now + STOP_DELAY)
+        self._rebase_cascade(now)
+        timer.rebase(now)
+        running = bool(value & START)
+        cascade = is_b and bool(value & 0x40)  # %10 or %11: timer A's underflows (CNT is high)
+        counting = cascade or (not value & CRA_COUNT_CNT if not is_b else not value & CRB_INPUT)
+        if timer.running and not running:  # a stop freezes the value of two cycles later
+            timer.value, timer.start = frozen, now
+        elif timer.cascade != cascade or timer.counting != counting:
+            timer.value, timer.start = current, now
+        elif running and not timer.running:
+            timer.start = now + START_DELAY
+        timer.running, timer.one_shot = running, bool(value & ONE_SHOT)
+        timer.cascade, timer.counting = cascade, counting
+        if value & FORCE_LOAD:
+            timer.value = timer.latch
+            timer.start = now + LOAD_DELAY if running and not cascade else now
+
+    # -- the time-of-day clock ---------------------------------------------------------------------
+    def _mains_ticks(self, now: int) -> int:
+        """How many mains ticks came at cycles up to ``now`` (tick k at k*CPS//hz + phase)."""
+        if now < self.mains_phase:
+            return 0
+        return -(-((now - self.mains_phase + 1) * self.mains_hz) // CYCLES_PER_SECOND)
+
+    def _tick_time(self, index: int) -> int:
+        """The cycle of mains tick ``index`` (counting from 0)."""
+        return index * CYCLES_PER_SECOND // self.mains_hz + self.mains_phase
+
+    def _divider(self) -> int:
+        """The ring counter value at which the next tick steps the tenths (VICE's ciacore:
+        the 3-bit ring counter matches at 4 with CRA bit 7 set, at 5 without)."""
+        return 4 if self.cra & CRA_TOD_50HZ else 5
+
+    def _ticks_to_step(self) -> int:
+        match = self._divider()
+        if self.tod_ticks <= match:
+            return match - self.tod_ticks + 1
+        return (5 - self.tod_ticks + 1) + match + 1
+
+    def _advance_tod(self, before: int, now: int) -> None:
+        if self.tod_stopped:
+            return
+        ticks = self._mains_ticks(now) - self._mains_ticks(before)
+        if ticks <= 0:
+            return
+        first = self._ticks_to_step()
+        if ticks < first:
+            for _ in range(ticks):
+                self.tod_ticks = 0 if self.tod_ticks >= 5 else self.tod_ticks + 1
+            return
+        period = self._divider() + 1
+        steps = 1 + (ticks - first) // period
+        self.tod_ticks = (ticks - first) % period
+        self._step_tod(steps)
+
+    def _step_tod(self, steps: int) -> None:
+        """The tenths step ``steps`` times, with the alarm checked at each."""
+        while steps > 0 and (steps <= 4096 or not _valid_time(self.tod)):
+            _tod_step(self.tod)
+            steps -= 1
+            if self.tod == self.alarm:
+                self.flags |= ALARM
+        if steps == 0:
+            return
+        start = _tenths_of(self.tod)
+        if _valid_time(self.alarm):
+            ahead = (_tenths_of(self.alarm) - start) % TENTHS_A_DAY
+            if 0 < ahead <= steps:
+                self.flags |= ALARM
+        self.tod = _time_of((start + steps) % TENTHS_A_DAY)
+
+    def _alarm_after(self, after: int) -> int:
+        """The cycle at which the TOD reaches the alarm, NEVER when it will not."""
+        if self.tod_stopped or not _valid_time(self.alarm) or not _valid_time(self.tod):
+            return NEVER if self.tod_stopped else self._tick_time(self._mains_ticks(after) + 1)
+        steps = (_tenths_of(self.alarm) - _tenths_of(self.tod)) % TENTHS_A_DAY or TENTHS_A_DAY
+        ticks = self._ticks_to_step() + (steps - 1) * (self._divider() + 1)
+        return self._tick_time(self._mains_ticks(after) + ticks - 1)
+
+    def _write_tod(self, index: int, value: int) -> None:
+        writing_alarm = bool(self.crb & CRB_ALARM)
+        if index == 3:
+            value &= 0x9F
+            if (value & 0x1F) == 0x12 and not writing_alarm:
+                value ^= 0x80  # writing hour 12 flips AM/PM (measured on VICE; the 6526 does it)
+        elif index in (1, 2):
+            value &= 0x7F
+        else:
+            value &= 0x0F
+        target = self.alarm if writing_alarm else self.tod
+        if not writing_alarm:
+            if index == 3:
+                self.tod_stopped = True  # writing hours stops the clock ...
+            elif index == 0 and self.tod_stopped:
+                self.tod_stopped = False  # ... until tenths are written
+                self.tod_ticks = 0
+        if target[index] != value:
+            target[index] = value
+            if self.tod == self.alarm:
+                self.flags |= ALARM
+
+
+# -- TOD arithmetic -----------------------------------------------------------------------------------
+
+def _bcd(value: int) -> int:
+    return (value >> 4) * 10 + (value & 0x0F)
+
+
+def _valid_time(time: list[int]) -> bool:
+    tenths, seconds, minutes, hours = time
+    digits_ok = (tenths <= 9 and seconds & 0x0F <= 9 and seconds >> 4 <= 5 and minutes & 0x0F <= 9
+                 and minutes >> 4 <= 5 and hours & 0x0F <= 9)
+    return digits_ok and 1 <= _bcd(hours & 0x1F) <= 12
+
+
+def _tenths_of(time: list[int]) -> int:
+    """A valid TOD time as tenths since 12:00:00.0 AM."""
+    tenths, seconds, minutes, hours = time
+    hour = _bcd(hours & 0x1F) % 12 + (12 if hours & 0x80 else 0)
+    return ((hour * 60 + _bcd(minutes)) * 60 + _bcd(seconds)) * 10 + tenths
+
+
+def _time_of(tenths: int) -> list[int]:
+    seconds, tenth = divmod(tenths, 10)
+    minutes, second = divmod(seconds, 60)
+    hour, minute = divmod(minutes, 60)
+    shown = hour % 12 or 12
+    return [tenth, second // 10 << 4 | second % 10, minute // 10 << 4 | minute % 10,
+            (0x80 if hour >= 12 else 0) | shown // 10 << 4 | shown % 10]
+
+
+def _tod_step(time: list[int]) -> None:
+    """One tenth, digit by digit as the 6526's counters do it (VICE ciacore_inttod):
+    4-bit digits that carry at 10, 3-bit tens of seconds and minutes that carry at 6,
+    hours 1-12 with AM/PM flipping on the way to 12."""
+    tenths = (time[0] + 1) & 0x0F
+    if tenths == 10:
+        tenths = 0
+        carry = True
+        for index in (1, 2):
+            low = (time[index] + 1) & 0x0F
+            high = time[index] >> 4 & 0x07
+            if low == 10:
+                low = 0
+                high = (high + 1) & 0x07
+                carry = high == 6
+                if carry:
+                    high = 0
+            else:
+                carry = False
+            time[index] = high << 4 | low
+            if not carry:
+                break
+        if carry:
+            hours = time[3]
+            low, high, pm = hours & 0x0F, hours >> 4 & 0x01, hours & 0x80
+            if (high == 1 and low == 2) or (high == 0 and low == 9):
+                low, high = high, high ^ 1
+            else:
+                low = (low + 1) & 0x0F
+                if high == 1 and low == 2:
+                    pm ^= 0x80
+            time[3] = pm | high << 4 | low
+    time[0] = tenths

@@ -1,0 +1,431 @@
+"""The SID (MOS 6581/8580) as programs see it: 29 registers written, and the four that
+can be read: the paddles $D419/$D41A, voice 3's oscillator $D41B and its envelope
+$D41C.  No sound is produced: voices 1 and 2 only keep their accumulators (voice 3's
+ring modulation reads voice 2's), the filter and volume are stored.
+
+What a read gives follows reSID as built into VICE 3.10 (resid/sid.cc, wave.cc/wave.h,
+envelope.cc/envelope.h) and was measured there (tests/test_chips_sid.py):
+
+* A write-only register reads the last value written to, or read from $D41B/$D41C of,
+  the chip (the data bus's charge) until it fades: 7,424 cycles on a 6581, 663,552 on
+  an 8580, then 0.  The paddles read $FF with nothing attached, and in VICE their read
+  does not refresh that value.
+* $D41B is the upper 8 bits of voice 3's 12-bit waveform output: sawtooth the
+  accumulator's top bits, triangle those folded at the top bit (with ring modulation
+  by voice 2's top bit), pulse all ones or zeros against the pulse width, noise 8 bits
+  of the 23-bit shift register (taps 20, 18, 14, 11, 9, 5, 2, 0), clocked two cycles
+  after accumulator bit 19 rises, feedback bit 22 XOR bit 17.  The accumulator adds the
+  frequency every cycle and is held at 0 while the test bit is set; then the shift
+  register fills with ones after a while (35,000 cycles on a 6581, 2,519,864 on an
+  8580, then one more bit every 1,000 / 315,000 cycles) and is shifted once, with bit
+  17 inverted, when the test bit is cleared.  With no waveform selected the last output
+  stays (182,000 / 4,400,000 cycles) and then fades a bit at a time.
+* $D41C is voice 3's envelope counter: attack counts up once a rate period, decay and
+  release count down once every 1 to 30 rate periods (the exponential steps at levels
+  $5D, $36, $1A, $0E, $06), decay stops at the sustain level, release at 0; the rate
+  counter is not reset when the rate changes, so a lower rate can first count through
+  to $7FFF (the "ADSR bug").
+
+Not modelled: combined waveforms (their output is the AND of the single ones here;
+the chips give other, measured values, and noise combined with another waveform
+clears the shift register), hard sync, the pipelines of a cycle or two in the envelope,
+the 8580's write delay, anything audible.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from toolchain.c64.chips import NEVER
+
+VOICE2_FREQUENCY, VOICE2_CONTROL = 0x07, 0x0B
+FREQUENCY_LO, FREQUENCY_HI, PULSE_LO, PULSE_HI, CONTROL, ATTACK_DECAY, SUSTAIN_RELEASE = range(0x0E, 0x15)
+PADDLE_X, PADDLE_Y, OSCILLATOR_3, ENVELOPE_3 = 0x19, 0x1A, 0x1B, 0x1C
+
+GATE, SYNC, RING, TEST = 0x01, 0x02, 0x04, 0x08
+TRIANGLE, SAWTOOTH, PULSE, NOISE = 0x10, 0x20, 0x40, 0x80
+
+# reSID (VICE 3.10) constants per chip model
+class _Model(NamedTuple):
+    bus_ttl: int  # cycles the data bus keeps a value
+    shift_reset: int  # cycles with the test bit set before the shift register fills with ones
+    shift_reset_bit: int  # ... and then for each further bit
+    floating: int  # cycles the output stays with no waveform selected
+    floating_bit: int  # ... and then for each further bit of fading
+    delayed_wave: bool  # triangle and sawtooth reach OSC3 a cycle late
+
+
+MODELS = {
+    "6581": _Model(0x1D00, 35_000, 1_000, 182_000, 1_500, False),
+    "8580": _Model(0xA2000, 2_519_864, 315_000, 4_400_000, 50_000, True),
+}
+NOISE_DELAY = 2  # the shift register is clocked two cycles after bit 19 rises (reSID's shift_pipeline)
+SHIFT_MASK = 0x7FFFFF
+NO_PADDLE = 0xFF  # VICE with nothing in the control ports
+
+# envelope rate periods in cycles minus one (reSID envelope.cc, from the datasheet's
+# 2 ms ... 8 s attack times)
+RATE_PERIODS = (8, 31, 62, 94, 148, 219, 266, 312, 391, 976, 1953, 3125, 3906, 11719, 19531, 31250)
+EXPONENTIAL_PERIODS = {0xFF: 1, 0x5D: 2, 0x36: 4, 0x1A: 8, 0x0E: 16, 0x06: 30, 0x00: 1}
+ATTACK, DECAY_SUSTAIN, RELEASE = "attack", "decay", "release"
+
+
+def _shift_once(register: int) -> int:
+    return ((register << 1) | ((register >> 22) ^ (register >> 17)) & 1) & SHIFT_MASK
+
+
+def _linear_map_powers() -> list[tuple[list[int], list[int], list[int]]]:
+    """The shift register's step is linear over GF(2): for each power 2^k of it, the
+    images of every value of the register's three bytes (XOR them for the whole
+    register).  Shifting n times applies the powers of n's bits."""
+    images = [_shift_once(1 << bit) for bit in range(23)] + [0]  # the step, bit by bit (24: none)
+    powers = []
+    for _ in range(23):
+        tables = []
+        for byte in range(3):
+            table = [0] * 256
+            for value in range(1, 256):
+                low = value & -value
+                table[value] = table[value ^ low] ^ images[8 * byte + low.bit_length() - 1]
+            tables.append(table)
+        powers.append((tables[0], tables[1], tables[2]))
+        # square the map: the image of each bit after twice as many steps
+        images = [_apply(powers[-1], image) for image in images[:23]] + [0]
+    return powers
+
+
+def _apply(power: tuple[list[int], list[int], list[int]], value: int) -> int:
+    low, middle, high = power
+    return low[value & 0xFF] ^ middle[value >> 8 & 0xFF] ^ high[value >> 16]
+
+
+_POWERS = _linear_map_powers()
+_PERIOD = (1 << 23) - 1  # the feedback is maximal: any state but 0 comes back after 2^23-1 steps
+
+
+def shift_register_after(register: int, steps: int) -> int:
+    """The noise shift register after ``steps`` clocks."""
+    if steps <= 8:
+        for _ in range(steps):
+            register = ((register << 1) | ((register >> 22) ^ (register >> 17)) & 1) & SHIFT_MASK
+        return register
+    steps %= _PERIOD
+    bit = 0
+    while steps:
+        if steps & 1:
+            register = _apply(_POWERS[bit], register)
+        steps >>= 1
+        bit += 1
+    return register
+
+
+def noise_output(register: int) -> int:
+    """The 12-bit noise output: register bits 20, 18, 14, 11, 9, 5, 2, 0 as bits 11-4."""
+    return ((register >> 9 & 0x800) | (register >> 8 & 0x400) | (register >> 5 & 0x200)
+            | (register >> 3 & 0x100) | (register >> 2 & 0x080) | (register << 1 & 0x040)
+            | (register << 3 & 0x020) | (register << 4 & 0x010))
+
+
+class _Oscillator:
+    """An accumulator: ``value`` at cycle ``since``, adding ``frequency`` every cycle
+    (held at 0 while the test bit is set)."""
+
+    def __init__(self) -> None:
+        self.value = 0x555555  # reSID's power-on value (wave.cc); a reset leaves it alone
+        self.since = 0
+        self.frequency = 0
+        self.test = False
+
+    def at(self, now: int) -> int:
+        if self.test or now <= self.since:
+            return self.value
+        return (self.value + self.frequency * (now - self.since)) & 0xFFFFFF
+
+    def unwrapped(self, now: int) -> int:
+        if self.test or now <= self.since:
+            return self.value
+        return self.value + self.frequency * (now - self.since)
+
+    def rebase(self, now: int) -> None:
+        self.value = self.at(now)
+        self.since = max(now, self.since)
+
+
+class _Envelope:
+    """Voice 3's envelope generator (see the module's description)."""
+
+    def __init__(self) -> None:
+        self.level = 0  # VICE after reset and the KERNAL's start: $D41C reads 0 (measured)
+        self.state = RELEASE
+        self.attack = self.decay = self.sustain = self.release = 0
+        self.gate = False
+        self.rate_since = 0  # the rate counter shows rate_count at cycle rate_since
+        self.rate_count = 0
+        self.exponential_count = 0
+        self.exponential_period = 1
+        self.hold_zero = True
+
+    @property
+    def rate_period(self) -> int:
+        rate = {ATTACK: self.attack, DECAY_SUSTAIN: self.decay, RELEASE: self.release}[self.state]
+        return RATE_PERIODS[rate]
+
+    def _next_tick(self) -> int:
+        period, count = self.rate_period, self.rate_count
+        if count <= period:
+            return self.rate_since + period - count + 1
+        return self.rate_since + 0x8000 - count + period  # counts through $7FFF first
+
+    def _static(self) -> bool:
+        return self.hold_zero or (self.state == DECAY_SUSTAIN and self.level == self.sustain * 0x11)
+
+    def advance(self, now: int, visible: bool = False) -> None:
+        """Carry out the rate counter's ticks up to ``now``; ``visible``: only those whose
+        step a read at ``now`` shows (reSID's pipelines: 3 cycles after the tick, 4 when a
+        step waits for an exponential period above 1)."""
+        while True:
+            tick = self._next_tick()
+            if visible:
+                if tick + (3 if self.state == ATTACK or self.exponential_period == 1 else 4) > now:
+                    return
+            elif tick > now:
+                return
+            if self._static():
+                # nothing changes until a write: only the rate counter's phase moves on
+                period = self.rate_period + 1
+                ticks = (now - tick) // period + 1
+                self.rate_since, self.rate_count = tick + (ticks - 1) * period, 0
+                self.exponential_count = (self.exponential_count + ticks) % self.exponential_period
+                return
+            self.rate_since, self.rate_count = tick, 0
+            if self.state == ATTACK:
+                self.exponential_count = 0
+                self.level = (self.level + 1) & 0xFF
+                if self.level == 0xFF:
+                    self.state = DECAY_SUSTAIN
+            else:
+                self.exponential_count += 1
+                if self.exponential_count < self.exponential_period:
+                    continue
+                self.exponential_count = 0
+                if self.state == DECAY_SUSTAIN and self.level == self.sustain * 0x11:
+                    continue
+                self.level = (self.level - 1) & 0xFF
+            if self.level in EXPONENTIAL_PERIODS:
+                self.exponential_period = EXPONENTIAL_PERIODS[self.level]
+                if self.level == 0:
+                    self.hold_zero = True
+
+    def rebase(self, now: int) -> None:
+        """The rate counter's value at ``now`` (after advance(now)), kept across a rate change."""
+        count = self.rate_count + (now - self.rate_since)
+        if self.rate_count > self.rate_period and count > 0x7FFF:
+            count -= 0x7FFF
+        self.rate_since, self.rate_count = now, count
+
+    def write_control(self, value: int, now: int) -> None:
+        gate = bool(value & GATE)
+        if gate == self.gate:
+            return
+        self.rebase(now)
+        self.gate = gate
+        if gate:
+            self.state = ATTACK
+            self.hold_zero = False
+        else:
+            self.state = RELEASE
+
+    def write_rates(self, register: int, value: int, now: int) -> None:
+        self.rebase(now)
+        if register == ATTACK_DECAY:
+            self.attack, self.decay = value >> 4, value & 0x0F
+        else:
+            self.sustain, self.release = value >> 4, value & 0x0F
+
+
+class Sid:
+    """The SID's registers and voice 3's readable outputs (see the module's description).
+    ``model`` "6581" (the C64 of the 64'er years) or "8580" (VICE 3.10's default for
+    x64sc: sid-resources.c)."""
+
+    def __init__(self, model: str = "8580") -> None:
+        if model not in MODELS:
+            raise ValueError(f"SID model must be one of {sorted(MODELS)}, not {model!r}")
+        self.model = model
+        settings = MODELS[model]
+        self.bus_ttl = settings.bus_ttl
+        self.shift_reset = settings.shift_reset
+        self.shift_reset_bit = settings.shift_reset_bit
+        self.floating_ttl = settings.floating
+        self.floating_bit = settings.floating_bit
+        self.delayed_wave = settings.delayed_wave
+        self.registers = bytearray(32)
+        self.bus_value = 0
+        self.bus_until = 0  # the bus value reads back before this cycle
+        self.voice2 = _Oscillator()
+        self.voice3 = _Oscillator()
+        self.pulse_width = 0
+        self.control = 0
+        self.shift_register = 0x7FFFFE  # reSID's reset value
+        self.shift_since = 0  # the shift register holds every clock from bit 19 rises up to here
+        self.test_since = 0  # when the test bit was set (the shift register's reset runs from here)
+        self.floating = 0  # the 12-bit output kept while no waveform is selected
+        self.floating_since = 0
+        self.envelope = _Envelope()
+
+    # -- voice 3's waveform --------------------------------------------------------------------
+    def _noise_clocks(self, since: int, until: int) -> int:
+        """Bit 19 rises of voice 3's accumulator at cycles in (since, until]."""
+        oscillator = self.voice3
+        if oscillator.test or until <= since:
+            return 0
+        start = oscillator.unwrapped(max(since, oscillator.since))
+        end = oscillator.unwrapped(until)
+        return (end - 0x80000) // 0x100000 - (start - 0x80000) // 0x100000
+
+    def _shift_register_at(self, now: int) -> int:
+        if self.voice3.test:
+            # held; after a while its cells fill with ones, one more bit at a time
+            register = self.shift_register
+            begin = self.test_since + self.shift_reset
+            if now >= begin:
+                for _ in range(min(23, (now - begin) // self.shift_reset_bit + 1)):
+                    register |= 1
+                    register = (register | register << 1) & SHIFT_MASK
+            return register
+        if now > self.shift_since:
+            # the clocks a read at ``now`` shows are those up to now - NOISE_DELAY: keep them,
+            # so that polling costs only the clocks since the last read
+            steps = self._noise_clocks(self.shift_since - NOISE_DELAY, now - NOISE_DELAY)
+            self.shift_register = shift_register_after(self.shift_register, steps)
+            self.shift_since = now
+        return self.shift_register
+
+    def _settle_shift_register(self, now: int, pending: bool = True) -> None:
+        """Bring the shift register to ``now``; ``pending``: with the clocks still in the
+        pipeline (else they are dropped, as setting the test bit does)."""
+        if self.voice3.test:
+            self.shift_register = self._shift_register_at(now)
+        else:
+            until = now if pending else now - NOISE_DELAY
+            steps = self._noise_clocks(self.shift_since - NOISE_DELAY, until)
+            self.shift_register = shift_register_after(self.shift_register, steps)
+        self.shift_since = now + NOISE_DELAY if pending else now
+
+    def _waveform(self, now: int) -> int:
+        """Voice 3's 12-bit waveform output at ``now``."""
+        waveforms = self.control & 0xF0
+        if not waveforms:
+            return self._floating_at(now)
+        oscillator = self.voice3
+        wave_time = now - 1 if self.delayed_wave else now  # the 8580 latches tri/saw a cycle late
+        accumulator = oscillator.at(wave_time)
+        output = 0xFFF
+        if waveforms & (TRIANGLE | SAWTOOTH):
+            top = accumulator >> 12
+            if waveforms & SAWTOOTH:
+                output &= top
+            if waveforms & TRIANGLE:
+                msb = accumulator
+                if self.control & RING and not waveforms & SAWTOOTH:
+                    msb ^= ~self.voice2.at(wave_time) & 0x800000
+                folded = top ^ 0xFFF if msb & 0x800000 else top
+                output &= folded << 1 & 0xFFF
+        if waveforms & PULSE:
+            # the comparison's result is used a cycle later (reSID); the test bit holds it high
+            if not oscillator.test and oscillator.at(now - 1) >> 12 < self.pulse_width:
+                output = 0
+        if waveforms & NOISE:
+            output &= noise_output(self._shift_register_at(now))
+        return output
+
+    def _floating_at(self, now: int) -> int:
+        value = self.floating
+        fade = self.floating_since + self.floating_ttl
+        if value and now >= fade:
+            for _ in range((now - fade) // self.floating_bit + 1):
+                value &= value >> 1
+                if not value:
+                    break
+        return value
+
+    def _write_control(self, value: int, now: int) -> None:
+        old = self.control
+        oscillator = self.voice3
+        if value & 0xF0 == 0 and old & 0xF0:
+            self.floating, self.floating_since = self._waveform(now), now
+        test = bool(value & TEST)
+        if test and not oscillator.test:
+            self._settle_shift_register(now, pending=False)
+            oscillator.rebase(now)
+            oscillator.value, oscillator.test = 0, True
+            self.test_since = now
+        elif not test and oscillator.test:
+            register = self._shift_register_at(now)
+            # the test bit falling shifts once with bit 0 = NOT bit 17 (reSID)
+            self.shift_register = ((register << 1) | (~register >> 17 & 1)) & SHIFT_MASK
+            self.shift_since = now
+            oscillator.value, oscillator.since, oscillator.test = 0, now, False
+        self.control = value
+        self.envelope.advance(now)
+        self.envelope.write_control(value, now)
+
+    # -- the Chip interface ------------------------------------------------------------------------
+    def advance(self, now: int) -> None:
+        pass  # everything is worked out from the cycle count when it is read
+
+    def next_event(self, now: int) -> int:
+        return NEVER  # the SID has no interrupt
+
+    @property
+    def irq(self) -> bool:
+        return False
+
+    def _bus(self, now: int) -> int:
+        return self.bus_value if now < self.bus_until else 0
+
+    def peek(self, register: int, now: int) -> int:
+        register &= 0x1F
+        if register in (PADDLE_X, PADDLE_Y):
+            return NO_PADDLE
+        if register == OSCILLATOR_3:
+            return self._waveform(now) >> 4
+        if register == ENVELOPE_3:
+            self.envelope.advance(now, visible=True)
+            return self.envelope.level
+        return self._bus(now)
+
+    def read(self, register: int, now: int) -> int:
+        register &= 0x1F
+        value = self.peek(register, now)
+        if register in (OSCILLATOR_3, ENVELOPE_3):
+            self.bus_value, self.bus_until = value, now + self.bus_ttl
+        return value
+
+    def write(self, register: int, value: int, now: int) -> None:
+        register &= 0x1F
+        value &= 0xFF
+        self.bus_value, self.bus_until = value, now + self.bus_ttl
+        self.registers[register] = value
+        if register in (FREQUENCY_LO, FREQUENCY_HI):
+            self._settle_shift_register(now)
+            self.voice3.rebase(now)
+            self.voice3.frequency = self.registers[FREQUENCY_LO] | self.registers[FREQUENCY_HI] << 8
+        elif register in (PULSE_LO, PULSE_HI):
+            self.pulse_width = (self.registers[PULSE_LO] | self.registers[PULSE_HI] << 8) & 0xFFF
+        elif register == CONTROL:
+            self._write_control(value, now)
+        elif register in (ATTACK_DECAY, SUSTAIN_RELEASE):
+            self.envelope.advance(now)
+            self.envelope.write_rates(register, value, now)
+        elif register in (VOICE2_FREQUENCY, VOICE2_FREQUENCY + 1):
+            self.voice2.rebase(now)
+            low, high = self.registers[VOICE2_FREQUENCY], self.registers[VOICE2_FREQUENCY + 1]
+            self.voice2.frequency = low | high << 8
+        elif register == VOICE2_CONTROL:
+            test = bool(value & TEST)
+            if test != self.voice2.test:
+                self.voice2.rebase(now)
+                if test:
+                    self.voice2.value = 0
+                self.voice2.since, self.voice2.test = now, test
