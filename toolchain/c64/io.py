@@ -13,35 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from toolchain.c64.chips import NEVER, Chip
+from toolchain.c64.chips import Chip
 
 VIC_BASE, SID_BASE, COLOUR_BASE, CIA1_BASE, CIA2_BASE = 0xD000, 0xD400, 0xD800, 0xDC00, 0xDD00
-
-
-class Registers:
-    """A chip that only stores what is written (until a chip's own model is plugged in)."""
-
-    def __init__(self, size: int, values: bytes | None = None) -> None:
-        self.values = bytearray(values or bytes(size))
-
-    def read(self, register: int, now: int) -> int:
-        return self.values[register]
-
-    def peek(self, register: int, now: int) -> int:
-        return self.values[register]
-
-    def write(self, register: int, value: int, now: int) -> None:
-        self.values[register] = value
-
-    def next_event(self, now: int) -> int:
-        return NEVER
-
-    def advance(self, now: int) -> None:
-        pass
-
-    @property
-    def irq(self) -> bool:
-        return False
 
 
 class Ticker:
@@ -71,9 +45,13 @@ class IOArea:
 
     def __init__(self, memory: bytearray, vic: Chip, sid: Chip, cia1: Chip, cia2: Chip) -> None:
         self.memory = memory
+        self.plug(vic, sid, cia1, cia2)
+        self.tickers: list[Ticker] = []
+
+    def plug(self, vic: Chip, sid: Chip, cia1: Chip, cia2: Chip) -> None:
+        """These chips answer from now on (a machine's reset brings back saved ones)."""
         self.vic, self.sid, self.cia1, self.cia2 = vic, sid, cia1, cia2
         self.chips: tuple[Chip, ...] = (vic, sid, cia1, cia2)
-        self.tickers: list[Ticker] = []
 
     def _chip(self, address: int) -> tuple[Chip | None, int]:
         page = address >> 8

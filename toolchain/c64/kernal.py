@@ -22,8 +22,8 @@ from toolchain.c64.memory import (
     BRK_VECTOR,
     IRQ_VECTOR,
     JIFFY_CLOCK,
-    LINE_POINTER,
     NMI_VECTOR,
+    SCREEN_PAGE,
     STOP_KEY,
     read_word,
     write_word,
@@ -311,7 +311,10 @@ def plot(machine: C64) -> None:
     if not cpu.c:
         machine.screen.set_cursor(cpu.x, cpu.y)
         # $E56C ends by pointing $F3/$F4 at the line's colour RAM ($EA24): its high byte in A
-        cpu.a = 0xD8 | machine.memory[LINE_POINTER + 1] & 0x03
+        screen = machine.screen
+        start_row = screen.row - 1 if screen.continued[screen.row] else screen.row
+        line_address = (machine.memory[SCREEN_PAGE] << 8) + start_row * 40
+        cpu.a = 0xD8 | line_address >> 8 & 0x03
     cpu.x, cpu.y = machine.screen.cursor()
     _set_nz(cpu, cpu.y)  # $E513: LDX $D6 / LDY $D3
 

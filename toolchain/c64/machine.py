@@ -15,18 +15,26 @@ KERNAL's IRQ entry, ($0314) and its handler, or a program's.  BRK goes through
 
 from __future__ import annotations
 
+import copy
 import sys
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from toolchain.c64 import kernal
-from toolchain.c64.io import CIA1_BASE, SID_BASE, IOArea, Registers
+from toolchain.c64.chips import Chip
+from toolchain.c64.chips.cia import Cia, SerialBusAndUserPort
+from toolchain.c64.chips.keyboard import ControlPorts, KeyMatrix
+from toolchain.c64.chips.power_on import KERNAL_RESET_WRITES
+from toolchain.c64.chips.sid import Sid
+from toolchain.c64.chips.vic import Vic
+from toolchain.c64.io import CIA1_BASE, SID_BASE, IOArea
 from toolchain.c64.keyboard import Keyboard, UntypableText, text_to_keys, typed_lines
 from toolchain.c64.memory import (
     BASIC_ROM,
     COLOUR_RAM,
     CURSOR_COLUMN,
+    IRQ_VECTOR,
     JIFFY_CLOCK,
     KERNAL_ROM,
     KEYBOARD_COUNT,
@@ -36,6 +44,7 @@ from toolchain.c64.memory import (
     WATCH_MACHINE,
     MemoryMap,
     power_on_memory,
+    read_word,
     visible_screen,
 )
 from toolchain.c64.outcome import RunResult, Stop
@@ -54,7 +63,8 @@ __all__ = ["C64", "DEFAULT_MAX_CYCLES", "Keyboard", "RunResult", "Stop", "Untypa
 RETURN_TO_BASIC = 0xE147
 CHROUT_ENTRY, CHRIN_ENTRY = 0xFFD2, 0xFFCF
 DEFAULT_MAX_CYCLES = 2_000_000_000  # generous but finite: about 34 minutes of C64 time
-CIA_TIMER_A_PAL = 0x4025  # the KERNAL's timer A latch on a PAL C64 ($FDDD): 60 interrupts a second
+STANDARD_IRQ_HANDLER = 0xEA31  # where ($0314) points after power-on
+ICR_CIA1 = 0xDC0D  # reading CIA 1's interrupt control register clears its flags
 JIFFIES_A_DAY = 0x4F1A01  # the jiffy clock wraps at 24 hours ($F6BC)
 
 # ROM bytes programs read directly, for a machine without ROM images (BASIC 901226-01,
@@ -88,6 +98,7 @@ class _State:
     under: bytes
     io: bytes
     shown: dict[int, str]
+    chips: tuple[Chip, Chip, Chip, Chip]
 
 
 def _rom_images(roms: RomSet | None) -> dict[int, bytes]:
@@ -107,9 +118,13 @@ class C64:
         self.stop_on_brk = stop_on_brk
         self.memory = power_on_memory()
         self.map = MemoryMap(self.memory, _rom_images(roms))
-        self.io = IOArea(self.memory, Registers(0x40, bytes(self.map.io[0x000:0x040])),
-                         Registers(0x20), Registers(0x10, bytes([0x7F, 0xFF] + [0] * 14)),
-                         Registers(0x10, bytes([0x97, 0xFF] + [0] * 14)))
+        # the chips as the KERNAL's start-up leaves them (its writes replayed); nothing
+        # is typed into the keyboard matrix (typed keys reach the KERNAL's buffer)
+        self.io = IOArea(self.memory, Vic(), Sid(), Cia(ControlPorts(KeyMatrix()), "irq", name="CIA 1"),
+                         Cia(SerialBusAndUserPort(), "nmi", name="CIA 2"))
+        for address, value in KERNAL_RESET_WRITES:
+            self.io.write(address, value, 0)
+        self.nmi_line = False  # an NMI is taken when CIA 2 pulls the line (an edge)
         self.cpu = TranslatingCPU(self.memory, break_on_brk=True, watch=self.map.watch,
                                   on_write=self._on_write, io_read=self.read_io)
         self.cpu.stop_block = self._block_for
@@ -130,8 +145,10 @@ class C64:
 
     # -- state ---------------------------------------------------------------------------------
     def _state(self) -> _State:
+        io = self.io
         return _State(bytes(self.memory), bytes(self.map.under), bytes(self.map.io),
-                      {start: self.map.shown(start) for start in self.map.AREAS})
+                      {start: self.map.shown(start) for start in self.map.AREAS},
+                      copy.deepcopy((io.vic, io.sid, io.cia1, io.cia2)))
 
     def snapshot(self) -> _State:
         """The machine's memory state, for :meth:`reset` (e.g. after loading a program)."""
@@ -145,6 +162,8 @@ class C64:
             memory_map._shown[start] = state.shown[start]
         memory_map.under[:] = state.under
         memory_map.io[:] = state.io
+        self.io.plug(*copy.deepcopy(state.chips))
+        self.nmi_line = False
         self.cpu.restore_memory(state.ram)
         memory_map.switch(memory_map.port_bits())
         self._mark_rom_stops()
@@ -374,11 +393,42 @@ class C64:
 
     def _interrupts(self) -> None:
         """The chips' time has come: bring them up to date, and take an interrupt they
-        raise (an IRQ only while the I flag is clear)."""
-        cpu = self.cpu
-        self.io.advance(cpu.cycles)
-        if self.io.irq and not cpu.i:
+        raise (an IRQ only while the I flag is clear; an NMI when CIA 2 pulls its line)."""
+        cpu, io = self.cpu, self.io
+        io.advance(cpu.cycles)
+        nmi = io.nmi
+        if nmi and not self.nmi_line:
+            cpu.nmi()
+        self.nmi_line = nmi
+        if io.irq and not cpu.i:
             cpu.irq()
+
+    def pass_time(self, until: int, max_cycles: int = DEFAULT_MAX_CYCLES) -> RunResult | None:
+        """The machine's clock moves on to cycle ``until`` while no 6502 code runs (BASIC
+        runs in Python): the chips catch up, and each interrupt they raise is taken as in
+        the interpreter: the KERNAL's standard handler (the jiffy clock, CIA 1's flags
+        read) in Python, a program's handler ($0314 changed) or the real ROM's on the CPU.
+        Returns how a program's handler ended when it did not return from the interrupt."""
+        cpu, io = self.cpu, self.io
+        while True:
+            io.advance(cpu.cycles)
+            if io.irq:
+                if self.roms is None and read_word(self.memory, IRQ_VECTOR) == STANDARD_IRQ_HANDLER:
+                    self.tick_jiffy_clock()
+                    self.read_io(ICR_CIA1)
+                else:
+                    result = self.interrupt(max_cycles)
+                    if result.stop is not Stop.RETURNED:
+                        return result
+                if io.irq:  # nobody clears the line (a raster interrupt the handler does
+                    break   # not acknowledge): the C64 would crawl from interrupt to interrupt
+            event = io.next_event(cpu.cycles)
+            if event > until:
+                break
+            cpu.cycles = max(cpu.cycles, event)
+        cpu.cycles = max(cpu.cycles, until)
+        io.advance(cpu.cycles)
+        return None
 
     def _block_for(self, pc: int) -> Callable[[CPU], int]:
         """The block the translating CPU runs at a stop address (a ROM routine, SYS's

@@ -46,6 +46,7 @@ LORAM, HIRAM, CHAREN = 1, 2, 4
 POWER_ON_DIRECTION, POWER_ON_PORT = 0x2F, 0x37  # read back as 47 and 55 on VICE
 
 # -- the KERNAL's and BASIC's variables ---------------------------------------------------------
+LINNUM = 0x14  # the integer SYS, POKE, PEEK and WAIT convert an address to
 TXTTAB, VARTAB, ARYTAB, STREND, FRETOP, FRESPC, MEMSIZ = 0x2B, 0x2D, 0x2F, 0x31, 0x33, 0x35, 0x37
 CURLIN, OLDLIN, OLDTXT, DATLIN, DATPTR = 0x39, 0x3B, 0x3D, 0x3F, 0x41
 TXTPTR = 0x7A  # CHRGET's pointer into the program (the operand of its LDA)
