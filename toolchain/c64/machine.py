@@ -38,9 +38,11 @@ from toolchain.c64.memory import (
     JIFFY_CLOCK,
     KERNAL_ROM,
     KEYBOARD_COUNT,
+    LINNUM,
     PORT,
     SCREEN_CELLS,
     SCREEN_PAGE,
+    SYS_REGISTERS,
     WATCH_MACHINE,
     MemoryMap,
     power_on_memory,
@@ -315,13 +317,21 @@ class C64:
 
     def sys(self, address: int, max_cycles: int = DEFAULT_MAX_CYCLES,
             trace: Callable[[CPU], None] | None = None) -> RunResult:
-        """Call ``address`` as BASIC's SYS does and run until the code returns or stops."""
-        cpu = self.cpu
+        """Call ``address`` as BASIC's SYS does ($E12A) and run until the code returns or
+        stops: A, X, Y and the status (so the I flag: interrupts on) from 780-783, the
+        address in LINNUM ($14), and the registers stored back there when it returns."""
+        cpu, memory = self.cpu, self.memory
+        cpu.a, cpu.x, cpu.y = memory[SYS_REGISTERS], memory[SYS_REGISTERS + 1], memory[SYS_REGISTERS + 2]
+        cpu.p = memory[SYS_REGISTERS + 3]
+        memory[LINNUM], memory[LINNUM + 1] = address & 0xFF, address >> 8  # for its JMP ($0014)
         cpu.sp = 0xFA
         cpu.push((RETURN_TO_BASIC - 1) >> 8)
         cpu.push(RETURN_TO_BASIC - 1)
         cpu.pc = address
-        return self.run(max_cycles, trace)
+        result = self.run(max_cycles, trace)
+        if result.stop is Stop.RETURNED:  # $E147: PHP, the registers stored, the status PLA'd
+            memory[SYS_REGISTERS : SYS_REGISTERS + 4] = bytes([cpu.a, cpu.x, cpu.y, cpu.p | 0x30])
+        return result
 
     def interrupt(self, max_cycles: int = DEFAULT_MAX_CYCLES) -> RunResult:
         """An IRQ while BASIC runs (the compiled runner is no 6502 code): the CPU takes

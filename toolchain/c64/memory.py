@@ -115,6 +115,7 @@ POWER_ON_VARIABLES: dict[int, int] = {
     0x16: 0x19,  # TEMPPT: the temporary string stack is empty
     0x54: 0x4C,  # JMPER: the JMP opcode before a function's address
     0x91: 0xFF,  # STKEY: no RUN/STOP
+    0xA2: 0x05,  # the jiffy clock: five interrupts since the RAM test ended (TI is 5 at READY.)
     0xB2: 0x3C, 0xB3: 0x03,  # TAPE1: the tape buffer at $033C
     0xC5: 0x40, 0xCB: 0x40,  # LSTX, SFDX: no key pressed
     0x0281: 0x00, 0x0282: 0x08,  # MEMSTR: the KERNAL's bottom of memory, $0800

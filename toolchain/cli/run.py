@@ -83,6 +83,8 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
               help="Run the C64's own ROMs (kernal, basic, chargen) from this folder; default: "
               "C64TC_ROMS, then the ROMs of the VICE on the PATH; without them, c64tc's models.")
 @click.option("--no-roms", is_flag=True, help="Run on c64tc's models of the ROMs even where ROMs are found.")
+@click.option("--stop-on-brk", is_flag=True, help="Stop at a BRK and say where (for debugging) instead of "
+              "the C64's warm start (screen cleared, READY.).")
 @click.option("--dump-python", is_flag=True, help="Print the Python c64tc makes of the program: a BASIC "
               "program's compiled module (without running it), or machine code's translated blocks "
               "(after the run).")
@@ -90,7 +92,8 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
 def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, input_text: str | None,
                 input_file: str | None, max_cycles: int, max_statements: int | None, screen: bool,
                 transcript: bool, raw: bool, trace: bool, screenshot: str | None,
-                screenshot_every: int | None, roms_dir: str | None, no_roms: bool, dump_python: bool) -> None:
+                screenshot_every: int | None, roms_dir: str | None, no_roms: bool, stop_on_brk: bool,
+                dump_python: bool) -> None:
     """Run PROGRAM on the emulated C64: a BASIC program as RUN would, machine code as
     SYS would.
 
@@ -140,6 +143,7 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
     roms = None if no_roms else find_roms(Path(roms_dir) if roms_dir else None)
     session = Session(program, roms=roms)
     machine = session.machine
+    machine.stop_on_brk = stop_on_brk
     stdin_is_program = STDIO in (path, *errata)
     typed_by_hand = input_text is None and input_file is None and not stdin_is_program
     interactive = typed_by_hand and sys.stdin is not None and sys.stdin.isatty()

@@ -54,8 +54,6 @@ from toolchain.c64.memory import (
     IRQ_VECTOR,
     JIFFY_CLOCK,
     KEYBOARD_COUNT,
-    LINNUM,
-    SYS_REGISTERS,
     read_word,
 )
 from toolchain.c64.outcome import RunResult, Stop
@@ -331,18 +329,12 @@ class Runtime:
                     "changes that memory in a headless run")
 
     def sys(self, address: int) -> None:
-        """SYS: machine code from ``address`` with A, X, Y from 780-782, stored back
-        when it returns (the ROM's SYS, $E12A)."""
+        """SYS: machine code from ``address`` as the ROM's SYS calls it (the registers
+        from 780-783 and back: :meth:`C64.sys`)."""
         self.catch_up()
         machine = self.machine
         cpu = machine.cpu
-        memory = machine.memory
-        # $E130: PLP of the status byte from 783 before the JSR, PHP/PLA into it after
-        cpu.a, cpu.x, cpu.y = memory[SYS_REGISTERS], memory[SYS_REGISTERS + 1], memory[SYS_REGISTERS + 2]
-        cpu.p = memory[SYS_REGISTERS + 3]
-        memory[LINNUM], memory[LINNUM + 1] = address & 0xFF, address >> 8  # the JMP ($0014)
         result = machine.sys(address, self.max_cycles)
-        memory[SYS_REGISTERS : SYS_REGISTERS + 4] = bytes([cpu.a, cpu.x, cpu.y, cpu.p | 0x30])
         self.cycle_base = cpu.cycles - self.statements * STATEMENT_CYCLES  # BASIC goes on from there
         self._vectors_changed()
         if result.stop is Stop.INPUT_EXHAUSTED:
