@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import REPO
+from tests.test_editor import FACTS, Fact, start_memory
 from toolchain.c64 import editor as ed
 from toolchain.c64.editor import ScreenEditor
 from toolchain.c64.keyboard import Keyboard
@@ -239,6 +240,12 @@ def start_states(draw: st.DrawFn) -> StartState:
     )
 
 
+def examples(count: int) -> settings:
+    """A few examples in the default run; the slow variants (pytest -m slow) run many."""
+    return settings(max_examples=count, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
 def _place(rom: RomEditor, port: ScreenEditor) -> None:
     """Both cursors set from TBLX/PNTR ($E510), so PNT, LNMX and USER agree."""
     assert rom.call(0xE510) == port.call(0xE510)
@@ -255,9 +262,16 @@ def run_chrout(roms: RomSet, state: StartState, stream: bytes) -> None:
 
 
 # -- CHROUT ------------------------------------------------------------------------------------
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@examples(15)
 @given(state=start_states(), stream=byte_streams)
 def test_chrout_as_the_rom(roms: RomSet, state: StartState, stream: bytes) -> None:
+    run_chrout(roms, state, stream)
+
+
+@pytest.mark.slow
+@examples(2000)
+@given(state=start_states(), stream=byte_streams)
+def test_chrout_as_the_rom_at_length(roms: RomSet, state: StartState, stream: bytes) -> None:
     run_chrout(roms, state, stream)
 
 
@@ -300,7 +314,7 @@ key_streams = st.lists(
 
 
 def run_chrin(roms: RomSet, state: StartState, printed: bytes, keys: bytes, lines: int = 3,
-              output_device: int = 3) -> list[bytes]:
+              output_device: int = 3, blinked: bool = False) -> list[bytes]:
     memory = state.memory()
     memory[ed.OUTPUT_DEVICE] = output_device
     rom, port = pair(roms, memory, keys)
@@ -308,6 +322,11 @@ def run_chrin(roms: RomSet, state: StartState, printed: bytes, keys: bytes, line
     for byte in printed:
         rom.chrout(byte)
         port.chrout(byte)
+    if blinked:  # the cursor shown: the next jiffy flashes it on
+        for memory in (rom.memory, port.memory):
+            memory[ed.BLNSW], memory[ed.BLNCT] = 0, 1
+        rom.call(BLINK_START, stop=lambda cpu: cpu.pc == BLINK_END)
+        port.blink()
     handed: list[bytes] = []
     for _ in range(lines):
         line = bytearray()
@@ -327,7 +346,176 @@ def run_chrin(roms: RomSet, state: StartState, printed: bytes, keys: bytes, line
     return handed
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@examples(8)
 @given(state=start_states(), printed=byte_streams, keys=key_streams)
 def test_chrin_as_the_rom(roms: RomSet, state: StartState, printed: bytes, keys: bytes) -> None:
     run_chrin(roms, state, printed, keys)
+
+
+@pytest.mark.slow
+@examples(800)
+@given(state=start_states(), printed=byte_streams, keys=key_streams)
+def test_chrin_as_the_rom_at_length(roms: RomSet, state: StartState, printed: bytes, keys: bytes) -> None:
+    run_chrin(roms, state, printed, keys)
+
+
+blinked_cases = given(state=start_states(), printed=byte_streams, keys=key_streams,
+                      output_device=st.sampled_from([0, 3]))
+
+
+@examples(4)
+@blinked_cases
+def test_chrin_after_the_cursor_blinked_as_the_rom(roms: RomSet, state: StartState, printed: bytes,
+                                                   keys: bytes, output_device: int) -> None:
+    """The cursor shown reversed when the first key comes ($E5D7 puts the character
+    back), and output to another device than the screen (RETURN is then echoed)."""
+    run_chrin(roms, state, printed, keys, lines=2, output_device=output_device, blinked=True)
+
+
+@pytest.mark.slow
+@examples(200)
+@blinked_cases
+def test_chrin_after_the_cursor_blinked_as_the_rom_at_length(roms: RomSet, state: StartState, printed: bytes,
+                                                             keys: bytes, output_device: int) -> None:
+    run_chrin(roms, state, printed, keys, lines=2, output_device=output_device, blinked=True)
+
+
+# -- the other entry points ----------------------------------------------------------------------
+BLINK_START, BLINK_END = 0xEA34, 0xEA61  # the cursor flash in the IRQ handler
+
+
+entry_point_cases = given(
+    state=start_states(), printed=byte_streams,
+    calls=st.lists(st.tuples(st.sampled_from([0xE50A, 0xE510, 0xE513, 0xE544, 0xE566, 0xE56C, 0xE9FF,
+                                              0xE5B4, 0xE518, BLINK_START]),
+                             st.integers(0, 255), st.integers(0, 24), st.integers(0, 79), st.booleans()),
+                   min_size=1, max_size=8))
+
+
+@examples(8)
+@entry_point_cases
+def test_entry_points_as_the_rom(roms: RomSet, state: StartState, printed: bytes,
+                                 calls: list[tuple[int, int, int, int, bool]]) -> None:
+    """PLOT (set and read), $E510, $E513, the screen clear, home, the pointers, the line
+    clear, taking a key, the initialisation and the cursor blink: memory and the A, X
+    and Y they return."""
+    run_entry_points(roms, state, printed, calls)
+
+
+@pytest.mark.slow
+@examples(500)
+@entry_point_cases
+def test_entry_points_as_the_rom_at_length(roms: RomSet, state: StartState, printed: bytes,
+                                           calls: list[tuple[int, int, int, int, bool]]) -> None:
+    run_entry_points(roms, state, printed, calls)
+
+
+def run_entry_points(roms: RomSet, state: StartState, printed: bytes,
+                     calls: list[tuple[int, int, int, int, bool]]) -> None:
+    rom, port = pair(roms, state.memory())
+    rom.memory[ed.KEY_COUNT] = port.memory[ed.KEY_COUNT] = 3
+    rom.memory[0x0277:0x0282] = port.memory[0x0277:0x0282] = b"ABCDEFGHIJK"
+    _place(rom, port)
+    for byte in printed:
+        rom.chrout(byte)
+        port.chrout(byte)
+    for address, a, x, y, carry in calls:
+        if address == BLINK_START:
+            for memory in (rom.memory, port.memory):
+                memory[ed.BLNSW], memory[ed.BLNCT] = 0, 1
+            rom.call(BLINK_START, stop=lambda cpu: cpu.pc == BLINK_END)
+            port.blink()
+        else:
+            if address == 0xE5B4 and not rom.memory[ed.KEY_COUNT]:
+                continue  # with an empty buffer the ROM moves 256 bytes: tested below
+            expected = rom.call(address, a, x, y, carry)
+            got = port.call(address, a, x, y, carry)
+            assert got == expected, f"${address:04X} with A={a} X={x} Y={y} C={carry}: ROM {expected}"
+        problem = differences(rom.memory, port.memory)
+        assert not problem, f"after ${address:04X} (A={a} X={x} Y={y} C={carry}):\n{problem}"
+
+
+def test_take_key_from_an_empty_buffer_as_the_rom(roms: RomSet) -> None:
+    rom, port = pair(roms, power_on_memory())
+    for memory in (rom.memory, port.memory):
+        memory[0x0277:0x0378] = bytes(range(256)) + b"\x01"
+    assert port.call(0xE5B4) == rom.call(0xE5B4)
+    assert not differences(rom.memory, port.memory)
+
+
+screen_input_cases = given(state=start_states(), printed=byte_streams, row=st.integers(0, 24),
+                           column=st.integers(0, 79))
+
+
+@examples(5)
+@screen_input_cases
+def test_chrin_from_the_screen_as_the_rom(roms: RomSet, state: StartState, printed: bytes, row: int,
+                                          column: int) -> None:
+    """CHRIN with the screen as input device ($F16A): the logical line at the cursor."""
+    run_screen_input(roms, state, printed, row, column)
+
+
+@pytest.mark.slow
+@examples(300)
+@screen_input_cases
+def test_chrin_from_the_screen_as_the_rom_at_length(roms: RomSet, state: StartState, printed: bytes, row: int,
+                                                    column: int) -> None:
+    run_screen_input(roms, state, printed, row, column)
+
+
+def run_screen_input(roms: RomSet, state: StartState, printed: bytes, row: int, column: int) -> None:
+    rom, port = pair(roms, state.memory())
+    _place(rom, port)
+    for byte in printed:
+        rom.chrout(byte)
+        port.chrout(byte)
+    assert port.set_cursor(row, column) == rom.call(0xE50A, x=row, y=column)[1:]
+    for memory in (rom.memory, port.memory):
+        memory[ed.INPUT_DEVICE] = 3
+    for _ in range(90):
+        expected = rom.call(0xF157)[0]
+        got = port.chrin_screen()
+        assert got == expected
+        assert not differences(rom.memory, port.memory)
+        if got == 0x0D:
+            break
+
+
+def test_scroll_with_ctrl_held_as_the_rom(roms: RomSet) -> None:
+    """CTRL held (CIA 1 port B reads $FB with column 7 driven): the ROM waits, then
+    empties the keyboard buffer."""
+    state = StartState(page=4, filled=(0, 3), continued=(1,), seed=5, colour=3, reverse=0, quote=0,
+                       autodn=0, row=24, column=0)
+    rom, port = pair(roms, state.memory())
+    for memory in (rom.memory, port.memory):
+        memory[0xDC01] = 0xFB
+        memory[ed.KEY_COUNT] = 2
+    _place(rom, port)
+    for byte in b"CTRL\rHELD\r":
+        rom.chrout(byte)
+        port.chrout(byte)
+        assert not differences(rom.memory, port.memory)
+    assert port.memory[ed.KEY_COUNT] == 0 and port.memory[0xDC00] == 0x7F
+
+
+# -- the facts pinned without ROMs ----------------------------------------------------------------
+@pytest.mark.parametrize("fact", FACTS, ids=[fact.name for fact in FACTS])
+def test_pinned_fact_is_what_the_rom_does(roms: RomSet, fact: Fact) -> None:
+    keyboard = Keyboard()
+    keyboard.keys.extend(fact.keys)
+    memory = start_memory()
+    for address, value in fact.setup.items():
+        memory[address] = value
+    assert fact.run(RomEditor(roms, memory, keyboard)) == fact.expected
+
+
+def test_start_memory_is_what_the_kernal_initialisation_leaves() -> None:
+    """The two variables tests/test_editor.py's start memory adds to power_on_memory()
+    are the KERNAL's ($E518 on the ROM)."""
+    if ROMS is None:
+        pytest.skip("no C64 ROMs")
+    rom = RomEditor(ROMS, power_on_memory())
+    rom.call(0xE518)
+    ours = start_memory()
+    for address in (ed.OUTPUT_DEVICE, ed.LDTB1 + 25):
+        assert rom.memory[address] == ours[address]
