@@ -35,6 +35,7 @@ from toolchain.c64.memory import (
     CURSOR_COLOUR,
     KEYBOARD_BUFFER,
     KEYBOARD_COUNT,
+    SCREEN_CELLS,
     SCREEN_COLUMNS,
     SCREEN_PAGE,
     SCREEN_ROWS,
@@ -85,6 +86,12 @@ KEYBOARD_DEVICE, SCREEN_DEVICE = 0, 3
 # line runs past the bottom row: when the table's 26th entry ($F2) has no start bit
 # (the screen clear sets it), $F3/$F4 (USER) serve as entries 26 and 27.
 _ROW_LOW = bytes([(row * COLUMNS) & 0xFF for row in range(ROWS)] + [0x09, 0x40, 0x2C])
+
+# The page bits of the rows when they lie one after the other from HIBASE; byte masks
+_CONTIGUOUS = bytes(((row * COLUMNS) >> 8) for row in range(ROWS))
+_PAGE_BITS = bytes(value & 3 for value in range(256))
+_START_BIT = bytes(value & 0x80 for value in range(256))
+_WITHOUT_START_BIT = bytes(value & 0x7F for value in range(256))
 
 # The PETSCII colour codes in colour order ($E8DA): black, white, red, cyan, purple,
 # green, blue, yellow, orange, brown, light red, dark grey, grey, light green, light
@@ -273,11 +280,22 @@ class ScreenEditor:
             m[LXSP] = (m[LXSP] - 1) & 0xFF
             m[LINTMP] = (m[LINTMP] - 1) & 0xFF
             self._emit_scrolled_row()
-            for row in range(ROWS - 1):
-                self._copy_row(row, row + 1)
+            base = m[HIBASE] << 8
+            if m[LDTB1 : LDTB1 + ROWS].translate(_PAGE_BITS) == _CONTIGUOUS and not base & 0x300 \
+                    and base + SCREEN_CELLS <= 0x10000:
+                # the rows lie one after the other (as always unless a program changed
+                # the table's page bits): one move does what the row-by-row copy does
+                last = SCREEN_CELLS - COLUMNS
+                m[base : base + last] = m[base + COLUMNS : base + SCREEN_CELLS]
+                m[0xD800 : 0xD800 + last] = m[0xD800 + COLUMNS : 0xD800 + SCREEN_CELLS]
+            else:
+                for row in range(ROWS - 1):
+                    self._copy_row(row, row + 1)
             self.clear_line(ROWS - 1)
-            for row in range(ROWS - 1):  # each row takes the start bit of the row below
-                m[LDTB1 + row] = (m[LDTB1 + row] & 0x7F) | (m[LDTB1 + row + 1] & 0x80)
+            # each row takes the start bit of the row below; the bottom row starts a line
+            starts = int.from_bytes(m[LDTB1 + 1 : LDTB1 + ROWS].translate(_START_BIT), "big")
+            pages = int.from_bytes(m[LDTB1 : LDTB1 + ROWS - 1].translate(_WITHOUT_START_BIT), "big")
+            m[LDTB1 : LDTB1 + ROWS - 1] = (starts | pages).to_bytes(ROWS - 1, "big")
             m[LDTB1 + ROWS - 1] |= 0x80
             if m[LDTB1] & 0x80:
                 break
