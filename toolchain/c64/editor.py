@@ -24,6 +24,11 @@ The editor reaches two chips: the character set bit of the VIC-II's $D018 (PETSC
 scrolls slowly and then empties the keyboard buffer).  Those go through ``io_read``
 and ``io_write`` when the machine gives them (so its chips see them), else straight
 to ``memory``.  Colour RAM is written with 4-bit values: the chip keeps 4 bits a cell.
+
+Not here: the keyboard matrix scan and decode of the IRQ ($EA87-$EB47, the $028F
+vector to $EB48): c64tc types keys straight into the buffer (toolchain.c64.keyboard).
+Where the ROM would read past its row address table (a link table whose 26th entry
+$F2 lacks the start bit, rows beyond 27), the port computes row addresses instead.
 """
 
 from __future__ import annotations
