@@ -13,7 +13,8 @@ import pytest
 from tests.conftest import DATA, play_on_terminal
 from toolchain.c64.machine import C64
 from toolchain.c64.run import Keyboard, RunResult, Stop, program_from_prg, run_program
-from toolchain.c64.screen import Screen, petscii_to_screen_code, screen_codes_to_text
+from toolchain.c64.editor import petscii_to_screen_code
+from toolchain.c64.screen import Screen, screen_codes_to_text
 from toolchain.disk import Prg
 from toolchain.petscii import text_to_petscii
 from toolchain.verify.scoring import score
@@ -107,8 +108,8 @@ def test_rom_messages_are_where_basic_has_them() -> None:
 
 
 def test_unmodelled_rom_call_names_the_address() -> None:
-    _, result = run_code(bytes([0x20, 0x44, 0xE5]))  # JSR $E544 (clear screen, not modelled)
-    assert result.stop is Stop.ROM_CALL and "$E544" in result.message
+    _, result = run_code(bytes([0x20, 0xAE, 0xA7]))  # JSR $A7AE (BASIC's statement loop, not modelled)
+    assert result.stop is Stop.ROM_CALL and "$A7AE" in result.message and "NEWSTT" in result.message
 
 
 def test_brk_jam_and_cycle_limit() -> None:
@@ -149,10 +150,10 @@ def test_chrin_waits_for_a_line_and_a_print_discards_its_rest() -> None:
 # -- the screen editor -----------------------------------------------------------------------
 
 def typed(text: str) -> Screen:
-    screen = Screen()
+    machine = C64()
     for byte in text_to_petscii(text):
-        screen.output(byte)
-    return screen
+        machine.print_byte(byte)
+    return machine.screen
 
 
 def test_forty_characters_then_return_leave_an_empty_row() -> None:
@@ -163,7 +164,7 @@ def test_forty_characters_then_return_leave_an_empty_row() -> None:
 def test_cursor_movement_reverse_and_clear() -> None:
     screen = typed("ab{left}c{rvon}d{rvof}{home}z{down}{rght}q")
     assert screen.text_rows()[:2] == ["ZCD", "  Q"]
-    assert screen.code_at(0, 2) == petscii_to_screen_code(0x44) | 0x80  # D in reverse
+    assert screen.code_at(0, 2) == petscii_to_screen_code(0x44, reverse=True)  # D in reverse
     screen = typed("gone{clr}new")
     assert screen.transcript() == "GONE\nNEW\n"
 

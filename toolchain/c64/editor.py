@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from toolchain.c64.keyboard import Keyboard
+from toolchain.c64.keyboard import Keyboard, take_key
 from toolchain.c64.memory import (
     CURSOR_COLOUR,
     KEYBOARD_BUFFER,
@@ -729,18 +729,8 @@ class ScreenEditor:
 
     # -- the keyboard and CHRIN -------------------------------------------------------------
     def take_key(self) -> int:
-        """$E5B4: the first key of the keyboard buffer, the others moved up and the count
-        one less.  The ROM moves as many bytes as the count says, so the last slot
-        takes the byte after it; with an empty buffer it moves 256 bytes (whatever a
-        program that calls it so gets)."""
-        m = self.memory
-        count = m[KEY_COUNT]
-        key = m[KEYBOARD_BUFFER]
-        moves = count if count else 256
-        for index in range(moves):
-            m[KEYBOARD_BUFFER + index] = m[(KEYBOARD_BUFFER + index + 1) & 0xFFFF]
-        m[KEY_COUNT] = (count - 1) & 0xFF
-        return key
+        """$E5B4 (see :func:`toolchain.c64.keyboard.take_key`)."""
+        return take_key(self.memory)
 
     def chrin(self) -> int | None:
         """CHRIN with the keyboard as the input device ($F157): the cursor is noted as

@@ -18,12 +18,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from toolchain.c64.editor import ENTRY_POINTS as EDITOR_ENTRY_POINTS
 from toolchain.c64.memory import (
     BRK_VECTOR,
     IRQ_VECTOR,
     JIFFY_CLOCK,
     NMI_VECTOR,
-    SCREEN_PAGE,
     STOP_KEY,
     read_word,
     write_word,
@@ -306,17 +306,39 @@ def strout(machine: C64) -> None:
 
 @routine(0xFFF0, "PLOT")
 def plot(machine: C64) -> None:
-    """PLOT: read (carry set: row to X, column to Y) or set the cursor."""
+    """PLOT ($E50A): read (carry set: row to X, column to Y) or set the cursor."""
+    _editor_call(machine, 0xE50A)
+    _set_nz(machine.cpu, machine.cpu.y)  # $E513: LDX $D6 / LDY $D3
+
+
+def _editor_call(machine: C64, address: int) -> None:
+    """A screen editor routine with the registers the program gives it, returning
+    them as the ROM's routine leaves them."""
     cpu = machine.cpu
-    if not cpu.c:
-        machine.screen.set_cursor(cpu.x, cpu.y)
-        # $E56C ends by pointing $F3/$F4 at the line's colour RAM ($EA24): its high byte in A
-        screen = machine.screen
-        start_row = screen.row - 1 if screen.continued[screen.row] else screen.row
-        line_address = (machine.memory[SCREEN_PAGE] << 8) + start_row * 40
-        cpu.a = 0xD8 | line_address >> 8 & 0x03
-    cpu.x, cpu.y = machine.screen.cursor()
-    _set_nz(cpu, cpu.y)  # $E513: LDX $D6 / LDY $D3
+    registers = machine.editor.call(address, cpu.a, cpu.x, cpu.y, bool(cpu.c))
+    if registers is None:
+        machine.stop(Stop.INPUT_EXHAUSTED, "the program waits for a typed line, but the input is used up")
+    else:
+        cpu.a, cpu.x, cpu.y = registers
+
+
+def _editor_routine(address: int) -> Routine:
+    def editor_routine(machine: C64) -> None:
+        _editor_call(machine, address)
+
+    return editor_routine
+
+
+# the screen editor's entry points that programs call (the port in toolchain.c64.editor)
+for _address, _name in EDITOR_ENTRY_POINTS.items():
+    if _address != 0xE716:
+        routine(_address, _name)(_editor_routine(_address))
+
+
+@routine(0xE716, "output a character to the screen")
+def screen_output(machine: C64) -> None:
+    """$E716: A to the screen, whatever the output channel (kept for the transcript)."""
+    machine.print_byte(machine.cpu.a)
 
 
 @routine(0xFFBA, "SETLFS")
@@ -528,6 +550,9 @@ def inlin(machine: C64) -> None:
         count += 1
     memory[0x0200 + count] = 0
     cpu.x, cpu.y = 0xFF, 0x01
+    if memory[0x13] == 0:  # $AACA: on the default channel, RETURN is printed after the line
+        machine.chrout(0x0D)
+        cpu.a = 0x0D ^ 0xFF
 
 
 @routine(0xA474, "BASIC's READY.")
@@ -560,10 +585,10 @@ def irq_entry(machine: C64) -> int:
 
 @routine(0xEA31, "the IRQ handler")
 def irq_handler(machine: C64) -> int:
-    """The standard interrupt: the jiffy clock, then acknowledge CIA 1 and return
-    ($EA7E).  The cursor blink and the keyboard scan need no work here: keys reach the
-    buffer when the program waits for them, and the cursor is drawn by the live view."""
-    machine.tick_jiffy_clock()
+    """The standard interrupt: the jiffy clock and the cursor blink (then acknowledge
+    CIA 1 and return, $EA7E).  The keyboard scan needs no work here: keys reach the
+    buffer when the program waits for them."""
+    machine.standard_interrupt()
     return 0xEA7E
 
 

@@ -50,6 +50,20 @@ def text_to_keys(text: str, strict: bool = True) -> bytes:
     return bytes(keys)
 
 
+def take_key(memory: bytearray) -> int:
+    """$E5B4: the first key of the keyboard buffer, the others moved up and the count
+    one less.  The ROM moves as many bytes as the count says, so the last slot takes
+    the byte after it; with an empty buffer it moves 256 bytes (whatever a program that
+    calls it so gets)."""
+    count = memory[KEYBOARD_COUNT]
+    key = memory[KEYBOARD_BUFFER]
+    moves = count if count else 256
+    for index in range(moves):
+        memory[KEYBOARD_BUFFER + index] = memory[(KEYBOARD_BUFFER + index + 1) & 0xFFFF]
+    memory[KEYBOARD_COUNT] = (count - 1) & 0xFF
+    return key
+
+
 class Keyboard:
     """The typed input, and the keyboard buffer in the machine's memory once attached."""
 
@@ -143,14 +157,9 @@ class Keyboard:
         """The first key of the buffer, the rest moved up (the KERNAL's $E5B4), or None
         when the buffer is empty."""
         memory = self.memory
-        count = self.buffered()
-        if memory is None or count == 0:
+        if memory is None or self.buffered() == 0:
             return None
-        key = memory[KEYBOARD_BUFFER]
-        rest = memory[KEYBOARD_BUFFER + 1 : KEYBOARD_BUFFER + count]
-        memory[KEYBOARD_BUFFER : KEYBOARD_BUFFER + count - 1] = rest
-        memory[KEYBOARD_COUNT] = count - 1
-        return key
+        return take_key(memory)
 
     def next_key(self) -> int | None:
         """A key for a program that polls (GETIN, GET): from the buffer, typing the

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import copy
 import sys
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -28,6 +27,7 @@ from toolchain.c64.chips.keyboard import ControlPorts, KeyMatrix
 from toolchain.c64.chips.power_on import KERNAL_RESET_WRITES
 from toolchain.c64.chips.sid import Sid
 from toolchain.c64.chips.vic import Vic
+from toolchain.c64.editor import ScreenEditor
 from toolchain.c64.io import CIA1_BASE, SID_BASE, IOArea
 from toolchain.c64.keyboard import Keyboard, UntypableText, text_to_keys, typed_lines
 from toolchain.c64.memory import (
@@ -41,7 +41,7 @@ from toolchain.c64.memory import (
     LINNUM,
     PORT,
     SCREEN_CELLS,
-    SCREEN_PAGE,
+    SCREEN_ROWS,
     SYS_REGISTERS,
     WATCH_MACHINE,
     MemoryMap,
@@ -51,7 +51,7 @@ from toolchain.c64.memory import (
 )
 from toolchain.c64.outcome import RunResult, Stop
 from toolchain.c64.roms import RomSet
-from toolchain.c64.screen import Screen, screen_codes_to_text
+from toolchain.c64.screen import Screen
 from toolchain.cpu.core import CPU, HANDLERS, CpuHalted
 from toolchain.cpu.translator import BLOCKS_PER_CHECK, MAX_BLOCK_CYCLES, TranslatingCPU
 from toolchain.disk.prg import Prg
@@ -131,10 +131,14 @@ class C64:
                                   on_write=self._on_write, io_read=self.read_io)
         self.cpu.stop_block = self._block_for
         self.screen = Screen(self.memory)
+        # the KERNAL's screen editor, its state in memory; it reaches the chips ($D018,
+        # the keyboard matrix) as a program's reads and writes do
+        self.editor = ScreenEditor(self.memory, on_scroll=self.screen.record_scroll,
+                                   on_clear=self.screen.record_clear, io_read=self.read_io,
+                                   io_write=self.write)
         self.keyboard = keyboard or Keyboard()
         self.output_log = bytearray()  # every byte printed, for --raw and answerers
         self.printer = bytearray()
-        self.pending_input: deque[int] = deque()  # the rest of the typed line CHRIN returns
         self.warned: set[int] = set()  # ROM addresses read without a ROM image, warned once
         self.warn: Callable[[str], None] = lambda text: print(f"c64tc: warning: {text}", file=sys.stderr)
         self.brk_address = 0  # where the last BRK was, for the warm start's message
@@ -174,11 +178,10 @@ class C64:
         cpu.i = 1
         cpu.sp = 0xFD
         cpu.cycles = cpu.instructions = 0
-        self.screen = Screen(self.memory)
+        self.screen.history.clear()
         self.keyboard = keyboard or Keyboard()
         self.output_log.clear()
         self.printer.clear()
-        self.pending_input.clear()
 
     @property
     def keyboard(self) -> Keyboard:
@@ -189,6 +192,7 @@ class C64:
     def keyboard(self, keyboard: Keyboard) -> None:
         keyboard.attach(self.memory)
         self._keyboard = keyboard
+        self.editor.keyboard = keyboard
 
     # -- memory as a program sees it -------------------------------------------------------------
     def read(self, address: int) -> int:
@@ -283,12 +287,11 @@ class C64:
     def _scrolls(self) -> None:
         """$E8F6, the editor's scroll of one row: the row leaving the top is kept for
         the transcript."""
-        page = self.memory[SCREEN_PAGE] << 8
-        self.screen.history.append(screen_codes_to_text(bytes(self.memory[page : page + 40])).rstrip())
+        self.screen.record_scroll(self.editor.row_codes(0))
 
     def _clears(self) -> None:
         """$E544, clear the screen: its rows are kept for the transcript."""
-        self.screen.record_clear()
+        self.screen.record_clear([self.editor.row_codes(row) for row in range(SCREEN_ROWS)])
 
     def _brk(self) -> None:
         self.brk_seen = True
@@ -424,7 +427,7 @@ class C64:
             io.advance(cpu.cycles)
             if io.irq:
                 if self.roms is None and read_word(self.memory, IRQ_VECTOR) == STANDARD_IRQ_HANDLER:
-                    self.tick_jiffy_clock()
+                    self.standard_interrupt()
                     self.read_io(ICR_CIA1)
                 else:
                     result = self.interrupt(max_cycles)
@@ -504,7 +507,7 @@ class C64:
         else:
             colours = bytes(memory_map.io[0x800 : 0x800 + SCREEN_CELLS])
         vic = self.io.vic
-        row, column = self.screen.cursor()
+        row, column = self.editor.cursor()
         return ScreenImage(codes, colours, vic.peek(0x20, self.cpu.cycles) & 15,
                            vic.peek(0x21, self.cpu.cycles) & 15,
                            lowercase_from_d018(vic.peek(0x18, self.cpu.cycles)),
@@ -521,15 +524,15 @@ class C64:
         cpu.a = saved
 
     def print_byte(self, byte: int) -> None:
-        """CHROUT to the screen: a program that prints ends any typed line still being
-        read, so CHRIN's next call waits for a new line (this is why Superhirn II reads
-        only the first character of each answer).  With the real ROMs, their CHROUT."""
-        self.pending_input.clear()
+        """CHROUT to the screen ($E716; with the real ROMs, their CHROUT).  A program that
+        prints ends any typed line still being read (the editor clears CRSW), so CHRIN's
+        next call waits for a new line: why Superhirn II reads only the first character
+        of each answer."""
         self.output_log.append(byte)
         if self.roms is not None:
             self._rom_call(CHROUT_ENTRY, byte)
             return
-        self.screen.output(byte)
+        self.editor.chrout(byte)
 
     def _rom_call(self, address: int, a: int = 0) -> int:
         """A routine of the real ROM for the BASIC runner; A as it returns."""
@@ -539,44 +542,35 @@ class C64:
         return self.cpu.a
 
     def read_line(self) -> bytes:
-        """A typed line for INPUT (without its RETURN): from the keyboard through the
-        screen editor, which echoes it."""
-        if self.roms is not None:
-            line = bytearray()
-            while (byte := self._rom_call(CHRIN_ENTRY)) != 0x0D:
-                line.append(byte)
-            return bytes(line)
-        line_typed = self.keyboard.next_line()
-        if line_typed is None:
-            raise MachineStopped(Stop.INPUT_EXHAUSTED, "the program waits for a typed line, but the input is "
-                           "used up")
-        for key in line_typed:
-            self.screen.output(key)
-        return line_typed
+        """A typed line for INPUT (BASIC's INLIN, $A560, without its RETURN): keys typed
+        and echoed by the screen editor until RETURN, then the line read back off the
+        screen from where the input began (so the prompt is not part of it)."""
+        line = bytearray()  # a logical line has 80 characters at most: INLIN's 88 suffice
+        while (byte := self.chrin()) != 0x0D:
+            line.append(byte)
+        return bytes(line)
 
     def cursor_column(self) -> int:
         """The cursor's column in its logical line (POS; PNTR, 211)."""
-        if self.roms is not None:
-            return self.memory[CURSOR_COLUMN]
-        screen = self.screen
-        return screen.column + (40 if screen.continued[screen.row] else 0)
+        return self.memory[CURSOR_COLUMN]
 
     def chrin(self) -> int:
-        """CHRIN from the keyboard: the next byte of the typed line, RETURN at its end;
-        a new line is typed (and echoed) when the last one is used up."""
-        if not self.pending_input:
-            line = self.keyboard.next_line()
-            if line is None:
-                raise MachineStopped(Stop.INPUT_EXHAUSTED, "the program waits for a typed line, but the "
-                               "input is used up")
-            for key in line:  # the editor echoes what is typed
-                self.screen.output(key)
-            self.pending_input.extend(line)
-            self.pending_input.append(0x0D)
-        key = self.pending_input.popleft()
-        if key == 0x0D:
-            self.screen.carriage_return()  # the editor moves on when it hands over the RETURN
-        return key
+        """CHRIN from the keyboard ($F157): the next character of the line typed (and
+        echoed) when the last one is used up, RETURN at its end."""
+        if self.roms is not None:
+            return self._rom_call(CHRIN_ENTRY)
+        byte = self.editor.chrin()
+        if byte is None:
+            raise MachineStopped(Stop.INPUT_EXHAUSTED, "the program waits for a typed line, but the input is "
+                                 "used up")
+        return byte
+
+    def standard_interrupt(self) -> None:
+        """What the KERNAL's IRQ handler does before it acknowledges CIA 1 ($EA31-$EA7B):
+        the jiffy clock (UDTIM), the cursor blink (while the editor waits for a key).  The
+        keyboard scan needs nothing: typed keys reach the buffer when a program waits."""
+        self.tick_jiffy_clock()
+        self.editor.blink()
 
     def tick_jiffy_clock(self) -> None:
         """UDTIM ($F69B): the jiffy clock at $A0-$A2 counts sixtieths of a second and
@@ -592,7 +586,8 @@ class C64:
         """What BRK ends in on a C64: the screen cleared, READY. (the KERNAL's $FE66 and
         BASIC's warm start); the message says where the BRK was."""
         where = self.brk_address
-        self.screen.clear()
+        kernal.restor(self)  # $FE66: RESTOR, then CINT ($E518: the VIC-II, the editor, clear)
+        self.editor.initialise()
         for byte in b"\rREADY.\r":
             self.print_byte(byte)
         return f"BRK at ${where:04X}: the C64's warm start (screen cleared, READY.)"

@@ -20,7 +20,8 @@ class LineTerminal:
         self.after_input = False
 
     def flush(self) -> None:
-        from toolchain.c64.screen import petscii_to_screen_code, screen_code_to_text
+        from toolchain.c64.editor import petscii_to_screen_code
+        from toolchain.c64.screen import screen_code_to_text
 
         text = []
         for byte in self.machine.output_log[self.shown :]:
@@ -32,8 +33,8 @@ class LineTerminal:
                 text.append("\n")
             elif byte == 0x1D:  # cursor right: on a terminal's fresh line, a space
                 text.append(" ")
-            elif not (byte < 0x20 or 0x80 <= byte < 0xA0):
-                text.append(screen_code_to_text(petscii_to_screen_code(byte)))
+            elif (code := petscii_to_screen_code(byte)) is not None:  # a printable character
+                text.append(screen_code_to_text(code))
         self.shown = len(self.machine.output_log)
         click.echo("".join(text), nl=False)
 

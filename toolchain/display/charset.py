@@ -12,9 +12,9 @@ Three renderings of a screen code, each one character wide:
 * ``ascii_for``: plain 7-bit ASCII for terminals and fonts without those glyphs:
   letters, digits and punctuation as such, petcat's ``\\ ^ _`` for pound, up arrow
   and left arrow, and the nearest ASCII shape for graphics.
-* ``text_for``: the transcript's text decoding: for the upper case set exactly
-  ``toolchain.c64.screen.screen_code_to_text`` (its output is compared byte for byte
-  with VICE's screens), and the same style for the lower case set.
+* ``text_for``: the transcript's text decoding (compared byte for byte with the
+  screens VICE showed): ASCII where the glyph is a character, the nearest Unicode
+  symbol for graphics, in either set.
 
 Codes $80-$FF are the reverse-video forms of $00-$7F (the character ROM holds them
 inverted); every function here returns the glyph of ``code & 0x7F`` and leaves the
@@ -27,9 +27,6 @@ graphics to the Private Use Area.  Neither covers the Unicode 13 characters.
 """
 
 from __future__ import annotations
-
-from toolchain.c64.screen import screen_code_to_text as _upper_case_text
-from toolchain.c64.screen import screen_codes_to_text as _upper_case_row_text
 
 # -- Unicode ------------------------------------------------------------------------------
 
@@ -106,24 +103,30 @@ def ascii_for(code: int, lowercase: bool = False) -> str:
 
 # -- the transcript's text ---------------------------------------------------------------------
 
-# The lower case set in the style of toolchain.c64.screen's table: that table's glyphs
-# for the graphics both sets share, capitals at $41-$5A, and the set's own graphics
+# The upper case/graphics set as text: ASCII where the glyph is a character, one
+# symbol for each graphic ("SP" is the shifted space)
+_TEXT_GRAPHICS = """
+─ ♠ │ ─ ─ ─ ─ │ │ ╮ ╰ ╯ └ ╲ ╱ ┌ ┐ ● ─ ♥ │ ╭ ╳ ○ ♣ │ ♦ ┼ ▒ │ π ◥
+SP ▌ ▄ ▔ ▁ ▏ ▒ ▕ ▒ ◤ ▕ ├ ▗ └ ┐ ▂ ┌ ┴ ┬ ┤ ▎ ▍ ▕ ▔ ▔ ▃ ✓ ▖ ▝ ┘ ▘ ▚
+""".split()
+UPPER_CASE_TEXT: str = ("@ABCDEFGHIJKLMNOPQRSTUVWXYZ[£]↑←" + "".join(chr(c) for c in range(0x20, 0x40))
+                        + "".join(" " if glyph == "SP" else glyph for glyph in _TEXT_GRAPHICS))
+# the lower/upper case set in the same style: the graphics both sets share, a-z at
+# $01-$1A, capitals at $41-$5A, and the set's own graphics
 _LOWER_TEXT_DIFFERENCES = {**{0x41 + i: chr(ord("A") + i) for i in range(26)},
                            0x5E: "▒", 0x5F: "▧", 0x69: "▨", 0x7A: "✓"}
 LOWER_CASE_TEXT: str = "".join(
     chr(ord("a") + code - 1) if 0x01 <= code <= 0x1A
-    else _LOWER_TEXT_DIFFERENCES.get(code, _upper_case_text(code)) for code in range(128))
+    else _LOWER_TEXT_DIFFERENCES.get(code, UPPER_CASE_TEXT[code]) for code in range(128))
+assert len(UPPER_CASE_TEXT) == len(LOWER_CASE_TEXT) == 128
 
 
 def text_for(code: int, lowercase: bool = False) -> str:
-    """A screen code as transcript text: for the upper case set exactly
-    ``toolchain.c64.screen.screen_code_to_text``; for the lower case set $01-$1A are
-    a-z and $41-$5A A-Z (reverse characters show as their glyph)."""
-    return LOWER_CASE_TEXT[code & 0x7F] if lowercase else _upper_case_text(code)
+    """A screen code as transcript text (reverse characters show as their glyph)."""
+    return (LOWER_CASE_TEXT if lowercase else UPPER_CASE_TEXT)[code & 0x7F]
 
 
 def screen_codes_to_text(codes: bytes | list[int], lowercase: bool = False) -> str:
     """A row (or any run) of screen codes as transcript text, in either set."""
-    if not lowercase:
-        return _upper_case_row_text(codes)
-    return "".join(LOWER_CASE_TEXT[code & 0x7F] for code in codes)
+    table = LOWER_CASE_TEXT if lowercase else UPPER_CASE_TEXT
+    return "".join(table[code & 0x7F] for code in codes)

@@ -13,7 +13,7 @@ import argparse
 import functools
 import sys
 
-from toolchain.c64.screen import petscii_to_screen_code
+from toolchain.c64.editor import petscii_to_screen_code
 from toolchain.diagnostics import UserError
 from toolchain.display.keys import CLR, CURSOR, DEL, HOME, RETURN, RUN_STOP
 from toolchain.display.live import LiveScreen
@@ -28,7 +28,7 @@ def start_screen() -> tuple[bytearray, bytearray]:
 
     def put(row: int, column: int, text: str) -> None:
         for offset, char in enumerate(text):
-            codes[row * COLUMNS + column + offset] = petscii_to_screen_code(ord(char))
+            codes[row * COLUMNS + column + offset] = petscii_to_screen_code(ord(char)) or 0x20
 
     put(1, 4, "**** COMMODORE 64 BASIC V2 ****")
     put(3, 1, "64K RAM SYSTEM  38911 BASIC BYTES FREE")
@@ -73,8 +73,8 @@ def run(ascii: bool = False, fps: float = 30.0) -> int:
                 elif key == DEL:
                     column = max(column - 1, 0)
                     codes[row * COLUMNS + column] = 0x20
-                elif 0x20 <= key < 0x80 or 0xA0 <= key <= 0xFF:
-                    codes[row * COLUMNS + column] = petscii_to_screen_code(key)
+                elif (code := petscii_to_screen_code(key)) is not None:
+                    codes[row * COLUMNS + column] = code
                     column = min(column + 1, COLUMNS - 1)
             image = functools.partial(ScreenImage, bytes(codes), bytes(colours), cursor=(row, column),
                                       cursor_visible=True)
