@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import DATA, play_on_terminal
+from toolchain.c64.editor import petscii_to_screen_code
 from toolchain.c64.machine import C64
 from toolchain.c64.run import Keyboard, RunResult, Stop, program_from_prg, run_program
-from toolchain.c64.editor import petscii_to_screen_code
 from toolchain.c64.screen import Screen, screen_codes_to_text
 from toolchain.disk import Prg
 from toolchain.petscii import text_to_petscii
@@ -286,3 +286,14 @@ def test_cli_stop_on_brk_says_where_instead_of_the_warm_start(tmp_path: Path) ->
     assert stopped.returncode == 1
     assert "BRK at $C001:" in stopped.stderr and "warm start" not in stopped.stderr
     assert "READY." not in stopped.stdout
+
+
+def test_cli_run_boot_starts_from_the_power_on_screen(tmp_path: Path) -> None:
+    """--boot: the screen a C64 shows after switching on (tests/data/machine/power-on,
+    measured on VICE), then RUN typed at READY. and the program."""
+    listing = tmp_path / "hello.bas"
+    listing.write_text('10 print "hello"\n')
+    result = c64tc("run", str(listing), "--boot", "--screen", "--no-roms")
+    assert result.returncode == 0, result.stderr
+    measured = (DATA / "machine" / "power-on.vice.txt").read_text().splitlines()
+    assert result.stdout.splitlines()[:9] == measured[:6] + ["RUN", "HELLO", ""]

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from tests.conftest import DATA, REPO
 from toolchain.c64.machine import C64
 from toolchain.c64.roms import RomSet, find_roms
-from toolchain.c64.run import Keyboard, Stop, load_program, program_from_prg, run_program
+from toolchain.c64.run import Keyboard, RunResult, Session, Stop, load_program, program_from_prg, run_program
 from toolchain.cli import main
 from toolchain.disk import Prg
 
@@ -89,8 +89,7 @@ def _call(machine: C64, address: int, a: int, x: int, y: int, carry: int) -> tup
     code = bytes([0x20, address & 0xFF, address >> 8, 0x8D, 0x00, 0xC1, 0x8E, 0x01, 0xC1, 0x8C, 0x02, 0xC1,
                   0x08, 0x68, 0x8D, 0x03, 0xC1, 0x60])
     machine.load(Prg(0xC000, code))
-    cpu = machine.cpu
-    cpu.a, cpu.x, cpu.y, cpu.c = a, x, y, carry
+    machine.memory[0x030C:0x0310] = bytes([a, x, y, carry])  # SYS's registers, as POKE 780-783 sets them
     result = machine.sys(0xC000, 5_000_000)
     assert result.stop is Stop.RETURNED, result.message
     flags = machine.memory[0xC103]
@@ -113,3 +112,50 @@ def test_cli_runs_the_roms_it_is_given(roms: RomSet, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[-1] == "OK"
     assert "(the C64's ROMs, from --roms)" in result.stderr
+
+
+# -- the C64 switched on: run --boot, BASIC itself running the program ----------------------------
+
+def test_boot_runs_the_reset_to_the_power_on_screen_vice_shows(roms: RomSet) -> None:
+    machine = C64(roms=roms)
+    machine.power_on()
+    data = DATA / "machine"
+    assert machine.screen.codes() == (data / "power-on.screen.bin").read_bytes()
+    colours = bytes(value & 0x0F for value in machine.memory[0xD800 : 0xD800 + 1000])
+    assert colours == (data / "power-on.colour.bin").read_bytes()
+
+
+def _booted(source: str, typed: str, roms: RomSet, tmp_path: Path) -> tuple[RunResult, C64]:
+    listing = tmp_path / "program.bas"
+    listing.write_text(source)
+    session = Session(load_program(listing), roms=roms, boot=True)
+    return session.run(Keyboard(typed)), session.machine
+
+
+@pytest.mark.parametrize(("source", "typed", "stop", "message"), [
+    ('10 input a$:print a$;len(a$)\n', "xyz|", Stop.END, "program ended"),
+    ('10 print "a"\n20 x=1/0\n', "", Stop.ERROR, "?DIVISION BY ZERO  ERROR IN 20"),
+    ('10 print "a"\n20 stop\n', "", Stop.BREAK, "BREAK IN 20"),
+    ('10 input a$\n', "", Stop.INPUT_EXHAUSTED,
+     "the program waits for a typed line, but the input is used up"),
+], ids=["end", "error", "break", "input"])
+def test_basic_in_rom_ends_as_its_last_words_say(roms: RomSet, tmp_path: Path, source: str, typed: str,
+                                                  stop: Stop, message: str) -> None:
+    result, machine = _booted(source, typed, roms, tmp_path)
+    assert (result.stop, result.message) == (stop, message)
+    assert machine.screen.text_rows()[5:7] == ["READY.", "RUN"]  # typed at the start-up screen
+
+
+@pytest.mark.parametrize("name", ["dynamic-keyboard", "keybuffer"])
+def test_direct_mode_after_the_program_is_basic_s_own(roms: RomSet, name: str) -> None:
+    """Keys a program leaves in the keyboard buffer are read by BASIC's direct mode after
+    READY.: the screen VICE showed (which started the program on a cleared screen: here
+    the start-up screen and RUN come first, seven rows)."""
+    program = load_program(DATA / "machine" / f"{name}.bas")
+    session = Session(program, roms=roms, boot=True)
+    result = session.run(Keyboard(""))
+    assert result.stop is Stop.END, result.message
+    expected = [row for row in (DATA / "machine" / f"{name}.vice.txt").read_text().splitlines()]
+    shown = session.machine.screen.text_rows()
+    start = 0 if name == "dynamic-keyboard" else 7  # the program clears the screen itself
+    assert shown[start : start + 8] == expected[:8]

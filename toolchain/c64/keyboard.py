@@ -115,6 +115,10 @@ class Keyboard:
             line.append(key)
         return bytes(line).rstrip(b" ")
 
+    def type_first(self, line: str) -> None:
+        """``line`` and RETURN typed before the rest of the input (a command at READY.)."""
+        self.keys.extendleft(reversed(text_to_keys(line) + bytes([RETURN])))
+
     # -- the keyboard buffer ---------------------------------------------------------------------
     def buffered(self) -> int:
         """How many keys wait in the keyboard buffer ($C6)."""

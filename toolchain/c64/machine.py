@@ -31,23 +31,31 @@ from toolchain.c64.editor import ScreenEditor
 from toolchain.c64.io import CIA1_BASE, SID_BASE, IOArea
 from toolchain.c64.keyboard import Keyboard, UntypableText, text_to_keys, typed_lines
 from toolchain.c64.memory import (
+    ARYTAB,
     BASIC_ROM,
     COLOUR_RAM,
+    CURLIN,
     CURSOR_COLUMN,
+    FRETOP,
     IRQ_VECTOR,
     JIFFY_CLOCK,
     KERNAL_ROM,
     KEYBOARD_COUNT,
     LINNUM,
+    MEMSIZ,
     PORT,
     SCREEN_CELLS,
     SCREEN_ROWS,
+    STREND,
     SYS_REGISTERS,
+    TXTTAB,
+    VARTAB,
     WATCH_MACHINE,
     MemoryMap,
     power_on_memory,
     read_word,
     visible_screen,
+    write_word,
 )
 from toolchain.c64.outcome import RunResult, Stop
 from toolchain.c64.roms import RomSet
@@ -65,6 +73,22 @@ __all__ = ["C64", "DEFAULT_MAX_CYCLES", "Keyboard", "RunResult", "Stop", "Untypa
 RETURN_TO_BASIC = 0xE147
 CHROUT_ENTRY, CHRIN_ENTRY = 0xFFD2, 0xFFCF
 DEFAULT_MAX_CYCLES = 2_000_000_000  # generous but finite: about 34 minutes of C64 time
+DIRECT_MODE = 0xFF  # CURLIN's high byte while BASIC runs a direct-mode line
+# MSGFLG ($9D): READY. sets bit 7 (direct mode: the KERNAL's control messages), RUN clears
+# it ($A474, $A872): so the editor waiting with bit 7 set is BASIC waiting at READY.
+MESSAGE_MODE, DIRECT_MODE_MESSAGES = 0x9D, 0x80
+# BASIC's start-up message ($E473, $E460) and READY. ($A376), as BASIC 901226-01 prints
+# them after a reset: the free bytes (MEMSIZ - TXTTAB) between the two parts
+START_UP_BANNER = b"\x93\r    **** COMMODORE 64 BASIC V2 ****\r\r 64K RAM SYSTEM  "
+START_UP_FREE = b" BASIC BYTES FREE\r"
+READY_MESSAGE = b"\r\nREADY.\r\n"
+RESET_VECTOR = 0xFFFC
+BOOT_CYCLES = 10_000_000  # a reset reaches READY. after 2.1 million cycles (VICE: tests/data/machine)
+# where the ROM's BASIC shows how a program ended (BASIC 901226-01): its error
+# routine after JMP ($0300), X the error number; BREAK/END's message, carry set for BREAK
+BASIC_ERROR_ROUTINE = 0xA43A
+BASIC_BREAK_OR_END = 0xA84B
+ERROR_MESSAGES = 0xA326  # the error messages' addresses, by error number (1-30)
 STANDARD_IRQ_HANDLER = 0xEA31  # where ($0314) points after power-on
 ICR_CIA1 = 0xDC0D  # reading CIA 1's interrupt control register clears its flags
 JIFFIES_A_DAY = 0x4F1A01  # the jiffy clock wraps at 24 hours ($F6BC)
@@ -101,6 +125,7 @@ class _State:
     io: bytes
     shown: dict[int, str]
     chips: tuple[Chip, Chip, Chip, Chip]
+    cpu: tuple[int, int, int, int]  # PC, SP, status, the cycle count (the chips' time)
 
 
 def _rom_images(roms: RomSet | None) -> dict[int, bytes]:
@@ -143,9 +168,15 @@ class C64:
         self.warn: Callable[[str], None] = lambda text: print(f"c64tc: warning: {text}", file=sys.stderr)
         self.brk_address = 0  # where the last BRK was, for the warm start's message
         self.brk_seen = False
+        # with the ROMs, BASIC itself may run the program (run --boot): the C64 waiting at
+        # READY. with nothing more typed ends the run, as its last error or BREAK says
+        self.booting = False
+        self.basic_in_rom = False
+        self.basic_ending: tuple[Stop, str] | None = None
         self.rom_hooks: dict[int, Callable[[], None]] = {
             0xE5CD: self._waits_for_key, 0xF13E: self._polls_for_key, 0xE8F6: self._scrolls,
-            0xE544: self._clears, 0xFE66: self._brk, 0xA480: self._back_in_basic}
+            0xE544: self._clears, 0xFE66: self._brk, 0xA480: self._back_in_basic,
+            BASIC_ERROR_ROUTINE: self._basic_error, BASIC_BREAK_OR_END: self._basic_break_or_end}
         self._mark_rom_stops()
         self._initial = self._state()
 
@@ -154,7 +185,8 @@ class C64:
         io = self.io
         return _State(bytes(self.memory), bytes(self.map.under), bytes(self.map.io),
                       {start: self.map.shown(start) for start in self.map.AREAS},
-                      copy.deepcopy((io.vic, io.sid, io.cia1, io.cia2)))
+                      copy.deepcopy((io.vic, io.sid, io.cia1, io.cia2)),
+                      (self.cpu.pc, self.cpu.sp, self.cpu.p, self.cpu.cycles))
 
     def snapshot(self) -> _State:
         """The machine's memory state, for :meth:`reset` (e.g. after loading a program)."""
@@ -174,10 +206,9 @@ class C64:
         memory_map.switch(memory_map.port_bits())
         self._mark_rom_stops()
         cpu = self.cpu
-        cpu.a = cpu.x = cpu.y = cpu.n = cpu.v = cpu.d = cpu.z = cpu.c = 0
-        cpu.i = 1
-        cpu.sp = 0xFD
-        cpu.cycles = cpu.instructions = 0
+        cpu.a = cpu.x = cpu.y = 0
+        cpu.pc, cpu.sp, cpu.p, cpu.cycles = state.cpu
+        cpu.instructions = 0
         self.screen.history.clear()
         self.keyboard = keyboard or Keyboard()
         self.output_log.clear()
@@ -266,10 +297,39 @@ class C64:
     # -- with the real ROMs: where c64tc looks in ---------------------------------------------------
     def _waits_for_key(self) -> None:
         """$E5CD, the editor's loop waiting for the keyboard buffer: the next typed line
-        arrives (at most ten keys at a time, as the buffer holds)."""
+        arrives (at most ten keys at a time, as the buffer holds).  The first wait after
+        a reset ends the boot; BASIC waiting at READY. with nothing more typed ends a
+        program that BASIC itself runs."""
+        if self.booting:
+            self.booting = False
+            raise MachineStopped(Stop.READY, "the C64 has started: READY.")
         if self.memory[KEYBOARD_COUNT] == 0 and not self.keyboard.fill_line():
+            if self.basic_in_rom and self.memory[MESSAGE_MODE] & DIRECT_MODE_MESSAGES:
+                raise MachineStopped(*(self.basic_ending or (Stop.END, "program ended")))
             raise MachineStopped(Stop.INPUT_EXHAUSTED, "the program waits for a typed line, but the input is "
                            "used up")
+
+    def _basic_error(self) -> None:
+        """$A43A: BASIC reports error X (in a program: the run's ending, unless it goes on)."""
+        line = read_word(self.memory, CURLIN)
+        if line >> 8 == DIRECT_MODE:
+            return
+        address = read_word(self.memory, ERROR_MESSAGES + 2 * self.cpu.x)
+        name = bytearray()
+        for offset in range(40):  # the message's last character has bit 7 set
+            byte = self.read((address + offset) & 0xFFFF)
+            name.append(byte & 0x7F)
+            if byte & 0x80:
+                break
+        self.basic_ending = (Stop.ERROR, f"?{name.decode('latin-1')}  ERROR IN {line}")
+
+    def _basic_break_or_end(self) -> None:
+        """$A84B: END (carry clear) or BREAK (carry set: STOP, RUN/STOP) in a program."""
+        line = read_word(self.memory, CURLIN)
+        if self.cpu.c and line >> 8 != DIRECT_MODE:
+            self.basic_ending = (Stop.BREAK, f"BREAK IN {line}")
+        elif not self.cpu.c:
+            self.basic_ending = None
 
     def _polls_for_key(self) -> None:
         """$F13E, GETIN: a key is typed into an empty buffer when the program asks."""
@@ -297,17 +357,45 @@ class C64:
         self.brk_seen = True
 
     def _back_in_basic(self) -> None:
-        """$A480, BASIC's main loop after READY.: machine code ended in BASIC."""
+        """$A480, BASIC's main loop after READY.: machine code ended in BASIC (when BASIC
+        runs the program itself, it goes on: direct mode reads the next line)."""
+        if self.basic_in_rom or self.booting:
+            return
         if self.brk_seen:
             raise MachineStopped(Stop.BRK, f"BRK at ${self.brk_address:04X}: the C64's warm start (screen "
                            "cleared, READY.)")
         raise MachineStopped(Stop.READY, "the program went to BASIC's READY.")
 
+    def power_on(self) -> None:
+        """Switch the C64 on: with the ROMs their reset runs ($FCE2: the chips, the RAM
+        test, the editor, BASIC's start-up message) until BASIC waits at READY.;
+        without them the screen shows what BASIC prints then (VICE:
+        tests/data/machine/power-on)."""
+        if self.roms is None:
+            free = read_word(self.memory, MEMSIZ) - read_word(self.memory, TXTTAB)
+            for byte in START_UP_BANNER + str(free).encode() + START_UP_FREE + READY_MESSAGE:
+                self.print_byte(byte)
+            return
+        cpu = self.cpu
+        cpu.pc = self.read(RESET_VECTOR) | self.read(RESET_VECTOR + 1) << 8
+        cpu.sp, cpu.i = 0xFD, 1
+        self.booting = True
+        result = self.run(BOOT_CYCLES)
+        if result.stop is not Stop.READY:
+            raise MachineStopped(result.stop, f"the C64's reset did not reach READY.: {result.message}")
+        self.output_log.clear()  # what the reset printed is not the program's output
+
+    def type_command(self, command: str) -> None:
+        """A direct-mode command as typed at READY. (RUN, SYS 49152): echoed and ended by
+        RETURN, on the screen only (the machine-code or BASIC run follows)."""
+        for byte in command.encode("ascii") + b"\r":
+            self.editor.chrout(byte)
+
     def call(self, address: int, a: int = 0, max_cycles: int = DEFAULT_MAX_CYCLES) -> RunResult:
         """A ROM routine called from Python (the BASIC runner's PRINT and INPUT with the
         real ROMs): A set, run until its RTS."""
         self.cpu.a = a
-        return self.sys(address, max_cycles)
+        return self._call_from_basic(address, max_cycles)
 
     # -- loading and calling ------------------------------------------------------------------
     def load(self, prg: Prg) -> None:
@@ -318,6 +406,15 @@ class C64:
             else:
                 self.memory[address] = byte
 
+    def loaded_basic(self, end: int) -> None:
+        """BASIC's pointers as LOAD"NAME",8 leaves them for a program ending at ``end``
+        (one past its last byte): variables, arrays and strings' end right after it
+        ($E1AB sets VARTAB from the KERNAL's end address, then CLR), strings at the top."""
+        memory = self.memory
+        for pointer in (VARTAB, ARYTAB, STREND):
+            write_word(memory, pointer, end)
+        write_word(memory, FRETOP, read_word(memory, MEMSIZ))
+
     def sys(self, address: int, max_cycles: int = DEFAULT_MAX_CYCLES,
             trace: Callable[[CPU], None] | None = None) -> RunResult:
         """Call ``address`` as BASIC's SYS does ($E12A) and run until the code returns or
@@ -327,14 +424,21 @@ class C64:
         cpu.a, cpu.x, cpu.y = memory[SYS_REGISTERS], memory[SYS_REGISTERS + 1], memory[SYS_REGISTERS + 2]
         cpu.p = memory[SYS_REGISTERS + 3]
         memory[LINNUM], memory[LINNUM + 1] = address & 0xFF, address >> 8  # for its JMP ($0014)
+        result = self._call_from_basic(address, max_cycles, trace)
+        if result.stop is Stop.RETURNED:  # $E147: PHP, the registers stored, the status PLA'd
+            memory[SYS_REGISTERS : SYS_REGISTERS + 4] = bytes([cpu.a, cpu.x, cpu.y, cpu.p | 0x30])
+        return result
+
+    def _call_from_basic(self, address: int, max_cycles: int,
+                         trace: Callable[[CPU], None] | None = None) -> RunResult:
+        """Run ``address`` as a subroutine of the interpreter, until its RTS comes back
+        (the registers as they are)."""
+        cpu = self.cpu
         cpu.sp = 0xFA
         cpu.push((RETURN_TO_BASIC - 1) >> 8)
         cpu.push(RETURN_TO_BASIC - 1)
         cpu.pc = address
-        result = self.run(max_cycles, trace)
-        if result.stop is Stop.RETURNED:  # $E147: PHP, the registers stored, the status PLA'd
-            memory[SYS_REGISTERS : SYS_REGISTERS + 4] = bytes([cpu.a, cpu.x, cpu.y, cpu.p | 0x30])
-        return result
+        return self.run(max_cycles, trace)
 
     def interrupt(self, max_cycles: int = DEFAULT_MAX_CYCLES) -> RunResult:
         """An IRQ while BASIC runs (the compiled runner is no 6502 code): the CPU takes

@@ -136,12 +136,25 @@ Progress = Callable[[int, int], None]  # statement groups done, the BASIC line r
 
 
 class Session:
-    """A C64 with ``program`` loaded; every run starts from that state."""
+    """A C64 with ``program`` loaded; every run starts from that state.
 
-    def __init__(self, program: Program, machine: C64 | None = None, roms: RomSet | None = None) -> None:
+    ``boot``: the C64 is switched on first (its start-up screen), and the program is
+    started by the command a user types at READY. (``RUN``, ``SYS 13312``).  With the
+    ROMs that is the real thing: the reset runs, and BASIC itself runs the command and
+    the program (the interpreter in ROM on the 6502 core: exact, slower), and after it
+    whatever is typed in direct mode, until BASIC waits at READY. with nothing more
+    typed."""
+
+    def __init__(self, program: Program, machine: C64 | None = None, roms: RomSet | None = None,
+                 boot: bool = False) -> None:
         self.program = program
         self.machine = machine or C64(roms=roms)
+        self.boot = boot
+        if boot:
+            self.machine.power_on()
         self.machine.load(program.prg)
+        if program.is_basic:
+            self.machine.loaded_basic(program.prg.end_address)
         self._loaded = self.machine.snapshot()
         self.runtime: Runtime | None = None  # a BASIC program's, once it has run
         self._runs = 0
@@ -159,6 +172,11 @@ class Session:
         elif keyboard is not None:
             machine.keyboard = keyboard
         self._runs += 1
+        if self.boot:
+            command = "RUN" if self.program.is_basic else f"SYS {self.program.sys_address}"
+            if machine.roms is not None:
+                return self._run_on_rom_basic(command, max_cycles, trace, every)
+            machine.type_command(command)
         if not self.program.is_basic:
             assert self.program.sys_address is not None
             if every is None:
@@ -177,6 +195,25 @@ class Session:
             self.runtime.restart()
         self.runtime.max_cycles = max_cycles
         return self.runtime.run(max_statements, progress, every)
+
+
+    def _run_on_rom_basic(self, command: str, max_cycles: int, trace: Callable[[CPU], None] | None,
+                          every: tuple[int, Callable[[], None]] | None) -> RunResult:
+        """BASIC in ROM runs ``command`` as typed at READY. (and what is typed after)."""
+        machine = self.machine
+        machine.keyboard.type_first(command.lower())  # unshifted keys: what READY. reads as RUN
+        machine.basic_in_rom = True
+        machine.basic_ending = ((Stop.END, "program ended") if self.program.is_basic
+                                else (Stop.RETURNED, "returned to BASIC"))
+        ticker = Ticker(every[0], every[1], machine.cpu.cycles) if every is not None else None
+        if ticker is not None:
+            machine.io.tickers.append(ticker)
+        try:
+            return machine.run(max_cycles, trace)
+        finally:
+            machine.basic_in_rom = False
+            if ticker is not None:
+                machine.io.tickers.remove(ticker)
 
 
 def run_program(program: Program, keyboard: Keyboard | None = None, machine: C64 | None = None,

@@ -83,6 +83,9 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
               help="Run the C64's own ROMs (kernal, basic, chargen) from this folder; default: "
               "C64TC_ROMS, then the ROMs of the VICE on the PATH; without them, c64tc's models.")
 @click.option("--no-roms", is_flag=True, help="Run on c64tc's models of the ROMs even where ROMs are found.")
+@click.option("--boot", is_flag=True, help="Switch the C64 on first (its start-up screen) and type RUN "
+              "(or SYS ADDR) at READY. as a user would; with the ROMs their reset runs, and BASIC itself "
+              "runs the program and what is typed after it (exact, slower).")
 @click.option("--stop-on-brk", is_flag=True, help="Stop at a BRK and say where (for debugging) instead of "
               "the C64's warm start (screen cleared, READY.).")
 @click.option("--dump-python", is_flag=True, help="Print the Python c64tc makes of the program: a BASIC "
@@ -92,8 +95,8 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
 def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, input_text: str | None,
                 input_file: str | None, max_cycles: int, max_statements: int | None, screen: bool,
                 transcript: bool, raw: bool, trace: bool, screenshot: str | None,
-                screenshot_every: int | None, roms_dir: str | None, no_roms: bool, stop_on_brk: bool,
-                dump_python: bool) -> None:
+                screenshot_every: int | None, roms_dir: str | None, no_roms: bool, boot: bool,
+                stop_on_brk: bool, dump_python: bool) -> None:
     """Run PROGRAM on the emulated C64: a BASIC program as RUN would, machine code as
     SYS would.
 
@@ -141,7 +144,7 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
     from toolchain.c64.roms import find_roms
 
     roms = None if no_roms else find_roms(Path(roms_dir) if roms_dir else None)
-    session = Session(program, roms=roms)
+    session = Session(program, roms=roms, boot=boot)
     machine = session.machine
     machine.stop_on_brk = stop_on_brk
     stdin_is_program = STDIO in (path, *errata)
@@ -165,7 +168,11 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
         result = session.run(keyboard, max_cycles, max_statements, progress=lambda done, line: progress(
             f"line {line}: {done:,} statement groups"), every=every)
         progress("")
-        summary = f"{result.message}: {result.statements:,} statement groups in {result.wall_seconds:.2f} s"
+        if boot and roms is not None:  # BASIC in ROM ran it: 6502 cycles, no statement groups
+            summary = f"{result.message}: {result.cycles:,} cycles ({result.seconds:.2f} s on a PAL C64)"
+        else:
+            summary = (f"{result.message}: {result.statements:,} statement groups in "
+                       f"{result.wall_seconds:.2f} s")
         typed = program.where_typed(result.line) if result.stop is Stop.ERROR else None
         if typed is not None:  # where to fix it, for the editor
             summary = f"{typed.path}:{typed.source_line}:1: error: {summary}"
