@@ -9,6 +9,7 @@ from toolchain.c64.chips.cia import Cia
 from toolchain.c64.chips.keyboard import (
     COMMODORE,
     CONTROL,
+    DECODE_TABLE_ADDRESSES,
     DEFAULT_HOLD_CYCLES,
     FIRE,
     KEY_PRESSES,
@@ -18,11 +19,14 @@ from toolchain.c64.chips.keyboard import (
     ControlPorts,
     KeyMatrix,
     KeyPress,
+    decode_table,
 )
 from toolchain.c64.machine import text_to_keys
 from toolchain.c64.roms import find_roms
 
-DECODE_TABLES = (0xEB81, 0xEBC2, 0xEC03, 0xEC78)  # alone, SHIFT, Commodore, CTRL (KERNAL 901227-03)
+pytestmark = pytest.mark.vice_roms  # the ROM comparisons look for the ROMs
+
+DECODE_TABLES = DECODE_TABLE_ADDRESSES  # alone, SHIFT, Commodore, CTRL (KERNAL 901227-03)
 
 
 def cia1(keyboard: KeyMatrix | None = None) -> tuple[Cia, ControlPorts]:
@@ -49,6 +53,15 @@ def test_the_table_is_the_kernals() -> None:
         for position, code in enumerate(codes):
             expected = None if divmod(position, 8) in modifiers or code == 0xFF else code
             assert KEYS[position][column] == expected, f"{KEYS[position][0]} in the table at ${table:04X}"
+
+
+def test_the_decode_tables_c64tc_serves_are_the_kernals_byte_for_byte() -> None:
+    """Without the ROMs, c64tc serves PEEKs of the tables from its model (machine.py)."""
+    roms = find_roms()
+    if roms is None:
+        pytest.skip("the KERNAL ROM is not at hand (set C64TC_ROMS, or put VICE's x64sc on the PATH)")
+    for index, table in enumerate(DECODE_TABLE_ADDRESSES):
+        assert decode_table(index) == roms.kernal[table - 0xE000 : table - 0xE000 + 65], f"${table:04X}"
 
 
 def test_the_matrix_layout() -> None:

@@ -17,6 +17,8 @@ from toolchain.c64.screen import screen_codes_to_text
 from toolchain.cpu.core import CPU
 from toolchain.cpu.opcodes import OPCODES
 
+pytestmark = pytest.mark.vice_roms  # the ROM comparisons look for the ROMs
+
 PAL_FLAG = 0x02A6  # the KERNAL's PAL/NTSC flag (1: PAL)
 SCREEN_PAGE = 0x0288  # HIBASE: the page the screen editor clears
 IOINIT, CINT = 0xFDA3, 0xFF5B

@@ -11,8 +11,8 @@ table, every editor variable, the keyboard buffer, all of it (but the stack page
 where the ROM keeps its registers).
 
 The ROMs are not part of the project: they are looked for with
-``toolchain.c64.roms.find_roms()`` ($C64TC_ROMS, the VICE on the PATH), then in
-../vice-inst; the tests skip when none has them.  Facts measured here are pinned
+``toolchain.c64.roms.find_roms()`` ($C64TC_ROMS, the VICE on the PATH); the tests
+skip when none has them.  Facts measured here are pinned
 without ROMs in tests/test_editor.py.
 """
 
@@ -26,7 +26,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import REPO
 from tests.test_editor import FACTS, Fact, start_memory
 from toolchain.c64 import editor as ed
 from toolchain.c64.editor import ScreenEditor
@@ -45,15 +44,13 @@ COLOUR_MASK = bytes(value & 0x0F for value in range(256))
 def _find() -> RomSet | None:
     try:
         roms = find_roms()
-        if roms is None:
-            folder = REPO.parent / "vice-inst" / "share" / "vice" / "C64"
-            roms = find_roms(folder) if folder.is_dir() else None
     except UserError:
         return None
     return roms
 
 
 ROMS = _find()
+pytestmark = pytest.mark.vice_roms
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from toolchain.c64 import kernal
 from toolchain.c64.chips import Chip
 from toolchain.c64.chips.cia import Cia, SerialBusAndUserPort
-from toolchain.c64.chips.keyboard import ControlPorts, KeyMatrix
+from toolchain.c64.chips.keyboard import DECODE_TABLE_ADDRESSES, ControlPorts, KeyMatrix, decode_table
 from toolchain.c64.chips.power_on import KERNAL_RESET_WRITES
 from toolchain.c64.chips.sid import Sid
 from toolchain.c64.chips.vic import Vic
@@ -100,6 +100,9 @@ KNOWN_ROM_BYTES = {
     0xA364: bytes([0x0D, 0x4F, 0x4B, 0x0D, 0x00]),  # "\rOK\r"
     0xA369: bytes([0x20, 0x20, 0x45, 0x52, 0x52, 0x4F, 0x52, 0x00]),  # "  ERROR"
     0xFFFA: bytes([0x43, 0xFE, 0xE2, 0xFC, 0x48, 0xFF]),
+    # the keyboard decode tables, from c64tc's model of the keyboard (its layout is checked
+    # against the ROM's tables in tests/test_chips_keyboard.py)
+    **{address: decode_table(index) for index, address in enumerate(DECODE_TABLE_ADDRESSES)},
 }
 
 

@@ -66,6 +66,25 @@ assert len(KEYS) == 64
 LEFT_SHIFT, RIGHT_SHIFT, CONTROL, COMMODORE = (1, 7), (6, 4), (7, 2), (7, 5)
 MODIFIER_KEYS = {"shift": LEFT_SHIFT, "commodore": COMMODORE, "control": CONTROL}
 
+# where the KERNAL keeps the four tables (KERNAL 901227-03): alone, SHIFT, Commodore, CTRL
+DECODE_TABLE_ADDRESSES = (0xEB81, 0xEBC2, 0xEC03, 0xEC78)
+
+
+def decode_table(modifier_index: int) -> bytes:
+    """The KERNAL's decode table for one modifier (0 alone, 1 SHIFT, 2 Commodore, 3
+    CTRL) as the ROM holds it: 64 codes by matrix position, $FF where a key gives
+    none, and an $FF after them (programs that read the tables, such as keyboard
+    drivers and synthesizer listings, PEEK them).  In the first three tables the
+    modifier keys hold their bit of SHFLAG ($028D: SHIFT 1, Commodore 2, CTRL 4); the
+    CTRL table has $FF there (KERNAL 901227-03, compared in tests/test_chips_keyboard.py)."""
+    flags = {LEFT_SHIFT: 1, RIGHT_SHIFT: 1, COMMODORE: 2, CONTROL: 4} if modifier_index < 3 else {}
+    codes = bytearray()
+    for position, key in enumerate(KEYS):
+        code = key[1 + modifier_index]
+        codes.append(flags.get(divmod(position, 8), 0xFF if code is None else code))
+    return bytes(codes) + b"\xff"
+
+
 
 class KeyPress(NamedTuple):
     """Where a PETSCII code is typed: the key (row = port A bit, column = port B bit) and
