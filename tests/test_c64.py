@@ -13,7 +13,7 @@ import pytest
 from tests.conftest import DATA, play_on_terminal
 from toolchain.c64.editor import petscii_to_screen_code
 from toolchain.c64.machine import C64
-from toolchain.c64.run import Keyboard, RunResult, Stop, program_from_prg, run_program
+from toolchain.c64.run import Keyboard, RunResult, Stop, load_program, program_from_prg, run_program
 from toolchain.c64.screen import Screen, screen_codes_to_text
 from toolchain.disk import Prg
 from toolchain.petscii import text_to_petscii
@@ -297,3 +297,23 @@ def test_cli_run_boot_starts_from_the_power_on_screen(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     measured = (DATA / "machine" / "power-on.vice.txt").read_text().splitlines()
     assert result.stdout.splitlines()[:9] == measured[:6] + ["RUN", "HELLO", ""]
+
+
+CHROUT_HOOK = """10 rem a chrout hook ($0326) that prints every character twice
+20 for i=0 to 6:read b:poke 49152+i,b:next
+30 poke 806,0:poke 807,192
+40 print "ab"
+50 poke 806,202:poke 807,241
+60 print "cd"
+70 data 32,202,241,32,202,241,96
+"""
+
+
+def test_basic_print_goes_through_a_hooked_chrout_vector(tmp_path: Path) -> None:
+    """PRINT calls CHROUT through ($0326) as the ROM's does: a program's hook sees every
+    byte (the same screen with the real ROMs: tests/test_roms.py)."""
+    listing = tmp_path / "hook.bas"
+    listing.write_text(CHROUT_HOOK)
+    result, machine = run_program(load_program(listing))
+    assert result.stop is Stop.END
+    assert machine.screen.transcript() == "AABB\n\nCD\n\nREADY.\n"

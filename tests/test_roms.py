@@ -159,3 +159,14 @@ def test_direct_mode_after_the_program_is_basic_s_own(roms: RomSet, name: str) -
     shown = session.machine.screen.text_rows()
     start = 0 if name == "dynamic-keyboard" else 7  # the program clears the screen itself
     assert shown[start : start + 8] == expected[:8]
+
+
+def test_a_hooked_chrout_vector_prints_as_on_the_real_rom(roms: RomSet, tmp_path: Path) -> None:
+    from tests.test_c64 import CHROUT_HOOK
+
+    listing = tmp_path / "hook.bas"
+    listing.write_text(CHROUT_HOOK)
+    program = load_program(listing)
+    _, with_roms = run_program(program, machine=C64(roms=roms))
+    _, modelled = run_program(program)
+    assert with_roms.screen.transcript() == modelled.screen.transcript() == "AABB\n\nCD\n\nREADY.\n"

@@ -235,7 +235,7 @@ def chrout(machine: C64) -> None:
     cpu = machine.cpu
     device = machine.memory[OUTPUT_DEVICE]
     if device == SCREEN:
-        machine.print_byte(cpu.a)
+        machine.screen_output(cpu.a)
     elif device == PRINTER:
         machine.printer.append(cpu.a)
     elif device != KEYBOARD:
@@ -338,7 +338,7 @@ for _address, _name in EDITOR_ENTRY_POINTS.items():
 @routine(0xE716, "output a character to the screen")
 def screen_output(machine: C64) -> None:
     """$E716: A to the screen, whatever the output channel (kept for the transcript)."""
-    machine.print_byte(machine.cpu.a)
+    machine.screen_output(machine.cpu.a)
 
 
 @routine(0xFFBA, "SETLFS")

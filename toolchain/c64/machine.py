@@ -72,6 +72,8 @@ __all__ = ["C64", "DEFAULT_MAX_CYCLES", "Keyboard", "RunResult", "Stop", "Untypa
 # interpreter ($E147, after the JMP in the SYS routine at $E12A).
 RETURN_TO_BASIC = 0xE147
 CHROUT_ENTRY, CHRIN_ENTRY = 0xFFD2, 0xFFCF
+# their vectors, and where they point after power-on (a program may hook them)
+CHROUT_VECTOR, CHROUT_ROUTINE, CHRIN_VECTOR, CHRIN_ROUTINE = 0x0326, 0xF1CA, 0x0324, 0xF157
 DEFAULT_MAX_CYCLES = 2_000_000_000  # generous but finite: about 34 minutes of C64 time
 DIRECT_MODE = 0xFF  # CURLIN's high byte while BASIC runs a direct-mode line
 # MSGFLG ($9D): READY. sets bit 7 (direct mode: the KERNAL's control messages), RUN clears
@@ -631,14 +633,22 @@ class C64:
         cpu.a = saved
 
     def print_byte(self, byte: int) -> None:
-        """CHROUT to the screen ($E716; with the real ROMs, their CHROUT).  A program that
-        prints ends any typed line still being read (the editor clears CRSW), so CHRIN's
-        next call waits for a new line: why Superhirn II reads only the first character
-        of each answer."""
-        self.output_log.append(byte)
+        """CHROUT to the screen as BASIC's PRINT calls it: through the jump table and its
+        vector ($FFD2, ($0326)) when a program has hooked it, or with the real ROMs;
+        else straight to the screen editor.  A program that prints ends any typed line
+        still being read (the editor clears CRSW), so CHRIN's next call waits for a new
+        line: why Superhirn II reads only the first character of each answer."""
         if self.roms is not None:
+            self.output_log.append(byte)
             self._rom_call(CHROUT_ENTRY, byte)
-            return
+        elif read_word(self.memory, CHROUT_VECTOR) != CHROUT_ROUTINE:
+            self._rom_call(CHROUT_ENTRY, byte)
+        else:
+            self.screen_output(byte)
+
+    def screen_output(self, byte: int) -> None:
+        """The screen editor's output ($E716) of a byte, kept for the transcript."""
+        self.output_log.append(byte)
         self.editor.chrout(byte)
 
     def _rom_call(self, address: int, a: int = 0) -> int:
@@ -653,7 +663,8 @@ class C64:
         and echoed by the screen editor until RETURN, then the line read back off the
         screen from where the input began (so the prompt is not part of it)."""
         line = bytearray()  # a logical line has 80 characters at most: INLIN's 88 suffice
-        while (byte := self.chrin()) != 0x0D:
+        through_rom = self.roms is not None or read_word(self.memory, CHRIN_VECTOR) != CHRIN_ROUTINE
+        while (byte := self._rom_call(CHRIN_ENTRY) if through_rom else self.chrin()) != 0x0D:
             line.append(byte)
         return bytes(line)
 
@@ -664,8 +675,6 @@ class C64:
     def chrin(self) -> int:
         """CHRIN from the keyboard ($F157): the next character of the line typed (and
         echoed) when the last one is used up, RETURN at its end."""
-        if self.roms is not None:
-            return self._rom_call(CHRIN_ENTRY)
         byte = self.editor.chrin()
         if byte is None:
             raise MachineStopped(Stop.INPUT_EXHAUSTED, "the program waits for a typed line, but the input is "

@@ -48,7 +48,7 @@ from toolchain.basic.runner.values import (
     undefined_function,
 )
 from toolchain.basic.tokens import TOKEN_DATA, scan_tokens
-from toolchain.c64.machine import C64, DEFAULT_MAX_CYCLES, STANDARD_IRQ_HANDLER
+from toolchain.c64.machine import C64, DEFAULT_MAX_CYCLES, STANDARD_IRQ_HANDLER, MachineStopped
 from toolchain.c64.memory import (
     BASIC_PROGRAM_START,
     IRQ_VECTOR,
@@ -470,15 +470,26 @@ class Runtime:
                 line = self._line_of(error, index)
                 self._print_error("OUT OF MEMORY", line)
                 return self._finish(Stop.ERROR, f"?OUT OF MEMORY  ERROR IN {line}", started, line)
-        except Ended as ended:
+        except (Ended, MachineStopped) as ended:  # MachineStopped: in a program's CHROUT hook
             self.statements = executed + step + 1
             if ended.stop is Stop.BREAK:
                 line = self._line_of(ended, index)
-                self.io.to_screen().text(f"\rBREAK IN {line}\rREADY.\r")
+                self._show(f"\rBREAK IN {line}\rREADY.\r")
                 return self._finish(Stop.BREAK, f"BREAK IN {line}", started, line)
             return self._finish(ended.stop, ended.message, started)
-        self.io.to_screen().text("\rREADY.\r")
+        stopped = self._show("\rREADY.\r")
+        if stopped is not None:
+            return self._finish(stopped.stop, stopped.message, started)
         return self._finish(Stop.END, "program ended", started)
+
+    def _show(self, text: str) -> MachineStopped | None:
+        """BASIC's last words on the screen; how printing them stopped, if a program's
+        CHROUT hook went where the machine cannot follow."""
+        try:
+            self.io.to_screen().text(text)
+        except MachineStopped as stopped:
+            return stopped
+        return None
 
     def _line_of(self, error: BaseException, index: int) -> int:
         """The BASIC line being run when ``error`` was raised: from the generated
@@ -498,7 +509,7 @@ class Runtime:
         return lines[min(index, len(lines) - 1)] if lines else 0
 
     def _print_error(self, name: str, line: int) -> None:
-        self.io.to_screen().text(f"\r?{name}  ERROR IN {line}\rREADY.\r")
+        self._show(f"\r?{name}  ERROR IN {line}\rREADY.\r")
 
     def _finish(self, stop: Stop, message: str, started: float, line: int | None = None) -> RunResult:
         cpu = self.machine.cpu

@@ -81,6 +81,7 @@ def decode_table(modifier_index: int) -> bytes:
     codes = bytearray()
     for position, key in enumerate(KEYS):
         code = key[1 + modifier_index]
+        assert not isinstance(code, str)  # the name is key[0]
         codes.append(flags.get(divmod(position, 8), 0xFF if code is None else code))
     return bytes(codes) + b"\xff"
 
