@@ -29,6 +29,7 @@ from toolchain.c64.memory import (
     write_word,
 )
 from toolchain.c64.outcome import Stop
+from toolchain.cpu.disassembler import KERNAL_NAMES
 
 if TYPE_CHECKING:
     from toolchain.c64.machine import C64
@@ -41,17 +42,9 @@ ROUTINES: dict[int, tuple[str, Routine]] = {}
 # Known entry points (the KERNAL jump table and the routines magazine programs call),
 # from the C64 Programmer's Reference Guide and Mäkelä's commented ROM listing.
 ROM_NAMES: dict[int, str] = {
-    0xFF81: "CINT", 0xFF84: "IOINIT", 0xFF87: "RAMTAS", 0xFF8A: "RESTOR", 0xFF8D: "VECTOR",
-    0xFF90: "SETMSG", 0xFF93: "SECOND", 0xFF96: "TKSA", 0xFF99: "MEMTOP", 0xFF9C: "MEMBOT",
-    0xFF9F: "SCNKEY", 0xFFA2: "SETTMO", 0xFFA5: "ACPTR", 0xFFA8: "CIOUT", 0xFFAB: "UNTLK",
-    0xFFAE: "UNLSN", 0xFFB1: "LISTEN", 0xFFB4: "TALK", 0xFFB7: "READST", 0xFFBA: "SETLFS",
-    0xFFBD: "SETNAM", 0xFFC0: "OPEN", 0xFFC3: "CLOSE", 0xFFC6: "CHKIN", 0xFFC9: "CHKOUT",
-    0xFFCC: "CLRCHN", 0xFFCF: "CHRIN", 0xFFD2: "CHROUT", 0xFFD5: "LOAD", 0xFFD8: "SAVE",
-    0xFFDB: "SETTIM", 0xFFDE: "RDTIM", 0xFFE1: "STOP", 0xFFE4: "GETIN", 0xFFE7: "CLALL",
-    0xFFEA: "UDTIM", 0xFFED: "SCREEN", 0xFFF0: "PLOT", 0xFFF3: "IOBASE",
-    0xE50A: "PLOT (the editor's)", 0xE510: "set the cursor from 211/214", 0xE544: "clear the screen",
-    0xE566: "home the cursor", 0xE56C: "set the screen pointers for the cursor",
-    0xE716: "the screen editor's output", 0xE9FF: "clear a screen line", 0xEA31: "the IRQ handler",
+    **{address: name.upper() for address, name in KERNAL_NAMES.items()},  # the jump table
+    **EDITOR_ENTRY_POINTS,
+    0xEA31: "the IRQ handler",
     0xEA81: "the IRQ handler's exit", 0xEB42: "keyboard decode", 0xEB48: "keyboard decode",
     0xFCE2: "reset", 0xFE66: "the warm start (BRK, RUN/STOP-RESTORE)", 0xFF48: "the IRQ entry",
     0xA3BF: "BASIC's block move (BLTU)", 0xA560: "BASIC's line input (INLIN)",
