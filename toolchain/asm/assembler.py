@@ -130,8 +130,11 @@ class _Assembly:
         self.symbols: dict[str, SymbolInfo] = {}
         self.pending: dict[str, tuple[Equate, int | None]] = {}  # equates not known yet, with their pc
         self.failed: set[str] = set()
-        self.memory: dict[int, int] = {}
-        self.writer: dict[int, SourceLine] = {}
+        # the 64 KiB the program writes, which addresses are written, and by which
+        # statements (start, end, line: looked through only to name an overlap)
+        self.image = bytearray(0x10000)
+        self.written = bytearray(0x10000)
+        self.spans: list[tuple[int, int, SourceLine]] = []
         self.listing_requested = False
         self.line_index: dict[int, int] = {}
         self.line_output: dict[int, list[tuple[int, bytes]]] = {}
@@ -661,17 +664,19 @@ class _Assembly:
 
     def write(self, statement: Statement, address: int, data: bytes) -> None:
         line = statement.line
-        writer = self.writer
-        memory = self.memory
-        for i, byte in enumerate(data):
-            addr = address + i
-            first = writer.get(addr)
-            if first is not None:
-                self.diagnostic(line, statement.column,
-                                f"overlapping output: ${addr:04X} was already written by {self.where(first)}")
-                return
-            memory[addr] = byte
-            writer[addr] = line
+        end = address + len(data)
+        if end > 0x10000:  # past the end of memory: layout has said so
+            return
+        written = self.written
+        if any(written[address:end]):
+            addr = address + next(i for i, flag in enumerate(written[address:end]) if flag)
+            first = next(owner for start, stop, owner in self.spans if start <= addr < stop)
+            self.diagnostic(line, statement.column,
+                            f"overlapping output: ${addr:04X} was already written by {self.where(first)}")
+            return
+        self.image[address:end] = data
+        written[address:end] = b"\x01" * len(data)
+        self.spans.append((address, end, line))
         index = self.line_index[id(line)]
         output = self.line_output.get(index)
         if output is None:
@@ -680,14 +685,11 @@ class _Assembly:
             output.append((address, data))
 
     def program(self) -> Program:
-        if not self.memory:
+        if not self.spans:
             start, image = 0, b""
         else:
-            start, end = min(self.memory), max(self.memory) + 1
-            buffer = bytearray(end - start)
-            for addr, byte in self.memory.items():
-                buffer[addr - start] = byte
-            image = bytes(buffer)
+            start, end = self.written.find(1), self.written.rfind(1) + 1
+            image = bytes(self.image[start:end])  # gaps between origins are 0
         return Program(image, start, self.symbols, self.lines, self.line_output, self.listing_requested,
                        self.warnings)
 
@@ -761,7 +763,7 @@ def assemble_sources(sources: list[tuple[str, str]], options: AssemblyOptions | 
     assembly.layout()
     assembly.resolve_pending()
     assembly.emit()
-    if not assembly.errors and not assembly.memory:
+    if not assembly.errors and not assembly.spans:
         assembly.errors.append(Diagnostic(sources[-1][1] if sources else "<source>", 0, 0,
                                           "the source produced no code or data"))
     if assembly.errors:
