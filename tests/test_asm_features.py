@@ -229,3 +229,16 @@ def test_files_that_are_not_sources_are_named(tmp_path: Path) -> None:
     for name, text in expected.items():
         result = CliRunner().invoke(main, ["asm", str(tmp_path / name), "-o", str(tmp_path / "o.prg")])
         assert result.exit_code == 1 and text in result.output, (name, result.output)
+
+
+def test_asm_reads_a_source_saved_on_a_disk_image(tmp_path: Path) -> None:
+    """IMAGE:NAME for asm too: a tokenized Profi-Ass source as the assembler saved it."""
+    from toolchain.basic import tokenize_text
+    from toolchain.disk import d64
+
+    image = tmp_path / "src.d64"
+    d64.create(image, "sources", "01")
+    d64.add(image, "my src", tokenize_text("10 sys 9*4096\n20 *= $c000\n30 lda #1\n40 rts\n").to_bytes())
+    result = CliRunner().invoke(main, ["asm", f"{image}:my src", "-o", str(tmp_path / "out.prg")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "out.prg").read_bytes() == bytes([0x00, 0xC0, 0xA9, 0x01, 0x60])

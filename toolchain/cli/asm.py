@@ -26,8 +26,7 @@ def _defines(ctx: click.Context, param: click.Parameter,
 
 
 @click.command("asm")
-@click.argument("sources", nargs=-1, required=True,
-                type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.argument("sources", nargs=-1, required=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               help="Output file (default: build/NAME.prg after the first SOURCE); '-' for standard output.")
 @click.option("--format", "output_format", type=click.Choice(["prg", "raw"]), default="prg",
@@ -57,7 +56,8 @@ def asm_command(sources: tuple[str, ...], output: str | None, output_format: str
     """Assemble Profi-Ass (64'er magazine) 6502 SOURCES into one PRG file.
 
     Each SOURCE may be text (with or without BASIC line numbers, or a petcat listing)
-    or a tokenized .prg as Profi-Ass saved it; '-' reads standard input.  Several
+    or a tokenized .prg as Profi-Ass saved it, also on a disk image (IMAGE:NAME);
+    '-' reads standard input.  Several
     SOURCES are assembled as one program, in the order given.
     """
     from toolchain.asm import AssemblyOptions, assemble_sources
@@ -80,7 +80,7 @@ def asm_command(sources: tuple[str, ...], output: str | None, output_format: str
     program = assemble_sources([(load_source(source), source) for source in sources], options)
     print_diagnostics(program.warnings)
     if output is None:
-        stem = "stdin" if sources[0] == STDIO else Path(sources[0]).stem
+        stem = _output_stem(sources[0])
         output = str(Path("build") / f"{stem}.prg")
     image = Prg(program.start, program.image).to_bytes() if output_format == "prg" else program.image
     # the program, its listing and its labels are written together or not at all
@@ -102,3 +102,15 @@ def asm_command(sources: tuple[str, ...], output: str | None, output_format: str
         where = "standard output" if output == STDIO else output
         click.echo(f"{where}: ${program.start:04X}-${program.end - 1:04X}, {len(program.image)} bytes"
                    + (" (+2 load address)" if output_format == "prg" else ""), err=True)
+
+
+def _output_stem(source: str) -> str:
+    """The default output's name: the source's (on a disk image, the file's name there)."""
+    from toolchain.disk import parse_image_reference
+
+    if source == STDIO:
+        return "stdin"
+    reference = parse_image_reference(source)
+    if reference is not None:
+        return reference.name.strip().replace(" ", "_") or "program"
+    return Path(source).stem
