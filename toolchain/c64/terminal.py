@@ -20,7 +20,7 @@ import click
 from toolchain.c64.chips.keyboard import KEY_PRESSES
 from toolchain.c64.io import Ticker
 from toolchain.c64.keyboard import RUN_STOP, Keyboard
-from toolchain.c64.memory import KEYBOARD_COUNT, SCREEN_PAGE, visible_screen
+from toolchain.c64.memory import COLOUR_RAM, KEYBOARD_COUNT, SCREEN_CELLS, SCREEN_PAGE, visible_screen
 from toolchain.c64.outcome import PAL_CLOCK_HZ, Stop
 from toolchain.display.live import LiveScreen
 from toolchain.display.state import COLUMNS, ScreenImage
@@ -97,6 +97,7 @@ class LivePlay:
         self._next_poll = 0.0
         self._last_wait = -1.0
         self._pace_base: tuple[float, int] | None = None
+        self._shown: tuple[bytes, ScreenImage] | None = None  # the last image and the memory it shows
 
     def __enter__(self) -> LivePlay:
         self.screen.__enter__()
@@ -125,8 +126,22 @@ class LivePlay:
         """The screen as the VIC-II shows it, the cursor where the editor has it while
         it blinks (BLNSW, $CC, is 0: the editor waits for a key, or a program set it).
         The live screen blinks it by the wall clock, so the cell is drawn as it is
-        under the KERNAL's blink (its character GDBLN and colour GDCOL while BLNON)."""
+        under the KERNAL's blink (its character GDBLN and colour GDCOL while BLNON).
+        While the screen does not change the last image is given again (a frame costs a
+        comparison then, not a picture)."""
         memory = self.machine.memory
+        start = visible_screen(memory)
+        state = None
+        end = start + SCREEN_CELLS
+        if (end <= 0xA000 or 0xC000 <= start and end <= 0xD000) and self.machine.map.io_shown():
+            # the screen in RAM the CPU sees, colour RAM and the chips' registers visible:
+            # their bytes, and the editor's cursor variables, say all the picture shows
+            state = b"".join((memory[start:end], memory[COLOUR_RAM : COLOUR_RAM + SCREEN_CELLS],
+                              memory[0xC6:0xDA], memory[0xD018:0xD019], memory[0xD020:0xD022],
+                              memory[0xDD00:0xDD01], memory[SCREEN_PAGE : SCREEN_PAGE + 1],
+                              memory[GDCOL : GDCOL + 1]))
+            if self._shown is not None and self._shown[0] == state:
+                return self._shown[1]
         # the editor's cursor is on the screen the VIC-II shows unless a program moved one
         blinking = memory[BLNSW] == 0 and memory[SCREEN_PAGE] << 8 == visible_screen(memory)
         image = self.machine.screen_image(cursor_visible=blinking)
@@ -135,6 +150,8 @@ class LivePlay:
             codes, colours = bytearray(image.codes), bytearray(image.colours)
             codes[index], colours[index] = memory[GDBLN], memory[GDCOL] & 0x0F
             image = replace(image, codes=bytes(codes), colours=bytes(colours))
+        if state is not None:
+            self._shown = (state, image)
         return image
 
     def waiting(self) -> bool:
