@@ -209,6 +209,10 @@ def _listing(tmp_path: Path, text: str, name: str = "program.bas") -> str:
 
 
 LIGHT_BLUE = PEPTO_PAL[14]
+# $C000: JSR $FFE1 (STOP); BEQ $C010; JSR $FFE4 (GETIN); BEQ $C000; JSR $FFD2; JMP $C000
+# $C010: LDA #"S"; JSR $FFD2; RTS
+GETIN_UNTIL_STOP = bytes([0x20, 0xE1, 0xFF, 0xF0, 0x0B, 0x20, 0xE4, 0xFF, 0xF0, 0xF6, 0x20, 0xD2, 0xFF,
+                          0x4C, 0x00, 0xC0, 0xA9, 0x53, 0x20, 0xD2, 0xFF, 0x60])
 
 
 # -- the tests ----------------------------------------------------------------------------------
@@ -217,33 +221,14 @@ def test_nikolaus_shows_its_first_solutions_as_it_finds_them_and_ctrl_c_ends_it(
     game = play("sources/nikolaus.bas", "sources/nikolaus-errata.bas")
     game.wait_for_row(0, "LOESUNG 1: 1 2 3 1 4 3 5 4 2")  # no stray space before the colon
     game.wait_for_row(1, "LOESUNG 2: 1 2 3 1 4 5 3 4 2")
-    assert "nikolaus.bas:" in game.terminal.status() and "statement groups, running" in game.terminal.status()
+    status = game.terminal.status()
+    assert status.startswith("nikolaus.bas: ") and " statement groups   Esc: RUN/STOP  Ctrl-C: quit" in status
     game.type(b"\x03")  # Ctrl-C
     assert game.finish() == 130
     assert game.restored()
     after = game.after_the_live_screen()
     assert after.startswith("LOESUNG 1: 1 2 3 1 4 3 5 4 2\nLOESUNG 2: 1 2 3 1 4 5 3 4 2\n")
     assert "stopped by Ctrl-C: " in after and " statement groups" in after
-
-
-def test_get_takes_a_key_as_it_is_pressed_and_esc_breaks_in(play: type[Play], tmp_path: Path) -> None:
-    game = play(_listing(tmp_path, '10 print "{clr}press a key"\n'
-                                   '20 get a$: if a$="" then 20\n'
-                                   '30 print "key";asc(a$)\n'
-                                   '40 goto 20\n'))
-    game.wait_for_row(0, "PRESS A KEY")
-    game.wait_for_status("waiting for a key")
-    game.type(b"a")  # no Enter
-    game.wait_for_row(1, "KEY 65")
-    game.type(b"\x1b[A")  # cursor up: CRSR UP, $91
-    game.wait_for_row(2, "KEY 145")
-    assert game.terminal.c64_rows()[3] == ""  # one key, one GET: no RETURN after it
-    game.type(ESC)  # RUN/STOP: the program ends, the terminal is given back, the screen printed
-    assert game.finish() == 0
-    assert game.restored()
-    after = game.after_the_live_screen()
-    assert after.startswith("PRESS A KEY\nKEY 65\nKEY 145\n\nBREAK IN 20\nREADY.\n")
-    assert "BREAK IN 20: " in after
 
 
 def test_input_echoes_keys_through_the_editor_and_the_cursor_keys_move_the_cursor(
@@ -263,19 +248,33 @@ def test_input_echoes_keys_through_the_editor_and_the_cursor_keys_move_the_curso
     assert game.after_the_live_screen().startswith("NAME? AXC\nHELLO AXC\n\nREADY.\n")
 
 
-def test_screen_codes_and_pokes_show_where_the_c64_shows_them(play: type[Play], tmp_path: Path) -> None:
+def test_screen_codes_and_pokes_show_where_the_c64_shows_them_get_takes_keys_as_pressed_and_esc_breaks_in(
+        play: type[Play], tmp_path: Path) -> None:
     game = play(_listing(tmp_path, '10 print "{clr}{down}{down}{right}{right}ab{home}c{down}{down}{down}d"\n'
                                    "20 poke 1024+5*40+10,1: poke 55296+5*40+10,2: poke 53281,0\n"
                                    "25 poke 1024+6*40,102\n"
-                                   '30 get a$: if a$="" then 30\n'))
-    game.wait_for_row(5, "          A")  # the POKEd screen code 1 at row 5, column 10
-    assert game.terminal.c64_rows()[:5] == ["C", "", "  AB", " D", ""]
-    assert game.terminal.c64_rows()[6] == "\u2592"  # screen code 102, the checkerboard: Unicode
+                                   '30 print "{home}{8 down}press a key"\n'
+                                   '40 get a$: if a$="" then 40\n'
+                                   '50 print "key";asc(a$)\n'
+                                   '60 goto 40\n'))
+    game.wait_for_row(8, "PRESS A KEY")
+    rows = game.terminal.c64_rows()
+    assert rows[:6] == ["C", "", "  AB", " D", "", "          A"]  # the POKEd A at row 5, column 10
+    assert rows[6] == "\u2592"  # screen code 102, the checkerboard, in Unicode
     assert game.terminal.c64_background(5, 10) == PEPTO_PAL[0]  # POKE 53281,0: black
-    game.type(b" ")
+    game.wait_for_status("waiting for a key")
+    game.type(b"a")  # no Enter
+    game.wait_for_row(9, "KEY 65")
+    game.type(UP)  # CRSR UP, $91
+    game.wait_for_row(10, "KEY 145")
+    assert game.terminal.c64_rows()[11] == ""  # one key, one GET: no RETURN after it
+    game.type(ESC)  # RUN/STOP: the program ends, the terminal is given back, the screen printed
     assert game.finish() == 0
-    # READY. is printed over the row, as on a C64
-    assert game.after_the_live_screen().startswith("C\n\n  AB\n D\n\nREADY.    A\n")
+    assert game.restored()
+    after = game.after_the_live_screen().split("\n")
+    assert after[:6] == ["C", "", "  AB", " D", "", "          A"]
+    assert after[7:14] == ["", "PRESS A KEY", "KEY 65", "KEY 145", "", "BREAK IN 40", "READY."]
+    assert after[14].startswith("BREAK IN 40: ")
 
 
 def test_superhirn_ii_plays_on_the_live_screen(play: type[Play], tmp_path: Path) -> None:
@@ -296,12 +295,8 @@ def test_superhirn_ii_plays_on_the_live_screen(play: type[Play], tmp_path: Path)
 
 
 def test_machine_code_polls_getin_and_sees_stop_return_z_set(play: type[Play], tmp_path: Path) -> None:
-    # $C000: JSR $FFE1 (STOP); BEQ $C010; JSR $FFE4 (GETIN); BEQ $C000; JSR $FFD2; JMP $C000
-    # $C010: LDA #"S"; JSR $FFD2; RTS
-    code = bytes([0x20, 0xE1, 0xFF, 0xF0, 0x0B, 0x20, 0xE4, 0xFF, 0xF0, 0xF6, 0x20, 0xD2, 0xFF,
-                  0x4C, 0x00, 0xC0, 0xA9, 0x53, 0x20, 0xD2, 0xFF, 0x60])
     prg = tmp_path / "keys.prg"
-    prg.write_bytes(bytes([0x00, 0xC0]) + code)
+    prg.write_bytes(bytes([0x00, 0xC0]) + GETIN_UNTIL_STOP)
     game = play(str(prg), "--sys", "49152", "--ascii")
     game.wait_for_status("cycles, waiting for a key")
     game.type(b"h\xc2\xa3")  # H and the pound sign
@@ -309,6 +304,26 @@ def test_machine_code_polls_getin_and_sees_stop_return_z_set(play: type[Play], t
     game.type(ESC)
     assert game.finish() == 0
     assert game.after_the_live_screen().startswith("H\u00a3S\nreturned to BASIC: ")
+
+
+@pytest.mark.vice_roms
+def test_with_the_real_kernal_getin_polls_and_esc_holds_run_stop_in_the_key_matrix(
+        play: type[Play], tmp_path: Path) -> None:
+    from toolchain.c64.roms import find_roms
+
+    roms = find_roms()
+    if roms is None:
+        pytest.skip("the C64 ROMs are absent (set C64TC_ROMS, or put VICE with its ROMs on the PATH)")
+    prg = tmp_path / "keys.prg"
+    prg.write_bytes(bytes([0x00, 0xC0]) + GETIN_UNTIL_STOP)
+    game = play(str(prg), "--sys", "49152", "--roms", str(roms.paths["kernal"].parent))
+    game.wait_for_status("cycles, waiting for a key")
+    game.type(b"hi")
+    game.wait_for_row(0, "HI")
+    game.type(ESC)  # the ROM's UDTIM reads RUN/STOP from the matrix: STOP ($FFE1) says Z
+    assert game.finish() == 0
+    after = game.after_the_live_screen()
+    assert after.startswith("HIS\nreturned to BASIC: ") and "(the C64's ROMs, from --roms)" in after
 
 
 def test_a_small_terminal_gets_a_message_and_a_dumb_one_the_teletype(play: type[Play],

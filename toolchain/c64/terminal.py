@@ -159,8 +159,8 @@ class LivePlay:
         return self.clock() - self._last_wait < 0.1
 
     def status(self) -> str:
-        state = "waiting for a key" if self.waiting() else "running"
-        return f"{self.name}: {self.work()}, {state}  (Esc: RUN/STOP, Ctrl-C: quit)"
+        state = ", waiting for a key" if self.waiting() else ""
+        return f"{self.name}: {self.work()}{state}   Esc: RUN/STOP  Ctrl-C: quit"
 
     def draw(self) -> None:
         """A frame, if one is due."""
