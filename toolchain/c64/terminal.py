@@ -143,7 +143,7 @@ class LivePlay:
             if self._shown is not None and self._shown[0] == state:
                 return self._shown[1]
         # the editor's cursor is on the screen the VIC-II shows unless a program moved one
-        blinking = memory[BLNSW] == 0 and memory[SCREEN_PAGE] << 8 == visible_screen(memory)
+        blinking = memory[BLNSW] == 0 and memory[SCREEN_PAGE] << 8 == start
         image = self.machine.screen_image(cursor_visible=blinking)
         if blinking and memory[BLNON] & 1 and image.cursor is not None:
             index = image.cursor[0] * COLUMNS + image.cursor[1]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -256,8 +257,9 @@ Every = tuple[int, Callable[[], None]]
 
 def _together(first: Every | None, second: Every | None, done: Callable[[], int]) -> Every | None:
     """Two callbacks, each every so many statement groups, as the one Session.run
-    takes: called as often as the more frequent wants, each when ``done()`` (the
-    groups run) has passed its next turn."""
+    takes: called every greatest common divisor of the two, each callback when
+    ``done()`` (the groups run) has reached its turn, so each is called where it
+    would be alone."""
     if first is None or second is None:
         return first or second
     schedules = (first, second)
@@ -270,7 +272,7 @@ def _together(first: Every | None, second: Every | None, done: Callable[[], int]
                 due[index] = now + count
                 callback()
 
-    return min(first[0], second[0]), call
+    return math.gcd(first[0], second[0]), call
 
 
 class Pictures:
