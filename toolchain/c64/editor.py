@@ -773,7 +773,7 @@ class ScreenEditor:
             # empty; while keys wait both are off (AUTODN: a typed line that grows
             # pushes the rows below down)
             if not m[KEY_COUNT] and keyboard is not None:
-                keyboard.fill(1)
+                keyboard.wait_for_key()
             count = m[KEY_COUNT]
             m[BLNSW] = m[AUTODN] = count
             if not count:

@@ -8,17 +8,49 @@ the KERNAL's interrupt fills from the keyboard matrix.  A headless run types a k
 when the program waits for one: the buffer is filled from the typed input only
 then, so a program that empties the buffer (``POKE 198,0``) throws away what was in
 it, and one that puts keys there itself (the "dynamic keyboard") gets them first.
+
+A live run (a player at the live screen, :class:`KeySource`) is different: keys go
+into the buffer when they are pressed, as the KERNAL's keyboard scan puts them there
+sixty times a second, whether or not the program waits (at most XMAX keys, 10: the
+rest are lost, as on a C64); a program that waits for a key waits for the player,
+and the input is never used up.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
+from typing import Protocol
 
-from toolchain.c64.memory import KEYBOARD_BUFFER, KEYBOARD_BUFFER_SIZE, KEYBOARD_COUNT
+from toolchain.c64.memory import (
+    CURSOR_BLINK,
+    KEYBOARD_BUFFER,
+    KEYBOARD_BUFFER_SIZE,
+    KEYBOARD_COUNT,
+    MAX_KEYBOARD_BUFFER,
+)
 from toolchain.petscii import char_to_petscii
 
 RETURN = 0x0D
+RUN_STOP = 0x100  # a key source's RUN/STOP: not a PETSCII code (the KERNAL reads the key itself)
+RUN_STOP_CODE = 0x03  # what the KERNAL's keyboard table puts into the buffer for RUN/STOP ($EB81)
+AUTODN = 0x0292  # the editor's loop waiting for a key stores the empty count here and in BLNSW
+
+
+class KeySource(Protocol):
+    """Keys a player presses as the program runs (the live screen)."""
+
+    def pressed(self) -> list[int]:
+        """The keys pressed since the last call, as PETSCII codes (``RUN_STOP`` for
+        RUN/STOP); never waits."""
+        ...
+
+    def wait(self, polling: bool) -> None:
+        """The program waits for a key and none is there: let a little time pass
+        (show the screen, wait a moment for a key).  ``polling``: it polls (GET,
+        GETIN) and goes on without one; else it waits until a key comes (INPUT, the
+        editor, WAIT 198)."""
+        ...
 
 
 class UntypableText(ValueError):
@@ -73,7 +105,7 @@ class Keyboard:
 
     def __init__(self, script: str | None = None,
                  line_source: Callable[[], str | None] | None = None,
-                 idle_limit: int = IDLE_POLL_LIMIT) -> None:
+                 idle_limit: int = IDLE_POLL_LIMIT, live: KeySource | None = None) -> None:
         self.keys: deque[int] = deque()  # typed, not yet in the buffer
         for line in typed_lines(script or ""):
             self.keys.extend(text_to_keys(line))
@@ -83,6 +115,11 @@ class Keyboard:
         self.idle_polls = 0
         self.memory: bytearray | None = None
         self.stop_held = False  # RUN/STOP is pressed (a player at the live screen)
+        self.live = live  # keys as they are pressed (then script and line source are not used)
+        # what RUN/STOP puts into the buffer in a live run: the KERNAL's $03, which machine
+        # code polling GETIN sees; None where BASIC runs (it checks STOP before every
+        # statement, so a GET never gets the key: the caller says so)
+        self.run_stop_code: int | None = RUN_STOP_CODE
 
     def attach(self, memory: bytearray) -> None:
         """Use the keyboard buffer in ``memory`` (the machine's)."""
@@ -130,6 +167,8 @@ class Keyboard:
         memory = self.memory
         if memory is None:
             return 0
+        if self.live is not None:
+            return self._wait_live(editor=False)
         count = self.buffered()
         typed = 0
         while count < min(most, KEYBOARD_BUFFER_SIZE) and self._more_typed():
@@ -143,6 +182,8 @@ class Keyboard:
         """Type the next line's keys into the buffer, up to its RETURN (at most as many
         as the buffer holds: the rest when the program waits again); how many."""
         memory = self.memory
+        if memory is not None and self.live is not None:
+            return self.wait_for_key()
         if memory is None or not self._more_typed():
             return 0
         count = self.buffered()
@@ -157,6 +198,69 @@ class Keyboard:
         memory[KEYBOARD_COUNT] = count
         return typed
 
+    def wait_for_key(self) -> int:
+        """The screen editor waits for a key ($E5CD): one typed into the empty buffer;
+        how many were typed (0: the input is used up).  Live, it waits for the player,
+        with BLNSW ($CC) and AUTODN ($0292) 0 as the editor's loop leaves them while the
+        buffer is empty: the cursor blinks."""
+        if self.live is None or self.memory is None:
+            return self.fill(1)
+        return self._wait_live(editor=True)
+
+    def poll(self) -> bool:
+        """A program polls for a key (GETIN with an empty buffer): whether one is in the
+        buffer now, the next typed key put there first.  A poll that finds none counts
+        towards :attr:`exhausted`; live, it lets the C64's time pass (see
+        :meth:`KeySource.wait`)."""
+        if self.live is None:
+            typed = self.fill(1) > 0
+        else:
+            typed = bool(self.scan() or self.buffered())
+            if not typed:
+                self.live.wait(polling=True)
+                typed = bool(self.scan() or self.buffered())
+        self.idle_polls = 0 if typed else self.idle_polls + 1
+        return typed
+
+    # -- a live run: the keyboard scan -----------------------------------------------------------
+    def scan(self) -> int:
+        """A live run's keyboard scan (the KERNAL's, sixty times a second): the keys
+        pressed since the last scan go into the buffer while it has room; how many went
+        in.  The ROM's decode ($EAE0) stores a key only while NDX ($C6) is below XMAX
+        ($0289, 10): a key pressed while the buffer is full is lost, as on a C64.
+        RUN/STOP is held from its press until the program checks it or another key is
+        pressed (a terminal says when a key goes down, not when it goes up)."""
+        if self.live is None or self.memory is None:
+            return 0
+        memory = self.memory
+        typed = 0
+        for key in self.live.pressed():
+            if key == RUN_STOP:
+                self.stop_held = True
+                if self.run_stop_code is None:
+                    continue
+                key = self.run_stop_code
+            else:
+                self.stop_held = False
+            count = memory[KEYBOARD_COUNT]
+            if count < memory[MAX_KEYBOARD_BUFFER]:
+                memory[(KEYBOARD_BUFFER + count) & 0xFFFF] = key
+                memory[KEYBOARD_COUNT] = count + 1
+                typed += 1
+        return typed
+
+    def _wait_live(self, editor: bool) -> int:
+        """Until the player presses a key (the program waits); how many were typed."""
+        assert self.live is not None and self.memory is not None
+        typed = self.scan()
+        while not self.buffered():
+            if editor:
+                self.memory[CURSOR_BLINK] = self.memory[AUTODN] = 0
+            self.live.wait(polling=False)
+            typed += self.scan()
+        self.idle_polls = 0
+        return typed
+
     def take(self) -> int | None:
         """The first key of the buffer, the rest moved up (the KERNAL's $E5B4), or None
         when the buffer is empty."""
@@ -169,7 +273,12 @@ class Keyboard:
         """A key for a program that polls (GETIN, GET): from the buffer, typing the
         next key into it first when it is empty; None when nothing is typed (counted:
         see :attr:`exhausted`)."""
-        if self.memory is not None:
+        if self.memory is not None and self.live is not None:
+            if not self.buffered() and not self.scan():
+                self.live.wait(polling=True)
+                self.scan()
+            key = self.take()
+        elif self.memory is not None:
             if not self.buffered():
                 self.fill(1)
             key = self.take()
@@ -186,17 +295,21 @@ class Keyboard:
         counts as typed when the program waits for it)."""
         if self.buffered():
             return True
+        if self.live is not None:
+            return self.scan() > 0
         if self.memory is not None:
             return self.fill(1) > 0
         return self._more_typed()
 
     def stop_pressed(self) -> bool:
-        """Whether RUN/STOP is held now (STOP, $FFE1; BASIC checks between statements)."""
+        """Whether RUN/STOP is held now (STOP, $FFE1; BASIC checks between statements).
+        The caller does what STOP does then: the keyboard buffer emptied."""
+        self.scan()
         held, self.stop_held = self.stop_held, False
         return held
 
     @property
     def exhausted(self) -> bool:
         """Whether the program has polled for a key so often in vain that it waits for
-        input that is not there."""
-        return self.idle_polls > self.idle_limit
+        input that is not there (never in a live run: the player is there)."""
+        return self.live is None and self.idle_polls > self.idle_limit

@@ -45,6 +45,7 @@ from toolchain.c64.memory import (
     MEMSIZ,
     PORT,
     SCREEN_CELLS,
+    SCREEN_COLUMNS,
     SCREEN_ROWS,
     STREND,
     SYS_REGISTERS,
@@ -341,10 +342,8 @@ class C64:
         if self.memory[0x99] or self.memory[KEYBOARD_COUNT]:
             return
         keyboard = self.keyboard
-        if keyboard.fill(1):
-            keyboard.idle_polls = 0
+        if keyboard.poll():
             return
-        keyboard.idle_polls += 1
         if keyboard.exhausted:
             raise MachineStopped(Stop.INPUT_EXHAUSTED, "the program waits for a key, but the input is "
                                  "used up")
@@ -617,10 +616,13 @@ class C64:
             colours = bytes(memory_map.io[0x800 : 0x800 + SCREEN_CELLS])
         vic = self.io.vic
         row, column = self.editor.cursor()
+        if column >= SCREEN_COLUMNS:  # on the second row of a two-row logical line: TBLX is that row
+            column -= SCREEN_COLUMNS
         return ScreenImage(codes, colours, vic.peek(0x20, self.cpu.cycles) & 15,
                            vic.peek(0x21, self.cpu.cycles) & 15,
                            lowercase_from_d018(vic.peek(0x18, self.cpu.cycles)),
-                           cursor=(row, column), cursor_visible=cursor_visible)
+                           cursor=(row, column) if row < SCREEN_ROWS and column < SCREEN_COLUMNS else None,
+                           cursor_visible=cursor_visible)
 
     # -- what the routines do (kernal.py) -----------------------------------------------------------
     def chrout(self, byte: int) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -91,12 +92,14 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
 @click.option("--dump-python", is_flag=True, help="Print the Python c64tc makes of the program: a BASIC "
               "program's compiled module (without running it), or machine code's translated blocks "
               "(after the run).")
+@click.option("--ascii", "ascii_glyphs", is_flag=True, help="The live screen in plain ASCII, for terminals "
+              "and fonts without Unicode 13's legacy computing symbols (the PETSCII graphics).")
 @reports_user_errors
 def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, input_text: str | None,
                 input_file: str | None, max_cycles: int, max_statements: int | None, screen: bool,
                 transcript: bool, raw: bool, trace: bool, screenshot: str | None,
                 screenshot_every: int | None, roms_dir: str | None, no_roms: bool, boot: bool,
-                stop_on_brk: bool, dump_python: bool) -> None:
+                stop_on_brk: bool, dump_python: bool, ascii_glyphs: bool) -> None:
     """Run PROGRAM on the emulated C64: a BASIC program as RUN would, machine code as
     SYS would.
 
@@ -107,7 +110,9 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
     LOAD"X",8 would) unless --sys is given.
 
     Typed input: --input or --input-file; else, from a terminal, the program is played
-    interactively; from a pipe, each line is typed followed by RETURN
+    on the live screen (the C64's 40x25 screen in the terminal, keys as they are
+    pressed, Esc is RUN/STOP, Ctrl-C quits; a line teletype where TERM=dumb); from a
+    pipe, each line is typed followed by RETURN
     (printf '3\\n3\\n' | c64tc run build/mastermind.prg).
 
     Exit status: 0 END, READY. or returned to BASIC; 1 a BASIC error, BRK, JAM or an
@@ -116,7 +121,7 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
     """
     from toolchain.c64.machine import UntypableText
     from toolchain.c64.run import Keyboard, Session, load_program
-    from toolchain.c64.terminal import LineTerminal
+    from toolchain.c64.terminal import LineTerminal, can_show_live_screen, final_screen_text
     from toolchain.cpu.disassembler import trace_line
 
     if input_text is not None and input_file is not None:
@@ -152,23 +157,33 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
     interactive = typed_by_hand and sys.stdin is not None and sys.stdin.isatty()
     if input_file is not None:
         input_text = read_text(input_file)
-    terminal = LineTerminal(machine) if interactive else None
+    # BASIC in ROM runs the program after --boot with the ROMs: 6502 code, counted in cycles
+    compiled_basic = program.is_basic and not (boot and roms is not None)
+    # the live screen, unless a trace would write over it
+    shows_live = (interactive and can_show_live_screen(sys.stdin, sys.stdout)
+                  and not (trace and sys.stderr.isatty()))
+    live = _live_play(session, ascii_glyphs, compiled_basic) if shows_live else None
+    terminal = LineTerminal(machine) if interactive and live is None else None
     line_source: Callable[[], str | None] | None = terminal
     if typed_by_hand and not interactive and sys.stdin is not None:
         line_source = typed_lines_from(sys.stdin)  # a pipe: its lines are typed
     try:
-        keyboard = Keyboard(input_text, line_source)
+        keyboard = live.keyboard if live is not None else Keyboard(input_text, line_source)
     except UntypableText as exc:
         raise UserError.single(str(input_file or "--input"), str(exc)) from None
     pictures = Pictures(machine, screenshot, roms_dir) if screenshot is not None else None
     every = (screenshot_every, pictures.frame) if pictures is not None and screenshot_every else None
+    if live is not None and compiled_basic:
+        every = _together(every, live.statement_tick(),
+                          lambda: session.runtime.statements if session.runtime is not None else 0)
+    run = session.run if live is None else _on_the_live_screen(live, session.run)
     if program.is_basic:
         # a progress line would mix with the dialogue when the player is typing
-        progress = progress_printer() if terminal is None else (lambda message: None)
-        result = session.run(keyboard, max_cycles, max_statements, progress=lambda done, line: progress(
+        progress = progress_printer() if terminal is None and live is None else (lambda message: None)
+        result = run(keyboard, max_cycles, max_statements, progress=lambda done, line: progress(
             f"line {line}: {done:,} statement groups"), every=every)
         progress("")
-        if boot and roms is not None:  # BASIC in ROM ran it: 6502 cycles, no statement groups
+        if not compiled_basic:  # BASIC in ROM ran it: 6502 cycles, no statement groups
             summary = f"{result.message}: {result.cycles:,} cycles ({result.seconds:.2f} s on a PAL C64)"
         else:
             summary = (f"{result.message}: {result.statements:,} statement groups in "
@@ -178,7 +193,7 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
             summary = f"{typed.path}:{typed.source_line}:1: error: {summary}"
     else:
         tracer = (lambda cpu: click.echo(trace_line(cpu), err=True)) if trace else None
-        result = session.run(keyboard, max_cycles, trace=tracer, every=every)
+        result = run(keyboard, max_cycles, trace=tracer, every=every)
         summary = (f"{result.message}: {result.instructions:,} instructions, {result.cycles:,} "
                    f"cycles ({result.seconds:.2f} s on a PAL C64)")
     if pictures is not None:
@@ -189,6 +204,8 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
         click.echo(machine.screen.text(), nl=False)
     elif raw:
         write_stdout(bytes(machine.output_log), "PETSCII output")
+    elif live is not None and not transcript:
+        click.echo(final_screen_text(machine), nl=False)  # the live screen is gone: what it showed last
     elif terminal is None:
         click.echo(machine.screen.transcript(), nl=False)
     else:
@@ -198,6 +215,74 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
         summary += f" (the C64's ROMs, from {roms.origin})"
     click.echo(summary, err=True)
     sys.exit(result.exit_status)
+
+
+def _on_the_live_screen(live: Any, run: Callable[..., Any]) -> Callable[..., Any]:
+    """``run`` with the terminal showing the live screen, given back when the run ends
+    however it ends.  Ctrl-C ends c64tc with status 130, the screen as it was left
+    printed as text."""
+    from toolchain.c64.terminal import final_screen_text
+
+    def run_live(*arguments: Any, **options: Any) -> Any:
+        try:
+            with live:
+                return run(*arguments, **options)
+        except KeyboardInterrupt:
+            live.show_warnings()
+            click.echo(final_screen_text(live.machine), nl=False)
+            click.echo(f"stopped by Ctrl-C: {live.work()}", err=True)
+            sys.exit(130)
+        finally:
+            live.show_warnings()
+
+    return run_live
+
+
+def _live_play(session: Any, ascii_glyphs: bool, compiled_basic: bool) -> Any:
+    """The live screen for ``session``'s program: its status line counts statement
+    groups (BASIC) or cycles (machine code), and its pace follows the C64's clock."""
+    from toolchain.basic.runner.contract import STATEMENT_CYCLES
+    from toolchain.c64.terminal import LivePlay
+
+    program, machine = session.program, session.machine
+    name = Path(program.name).name
+    if compiled_basic:
+        def statements() -> int:
+            return session.runtime.statements if session.runtime is not None else 0
+
+        def basic_cycles() -> int:  # the runner's clock: a statement group takes a millisecond
+            runtime = session.runtime
+            if runtime is None:
+                return machine.cpu.cycles
+            return max(machine.cpu.cycles, runtime.cycle_base + runtime.statements * STATEMENT_CYCLES)
+
+        return LivePlay(machine, name, basic=True, work=lambda: f"{statements():,} statement groups",
+                        machine_cycles=basic_cycles, ascii=ascii_glyphs)
+    return LivePlay(machine, name, basic=False, work=lambda: f"{machine.cpu.cycles:,} cycles",
+                    machine_cycles=lambda: machine.cpu.cycles, ascii=ascii_glyphs)
+
+
+Every = tuple[int, Callable[[], None]]
+
+
+def _together(first: Every | None, second: Every | None, done: Callable[[], int]) -> Every | None:
+    """Two callbacks, each every so many statement groups, as the one Session.run
+    takes: called every greatest common divisor of the two, each callback when
+    ``done()`` (the groups run) has reached its turn, so each is called where it
+    would be alone."""
+    if first is None or second is None:
+        return first or second
+    schedules = (first, second)
+    due = [count for count, _ in schedules]
+
+    def call() -> None:
+        now = done()
+        for index, (count, callback) in enumerate(schedules):
+            if now >= due[index]:
+                due[index] = now + count
+                callback()
+
+    return math.gcd(first[0], second[0]), call
 
 
 class Pictures:

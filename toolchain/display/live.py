@@ -172,6 +172,7 @@ class LiveScreen:
         self._shown: list[Cell | None] = [None] * (COLUMNS * ROWS)
         self._shown_border: int | None = None
         self._shown_status: str | None = None
+        self._shown_image: tuple[ScreenImage, bool] | None = None
         self._layout: tuple[int, int, int, int] | None = None  # columns, lines, border columns, rows
         self._too_small_shown = False
 
@@ -220,7 +221,9 @@ class LiveScreen:
         out: list[str] = []
         cursor_on = image.cursor_visible and self.cursor_shown()
         self._draw_border(image.border, out)
-        self._draw_cells(screen_cells(image, self.ascii, cursor_on), out)
+        if (image, cursor_on) != self._shown_image:  # the same image again: no cell changed
+            self._draw_cells(screen_cells(image, self.ascii, cursor_on), out)
+            self._shown_image = (image, cursor_on)
         self._draw_status(out)
         if out:
             self._write("".join(out) + RESET)
