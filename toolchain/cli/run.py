@@ -12,6 +12,7 @@ import click
 
 from toolchain.c64.outcome import Stop
 from toolchain.cli.common import ADDRESS, COUNT, ProgressBar, progress_printer, reports_user_errors
+from toolchain.cli.monitor import monitor_reads_stdin, run_monitor
 from toolchain.diagnostics import UserError
 from toolchain.fileio import STDIO, read_text, write_stdout
 
@@ -88,12 +89,19 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
 @click.option("--dump-python", is_flag=True, help="Print the Python c64tc makes of the program: a BASIC "
               "program's compiled module (without running it), or machine code's translated blocks "
               "(after the run).")
+@click.option("--monitor", is_flag=True, help="Machine code: open a monitor in the style of VICE's before "
+              "the first instruction (c64tc monitor --help).")
+@click.option("--monitor-commands", type=click.Path(dir_okay=False, allow_dash=True), help="Machine code: "
+              "run these monitor commands ('-': standard input), like VICE's -moncommands.")
+@click.option("--labels", "label_files", type=click.Path(dir_okay=False, exists=True), multiple=True,
+              help="Labels for the monitor (c64tc asm --vice-labels or --symbols).")
 @reports_user_errors
 def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, input_text: str | None,
                 input_file: str | None, max_cycles: int, max_statements: int | None, screen: bool,
                 transcript: bool, raw: bool, trace: bool, screenshot: str | None,
                 screenshot_every: int | None, roms_dir: str | None, no_roms: bool, stop_on_brk: bool,
-                dump_python: bool) -> None:
+                dump_python: bool, monitor: bool, monitor_commands: str | None,
+                label_files: tuple[str, ...]) -> None:
     """Run PROGRAM on the emulated C64: a BASIC program as RUN would, machine code as
     SYS would.
 
@@ -131,6 +139,8 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
                                "after it)")
     program = load_program(path, errata, sys_address)
     _check_options(program, path, trace, max_statements, shows, dump_python)
+    monitored = _check_monitor_options(program, monitor, monitor_commands, label_files, trace,
+                                       screenshot_every, [path, *errata, input_file])
     if dump_python and program.is_basic:
         from toolchain.basic.runner import compile_program
 
@@ -151,7 +161,8 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
         input_text = read_text(input_file)
     terminal = LineTerminal(machine) if interactive else None
     line_source: Callable[[], str | None] | None = terminal
-    if typed_by_hand and not interactive and sys.stdin is not None:
+    if typed_by_hand and not interactive and sys.stdin is not None and not (
+            monitored and monitor_reads_stdin(monitor, monitor_commands)):
         line_source = typed_lines_from(sys.stdin)  # a pipe: its lines are typed
     try:
         keyboard = Keyboard(input_text, line_source)
@@ -171,7 +182,10 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
             summary = f"{typed.path}:{typed.source_line}:1: error: {summary}"
     else:
         tracer = (lambda cpu: click.echo(trace_line(cpu), err=True)) if trace else None
-        result = session.run(keyboard, max_cycles, trace=tracer, every=every)
+        if monitored:
+            result = run_monitor(session, keyboard, max_cycles, monitor_commands, label_files, terminal)
+        else:
+            result = session.run(keyboard, max_cycles, trace=tracer, every=every)
         summary = (f"{result.message}: {result.instructions:,} instructions, {result.cycles:,} "
                    f"cycles ({result.seconds:.2f} s on a PAL C64)")
     if pictures is not None:
@@ -191,6 +205,27 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
         summary += f" (the C64's ROMs, from {roms.origin})"
     click.echo(summary, err=True)
     sys.exit(result.exit_status)
+
+
+def _check_monitor_options(program: Program, monitor: bool, commands: str | None,
+                           label_files: tuple[str, ...], trace: bool, screenshot_every: int | None,
+                           inputs: list[str | None]) -> bool:
+    """Whether the run is under the monitor; options that do not go with it say so."""
+    monitored = monitor or commands is not None
+    if label_files and not monitored:
+        raise click.UsageError("--labels names addresses for the monitor: give --monitor or "
+                               "--monitor-commands")
+    if not monitored:
+        return False
+    if program.is_basic:
+        raise click.UsageError(f"the monitor follows machine code; {program.name} is a BASIC program (give "
+                               "--sys ADDRESS for machine code it holds)")
+    for option, given in (("--trace", trace), ("--screenshot-every", screenshot_every is not None)):
+        if given:
+            raise click.UsageError(f"{option} cannot go with the monitor (its z and n show each instruction)")
+    if commands == STDIO and STDIO in inputs:
+        raise click.UsageError("standard input ('-') can be read only once")
+    return True
 
 
 class Pictures:
