@@ -353,10 +353,13 @@ def test_a_hook_stops_the_run_and_a_store_hook_pauses_it() -> None:
 # -- bounded work, endings ----------------------------------------------------------------------
 
 def test_go_without_breakpoints_ends_at_the_cycle_limit(built: tuple[Path, Path], tmp_path: Path) -> None:
-    result = monitor(built, tmp_path, "g\nr\nx\n", "--max-cycles", "20000")
+    result = monitor(built, tmp_path, "g\nr\nz\nm 3400 3401\nx\nm 3400\n", "--max-cycles", "20000")
     assert result.exit_code == 2
     assert after(result.stdout, "g")[-1].startswith("The run has ended: stopped after 2000")
     assert after(result.stdout, "r")[1].startswith(".;")  # the monitor stays open after the end
+    assert after(result.stdout, "z")[0].endswith("; nothing more runs.")
+    assert after(result.stdout, "m 3400 3401")[0].startswith(">C:3400  a9 93")
+    assert "m 3400\n" not in result.stdout  # x after the end ends the session
     assert result.stderr.startswith("stopped after 2000")
 
 
@@ -516,3 +519,146 @@ def test_register_assignment_and_the_monitor_api() -> None:
     for command in parse_line("r A = $41, X = 7, FL = $01 ; r"):
         session.execute(command)
     assert lines[-1].splitlines()[1].startswith(".;3400 41 07 00 f8 2f 37 00100001 ")
+
+
+# -- a small program of our own ----------------------------------------------------------------
+
+LOOP = bytes([0x00, 0xC0,  # loads at $C000
+              0xA9, 0x01,  # c000 LDA #$01
+              0x8D, 0x20, 0xD0,  # c002 STA $D020
+              0xEE, 0x21, 0xD0,  # c005 INC $D021
+              0x4C, 0x00, 0xC0])  # c008 JMP $C000
+
+
+@pytest.fixture
+def loop(tmp_path: Path) -> Path:
+    path = tmp_path / "loop.prg"
+    path.write_bytes(LOOP)
+    return path
+
+
+def test_watch_store_on_io_registers_goto_and_writing_memory(loop: Path, tmp_path: Path) -> None:
+    """Stores to the VIC-II's registers are seen (the chips' write watch), as is an INC
+    there; g ADDRESS goes on elsewhere; > writes memory (not a store of the program)."""
+    script = tmp_path / "commands.mon"
+    script.write_text("watch store d020 d021\ng\ng\ng\n> c001 07 ; d c000 c001\nm d020 d021\ndel\n"
+                      "break c002\ng c000\nr\nq\n")
+    result = CliRunner().invoke(main, ["monitor", str(loop), "--monitor-commands", str(script)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[4:13] == [
+        "#1 (Stop on store d020)    0/$000,   5/$05",
+        ".C:c002  8D 20 D0    STA $D020      - A:01 X:00 Y:00 SP:f8 ..-.....          6",
+        "(C:$c005) g",
+        "#1 (Stop on store d021)    0/$000,  11/$0b",
+        ".C:c005  EE 21 D0    INC $D021      - A:01 X:00 Y:00 SP:f8 N.-.....         12",
+        "(C:$c008) g",
+        "#1 (Stop on store d020)    0/$000,  20/$14",  # round the loop
+        ".C:c002  8D 20 D0    STA $D020      - A:01 X:00 Y:00 SP:f8 ..-.....         21",
+        "(C:$c005) > c001 07 ; d c000 c001"]
+    assert after(result.stdout, "> c001 07 ; d c000 c001") == [".C:c000  A9 07       LDA #$07"]
+    # the VIC-II's colour registers read back with their upper bits set (VICE 3.10); INC made 6 into 7
+    assert after(result.stdout, "m d020 d021")[0].startswith(">C:d020  f1 f7 ")
+    assert after(result.stdout, "r")[1].startswith(".;c002 07 ")  # g c000 ran LDA #$07 again
+
+
+def test_a_step_onto_a_breakpoint_does_not_report_it_and_the_next_x_does(
+        built: tuple[Path, Path], tmp_path: Path) -> None:
+    """As VICE 3.10 does (measured: break 3402, z from $3400, x)."""
+    result = monitor(built, tmp_path, "break 3402\nz\nx\nx\nq\n")
+    assert result.exit_code == 0, result.output
+    assert after(result.stdout, "z") == [
+        ".C:3402  20 D2 FF    JSR .chrout    - A:93 X:00 Y:00 SP:f8 N.-.....          2"]
+    stopped_again = after(result.stdout, "x")
+    assert stopped_again[0].startswith("#1 (Stop on  exec 3402) ")
+    assert stopped_again[1].endswith("          2")  # at the same cycle: the JSR has not run
+    assert result.stdout.count("#1 (Stop on  exec 3402)") == 1  # the second x goes on
+
+
+def test_help_lists_the_commands(loop: Path) -> None:
+    result = CliRunner().invoke(main, ["monitor", str(loop)], input="help\nq\n")
+    assert result.exit_code == 0
+    for command in ("registers|r", "mem|m", "disass|d", "step|z", "next|n", "break|bk", "watch|w", "quit|q"):
+        assert command in result.stdout
+
+
+def session_on_terminal(arguments: list[str], typed: list[str]) -> tuple[int, list[str]]:
+    """Run ``c64tc arguments`` on a pseudo-terminal that is its controlling terminal (so
+    that Ctrl-C, "\\x03", is a SIGINT), typing each line when the output has gone quiet;
+    the exit status and the lines shown."""
+    import fcntl
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+    import termios
+    import time
+
+    master, slave = pty.openpty()
+
+    def controlling_terminal() -> None:
+        os.setsid()
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    process = subprocess.Popen([sys.executable, "-m", "toolchain", *arguments], stdin=slave, stdout=slave,
+                               stderr=slave, close_fds=True, preexec_fn=controlling_terminal)
+    os.close(slave)
+    output = b""
+
+    def quiet(seconds: float = 0.5, limit: float = 20) -> None:
+        """Until something new was shown and then nothing for ``seconds``."""
+        nonlocal output
+        before = len(output)
+        deadline, last = time.time() + limit, time.time()
+        while (len(output) == before or time.time() - last < seconds) and time.time() < deadline:
+            if select.select([master], [], [], 0.05)[0]:
+                try:
+                    output += os.read(master, 4096)
+                except OSError:
+                    return
+                last = time.time()
+
+    try:
+        for line in typed:
+            quiet()
+            os.write(master, line.encode() + (b"" if line == "\x03" else b"\r"))
+        quiet()
+        status = process.wait(timeout=20)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(master)
+    lines = output.decode(errors="replace").replace("\r", "").split("\n")
+    return status, [line.rstrip() for line in lines if line.strip()]
+
+
+@pytest.mark.slow
+def test_an_interactive_session_ctrl_c_and_the_empty_line(loop: Path) -> None:
+    """On a terminal: Ctrl-C stops the running program where it is; an empty line
+    repeats the step; a mistake is a plain message and the session goes on."""
+    status, lines = session_on_terminal(["monitor", str(loop)], ["z", "", "m zz", "g", "\x03", "q"])
+    assert status == 0, lines
+    assert lines[0].startswith(".C:c000  A9 01       LDA #$01")
+    steps = [line for line in lines if line.startswith(".C:c0")]
+    assert steps[1].startswith(".C:c002  8D 20 D0    STA $D020") and steps[2].startswith(".C:c005  EE 21 D0")
+    assert "error: 'zz' is not a number (numbers are hex: c000 or $c000; +49152 is decimal; a label starts " \
+        "with a dot)" in lines
+    assert steps[-1][:8] in (".C:c000 ", ".C:c002 ", ".C:c005 ", ".C:c008 ")  # Ctrl-C: somewhere in the loop
+    assert lines[-1].startswith("quit in the monitor at $C00")
+
+
+@pytest.mark.vice_roms
+def test_with_the_real_roms_a_step_goes_into_the_kernal_as_in_vice(built: tuple[Path, Path],
+                                                                   tmp_path: Path) -> None:
+    from toolchain.c64.roms import find_roms
+
+    if find_roms() is None:
+        pytest.skip("the C64 ROMs are absent (set C64TC_ROMS, or put VICE with its ROMs on the PATH)")
+    result = monitor(built, tmp_path, "z\nz\nz\nz\nz\nq\n")  # the ROMs found are used
+    assert result.exit_code == 0, result.output
+    steps = [registers_of(line) for line in result.stdout.splitlines() if line.startswith(".C:")]
+    assert steps[2:] == [  # VICE
+        ".C:ffd2  6C 26 03    JMP ($0326)    - A:93 X:00 Y:00 N.-.....",
+        ".C:f1ca  48          PHA            - A:93 X:00 Y:00 N.-.....",
+        ".C:f1cb  A5 9A       LDA $9A        - A:93 X:00 Y:00 N.-.....",
+        ".C:f1cd  C9 03       CMP #$03       - A:03 X:00 Y:00 ..-....."]

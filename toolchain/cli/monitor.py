@@ -84,9 +84,14 @@ def _output_shower(terminal: LineTerminal) -> Callable[[], None]:
     return show
 
 
+# commands after which an empty line repeats nothing (VICE: those that leave the monitor)
+_LEAVING = frozenset({"goto", "exit", "until", "return", "quit"})
+
+
 def _interactive(monitor: Monitor) -> None:
     """Commands typed at the prompt until the session ends (x after the run ended, q,
-    or the end of input); a mistake is a message, and the session goes on."""
+    or the end of input); a mistake is a message, and the session goes on.  An empty
+    line repeats the last one (z, n, m, as in VICE), unless it left the monitor."""
     from toolchain.monitor.session import CommandError
     from toolchain.monitor.syntax import MonitorSyntaxError, parse_line
 
@@ -94,6 +99,7 @@ def _interactive(monitor: Monitor) -> None:
         import readline  # noqa: F401  (line editing and history for input())
     except ImportError:  # pragma: no cover - not on every platform
         pass
+    last: str | None = None
     while True:
         try:
             line = input(monitor.prompt())
@@ -103,11 +109,16 @@ def _interactive(monitor: Monitor) -> None:
         except KeyboardInterrupt:
             click.echo()
             continue
+        if not line.strip():
+            if last is None:
+                continue
+            line = last
         try:
             commands = parse_line(line)
         except MonitorSyntaxError as exc:
             click.echo(f"error: {exc.message}", err=True)
             continue
+        last = None if any(command.name in _LEAVING for command in commands) else line
         for command in commands:
             try:
                 with _interruptible(monitor, True):

@@ -225,11 +225,14 @@ class Monitor:
 
     # -- commands ---------------------------------------------------------------------------------
     def execute(self, command: Command) -> bool:
-        """Carry out ``command``; False when the session is over (q, or a command that runs
-        the program after the run has ended).  A mistake is a CommandError."""
+        """Carry out ``command``; False when the session is over (q, or x after the run
+        has ended).  A mistake is a CommandError."""
         handler = getattr(self, f"_do_{command.name}")
-        if command.name in ("goto", "step", "next", "return", "exit", "until") and self.result is not None:
-            return False
+        if self.result is not None and command.name in ("goto", "step", "next", "return", "exit", "until"):
+            if command.name == "exit":
+                return False
+            self.write(f"The run has ended: {self.result.message}; nothing more runs.\n")
+            return True
         handler(command)
         return not self.quit
 
@@ -637,10 +640,10 @@ class Monitor:
         execs |= self._interrupt_entries
         if self._target is not None:
             execs.add(self._target[0])
-        for address in self._hooked - execs:
-            machine.set_exec_hook(address, None)
-        for address in execs - self._hooked:
-            machine.set_exec_hook(address, self._on_exec)
+        if self._hooked - execs:
+            machine.set_exec_hooks(self._hooked - execs, None)
+        if execs - self._hooked:
+            machine.set_exec_hooks(execs - self._hooked, self._on_exec)
         for address in self._store_hooked - stores:
             machine.set_store_hook(address, None)
         for address in stores - self._store_hooked:
@@ -648,8 +651,7 @@ class Monitor:
         self._hooked, self._store_hooked, self._load_watched = execs, stores, loads
 
     def _remove_hooks(self) -> None:
-        for address in self._hooked:
-            self.machine.set_exec_hook(address, None)
+        self.machine.set_exec_hooks(self._hooked, None)
         for address in self._store_hooked:
             self.machine.set_store_hook(address, None)
         self._hooked, self._store_hooked = set(), set()
