@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import copy
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from toolchain.c64 import kernal
@@ -183,6 +183,11 @@ class C64:
             0xE5CD: self._waits_for_key, 0xF13E: self._polls_for_key, 0xE8F6: self._scrolls,
             0xE544: self._clears, 0xFE66: self._brk, 0xA480: self._back_in_basic,
             BASIC_ERROR_ROUTINE: self._basic_error, BASIC_BREAK_OR_END: self._basic_break_or_end}
+        # a debugger's hooks (see set_exec_hook, set_store_hook, pause)
+        self.exec_hooks: dict[int, Callable[[int], None]] = {}
+        self.store_hooks: dict[int, Callable[[int], None]] = {}
+        self._pause: str | None = None
+        self._stops_before_pause = b""
         self._mark_rom_stops()
         self._initial = self._state()
 
@@ -292,13 +297,16 @@ class C64:
             stops[start : start + size] = bytes([flag]) * size
         for address in self._hooks():
             stops[address] = 1
+        for address in self.store_hooks:  # a bank switch resets the flags of the areas it changes
+            self.map.watch[address] |= WATCH_MACHINE
         if bytes(stops) != before:
             cpu.flush()
 
     def _hooks(self) -> list[int]:
         """Addresses where c64tc takes control: SYS's return, and with the real ROMs the
         points where it types keys, keeps the transcript, and sees BASIC take over."""
-        return [RETURN_TO_BASIC, *self.rom_hooks] if self.roms is not None else [RETURN_TO_BASIC]
+        machine = [RETURN_TO_BASIC, *self.rom_hooks] if self.roms is not None else [RETURN_TO_BASIC]
+        return [*machine, *self.exec_hooks]
 
     # -- with the real ROMs: where c64tc looks in ---------------------------------------------------
     def _waits_for_key(self) -> None:
@@ -399,7 +407,8 @@ class C64:
         """A ROM routine called from Python (the BASIC runner's PRINT and INPUT with the
         real ROMs): A set, run until its RTS."""
         self.cpu.a = a
-        return self._call_from_basic(address, max_cycles)
+        self._enter_from_basic(address)
+        return self.run(max_cycles)
 
     # -- loading and calling ------------------------------------------------------------------
     def load(self, prg: Prg) -> None:
@@ -424,25 +433,35 @@ class C64:
         """Call ``address`` as BASIC's SYS does ($E12A) and run until the code returns or
         stops: A, X, Y and the status (so the I flag: interrupts on) from 780-783, the
         address in LINNUM ($14), and the registers stored back there when it returns."""
+        self.prepare_sys(address)
+        result = self.run(max_cycles, trace)
+        self.finish_sys(result)
+        return result
+
+    def prepare_sys(self, address: int) -> None:
+        """The machine as SYS leaves it before the first instruction at ``address`` (for a
+        caller that runs it in steps, such as the monitor; :meth:`sys` does it all)."""
         cpu, memory = self.cpu, self.memory
         cpu.a, cpu.x, cpu.y = memory[SYS_REGISTERS], memory[SYS_REGISTERS + 1], memory[SYS_REGISTERS + 2]
         cpu.p = memory[SYS_REGISTERS + 3]
         memory[LINNUM], memory[LINNUM + 1] = address & 0xFF, address >> 8  # for its JMP ($0014)
-        result = self._call_from_basic(address, max_cycles, trace)
-        if result.stop is Stop.RETURNED:  # $E147: PHP, the registers stored, the status PLA'd
-            memory[SYS_REGISTERS : SYS_REGISTERS + 4] = bytes([cpu.a, cpu.x, cpu.y, cpu.p | 0x30])
-        return result
+        self._enter_from_basic(address)
 
-    def _call_from_basic(self, address: int, max_cycles: int,
-                         trace: Callable[[CPU], None] | None = None) -> RunResult:
-        """Run ``address`` as a subroutine of the interpreter, until its RTS comes back
-        (the registers as they are)."""
+    def finish_sys(self, result: RunResult) -> None:
+        """After the code SYS called has run: what BASIC does when it returns."""
+        if result.stop is Stop.RETURNED:  # $E147: PHP, the registers stored, the status PLA'd
+            cpu = self.cpu
+            self.memory[SYS_REGISTERS : SYS_REGISTERS + 4] = bytes([cpu.a, cpu.x, cpu.y, cpu.p | 0x30])
+
+    def _enter_from_basic(self, address: int) -> None:
+        """``address`` called as a subroutine of the interpreter: its RTS comes back to
+        BASIC (the stack as a direct-mode SYS leaves it: VICE shows SP $F7 at the
+        first instruction of SYS 13312)."""
         cpu = self.cpu
-        cpu.sp = 0xFA
+        cpu.sp = 0xF9
         cpu.push((RETURN_TO_BASIC - 1) >> 8)
         cpu.push(RETURN_TO_BASIC - 1)
         cpu.pc = address
-        return self.run(max_cycles, trace)
 
     def interrupt(self, max_cycles: int = DEFAULT_MAX_CYCLES) -> RunResult:
         """An IRQ while BASIC runs (the compiled runner is no 6502 code): the CPU takes
@@ -551,6 +570,101 @@ class C64:
         io.advance(cpu.cycles)
         return None
 
+    # -- hooks for a debugger (the monitor) ------------------------------------------------------
+    def set_exec_hook(self, address: int, hook: Callable[[int], None] | None) -> None:
+        """Call ``hook(address)`` whenever the CPU reaches ``address``, before the instruction
+        there runs, in either core (translated blocks end before a stop address; the block
+        there calls :meth:`_enter`).  The hook may end the run by raising
+        :class:`MachineStopped`: the PC stays at ``address``, and a later :meth:`run` starts
+        there (and calls the hook again).  ``None`` removes the hook."""
+        self.set_exec_hooks((address,), hook)
+
+    def set_exec_hooks(self, addresses: Iterable[int], hook: Callable[[int], None] | None) -> None:
+        """:meth:`set_exec_hook` for many addresses at once (a breakpoint on a range)."""
+        stops = self.cpu.stops
+        before = bytes(stops)
+        for address in addresses:
+            if hook is None:
+                self.exec_hooks.pop(address, None)
+            else:
+                self.exec_hooks[address] = hook
+            stops[address] = 0  # set again below where the machine itself needs the stop
+        self._mark_rom_stops()
+        if bytes(stops) != before:
+            self.cpu.flush()  # translations that run through (or stop at) the addresses
+
+    def set_store_hook(self, address: int, hook: Callable[[int], None] | None) -> None:
+        """Call ``hook(address)`` after every store to ``address`` by the CPU or a routine
+        (the machine's write watch).  It runs in the middle of an instruction, with the
+        registers of a translated block not yet stored back: to stop the run it calls
+        :meth:`pause`, which takes effect before the next instruction.  ``None`` removes it."""
+        if hook is None:
+            self.store_hooks.pop(address, None)
+            memory_map = self.map
+            start = next((s for s, size in memory_map.AREAS.items() if s <= address < s + size), None)
+            needed = address <= PORT or (start is not None and memory_map.shown(start) != "ram")
+            if not needed:
+                memory_map.watch[address] &= ~WATCH_MACHINE
+        else:
+            self.store_hooks[address] = hook
+            self.map.watch[address] |= WATCH_MACHINE
+        # the CPU tells the machine about watched stores through on_write: with hooks, through
+        # the hooks first (no cost for a run without them)
+        self.cpu.on_write = self._on_write_with_hooks if self.store_hooks else self._on_write
+
+    def _on_write_with_hooks(self, address: int) -> bool:
+        """_on_write, then the store hook of ``address``; True also when a hook paused."""
+        leave = self._on_write(address)
+        hook = self.store_hooks.get(address)
+        if hook is not None:
+            hook(address)
+        return leave or self._pause is not None
+
+    def pause(self, message: str) -> None:
+        """End the run before the next instruction starts (callable from a store hook or a
+        trace, in the middle of an instruction): every address becomes a stop until then,
+        and :meth:`run` returns a result with Stop.BREAK and ``message``."""
+        if self._pause is None:
+            self._pause = message
+            self._stops_before_pause = bytes(self.cpu.stops)
+            self.cpu.stops[:] = b"\x01" * len(self.cpu.stops)
+            self.cpu.flush()
+
+    def cancel_pause(self) -> None:
+        """Forget a pause that did not take effect (the run ended first)."""
+        if self._pause is not None:
+            self.cpu.stops[:] = self._stops_before_pause
+            self._pause = None
+            self.cpu.flush()
+
+    def _end_pause(self) -> None:
+        message = self._pause or ""
+        self.cancel_pause()
+        raise MachineStopped(Stop.BREAK, message)
+
+    def _machine_stop(self, pc: int) -> bool:
+        """Whether the machine itself stops the CPU at ``pc`` (see _mark_rom_stops): SYS's
+        return, the points where c64tc looks into the real ROMs, or without them any ROM
+        address (c64tc's routines)."""
+        if pc == RETURN_TO_BASIC:
+            return True
+        if self.roms is not None:
+            return pc in self.rom_hooks
+        return any(start <= pc < start + 0x2000 and self.map.shown(start) == "rom"
+                   for start in (0xA000, 0xE000))
+
+    def _run_instruction(self, pc: int) -> int:
+        """The instruction at a stop address that has only a hook, on the interpreter (a BRK
+        as the machine treats BRKs); the PC after it."""
+        cpu = self.cpu
+        if self.memory[pc] == 0x00:
+            if self.stop_on_brk:
+                raise MachineStopped(Stop.BRK, f"BRK at ${pc:04X}")
+            self.brk_address = pc
+        cpu.cycles += HANDLERS[self.memory[pc]](cpu)
+        cpu.instructions += 1
+        return cpu.pc
+
     def _block_for(self, pc: int) -> Callable[[CPU], int]:
         """The block the translating CPU runs at a stop address (a ROM routine, SYS's
         return) or a BRK; like every block it returns the PC it leaves with."""
@@ -578,6 +692,13 @@ class C64:
     def _enter(self, pc: int) -> int:
         """The CPU reached a stop address: SYS returns, or a ROM routine runs in Python;
         the address where the CPU goes on."""
+        if self._pause is not None:
+            self._end_pause()
+        exec_hook = self.exec_hooks.get(pc)
+        if exec_hook is not None:
+            exec_hook(pc)
+            if not self._machine_stop(pc):
+                return self._run_instruction(pc)  # a stop only for the hook: the instruction runs
         if pc == RETURN_TO_BASIC:
             raise MachineStopped(Stop.RETURNED, "returned to BASIC")
         found = kernal.ROUTINES.get(pc) if self.roms is None else None

@@ -1,8 +1,8 @@
 """The ``c64tc`` command line.  Thin: it parses options and calls the packages' APIs.
 
 One module per command group: ``asm``, ``disasm``, ``basic`` (tok, detok, list),
-``build``, ``disk`` (d64), ``mse``, ``run`` (run, verify), ``screen``, ``vice``;
-``common`` holds what they share (user errors as messages, number options, progress
+``build``, ``disk`` (d64), ``monitor``, ``mse``, ``run`` (run, verify), ``screen``,
+``vice``; ``common`` holds what they share (user errors as messages, number options, progress
 display).
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import click
 
-from toolchain.cli import asm, basic, build, disasm, disk, mse, run, screen, vice
+from toolchain.cli import asm, basic, build, disasm, disk, monitor, mse, run, screen, vice
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -20,8 +20,9 @@ def main() -> None:
 
 
 for _command in (asm.asm_command, disasm.disasm_command, basic.tok_command, basic.detok_command,
-                 basic.list_command, build.build_command, disk.d64_group, mse.mse_group, run.run_command,
-                 run.verify_command, screen.screen_command, vice.vice_command):
+                 basic.list_command, build.build_command, disk.d64_group, monitor.monitor_command,
+                 mse.mse_group, run.run_command, run.verify_command, screen.screen_command,
+                 vice.vice_command):
     main.add_command(_command)
 
 __all__ = ["main"]

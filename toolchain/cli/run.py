@@ -13,6 +13,7 @@ import click
 
 from toolchain.c64.outcome import Stop
 from toolchain.cli.common import ADDRESS, COUNT, ProgressBar, progress_printer, reports_user_errors
+from toolchain.cli.monitor import monitor_reads_stdin, run_monitor
 from toolchain.diagnostics import UserError
 from toolchain.fileio import STDIO, read_text, write_stdout
 
@@ -94,12 +95,19 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
               "(after the run).")
 @click.option("--ascii", "ascii_glyphs", is_flag=True, help="The live screen in plain ASCII, for terminals "
               "and fonts without Unicode 13's legacy computing symbols (the PETSCII graphics).")
+@click.option("--monitor", is_flag=True, help="Machine code: open a monitor in the style of VICE's before "
+              "the first instruction (c64tc monitor --help).")
+@click.option("--monitor-commands", type=click.Path(dir_okay=False, allow_dash=True), help="Machine code: "
+              "run these monitor commands ('-': standard input), like VICE's -moncommands.")
+@click.option("--labels", "label_files", type=click.Path(dir_okay=False, exists=True), multiple=True,
+              help="Labels for the monitor (c64tc asm --vice-labels or --symbols).")
 @reports_user_errors
 def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, input_text: str | None,
                 input_file: str | None, max_cycles: int, max_statements: int | None, screen: bool,
                 transcript: bool, raw: bool, trace: bool, screenshot: str | None,
                 screenshot_every: int | None, roms_dir: str | None, no_roms: bool, boot: bool,
-                stop_on_brk: bool, dump_python: bool, ascii_glyphs: bool) -> None:
+                stop_on_brk: bool, dump_python: bool, ascii_glyphs: bool, monitor: bool,
+                monitor_commands: str | None, label_files: tuple[str, ...]) -> None:
     """Run PROGRAM on the emulated C64: a BASIC program as RUN would, machine code as
     SYS would.
 
@@ -139,6 +147,8 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
                                "after it)")
     program = load_program(path, errata, sys_address)
     _check_options(program, path, trace, max_statements, shows, dump_python)
+    monitored = _check_monitor_options(program, monitor, monitor_commands, label_files, trace,
+                                       screenshot_every, [path, *errata, input_file])
     if dump_python and program.is_basic:
         from toolchain.basic.runner import compile_program
 
@@ -159,13 +169,14 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
         input_text = read_text(input_file)
     # BASIC in ROM runs the program after --boot with the ROMs: 6502 code, counted in cycles
     compiled_basic = program.is_basic and not (boot and roms is not None)
-    # the live screen, unless a trace would write over it
-    shows_live = (interactive and can_show_live_screen(sys.stdin, sys.stdout)
+    # the live screen, unless the monitor or a trace would write over it
+    shows_live = (interactive and can_show_live_screen(sys.stdin, sys.stdout) and not monitored
                   and not (trace and sys.stderr.isatty()))
     live = _live_play(session, ascii_glyphs, compiled_basic) if shows_live else None
     terminal = LineTerminal(machine) if interactive and live is None else None
     line_source: Callable[[], str | None] | None = terminal
-    if typed_by_hand and not interactive and sys.stdin is not None:
+    if typed_by_hand and not interactive and sys.stdin is not None and not (
+            monitored and monitor_reads_stdin(monitor, monitor_commands)):
         line_source = typed_lines_from(sys.stdin)  # a pipe: its lines are typed
     try:
         keyboard = live.keyboard if live is not None else Keyboard(input_text, line_source)
@@ -193,7 +204,10 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
             summary = f"{typed.path}:{typed.source_line}:1: error: {summary}"
     else:
         tracer = (lambda cpu: click.echo(trace_line(cpu), err=True)) if trace else None
-        result = run(keyboard, max_cycles, trace=tracer, every=every)
+        if monitored:
+            result = run_monitor(session, keyboard, max_cycles, monitor_commands, label_files, terminal)
+        else:
+            result = run(keyboard, max_cycles, trace=tracer, every=every)
         summary = (f"{result.message}: {result.instructions:,} instructions, {result.cycles:,} "
                    f"cycles ({result.seconds:.2f} s on a PAL C64)")
     if pictures is not None:
@@ -283,6 +297,27 @@ def _together(first: Every | None, second: Every | None, done: Callable[[], int]
                 callback()
 
     return math.gcd(first[0], second[0]), call
+
+
+def _check_monitor_options(program: Program, monitor: bool, commands: str | None,
+                           label_files: tuple[str, ...], trace: bool, screenshot_every: int | None,
+                           inputs: list[str | None]) -> bool:
+    """Whether the run is under the monitor; options that do not go with it say so."""
+    monitored = monitor or commands is not None
+    if label_files and not monitored:
+        raise click.UsageError("--labels names addresses for the monitor: give --monitor or "
+                               "--monitor-commands")
+    if not monitored:
+        return False
+    if program.is_basic:
+        raise click.UsageError(f"the monitor follows machine code; {program.name} is a BASIC program (give "
+                               "--sys ADDRESS for machine code it holds)")
+    for option, given in (("--trace", trace), ("--screenshot-every", screenshot_every is not None)):
+        if given:
+            raise click.UsageError(f"{option} cannot go with the monitor (its z and n show each instruction)")
+    if commands == STDIO and STDIO in inputs:
+        raise click.UsageError("standard input ('-') can be read only once")
+    return True
 
 
 class Pictures:

@@ -1,0 +1,16 @@
+"""A machine-language monitor in the style of VICE's, for machine code on the emulated
+C64: ``c64tc monitor PROGRAM`` and ``c64tc run PROGRAM --sys ADDRESS --monitor``.
+
+* :mod:`~toolchain.monitor.syntax`: the command language (VICE's letters and numbers);
+* :mod:`~toolchain.monitor.session`: the session (checkpoints, stepping, the commands);
+* :mod:`~toolchain.monitor.display`: VICE's output formats;
+* :mod:`~toolchain.monitor.instructions`: what one instruction reads, writes, and where
+  it goes;
+* :mod:`~toolchain.monitor.labels`: names for addresses (VICE label files);
+* :mod:`~toolchain.monitor.script`: commands from a file (``--monitor-commands``).
+"""
+
+from toolchain.monitor.labels import Labels
+from toolchain.monitor.session import Checkpoint, CommandError, Monitor
+
+__all__ = ["Checkpoint", "CommandError", "Labels", "Monitor"]
