@@ -347,20 +347,26 @@ class Pattern:
         return len(name) == min(len(self.raw), NAME_LENGTH)
 
 
-def _split_drive(text: bytes) -> tuple[int, bytes]:
-    """``0:NAME`` -> drive 0, NAME; the character before the colon is the drive number."""
+def _split_drive(text: bytes) -> tuple[int | None, bytes]:
+    """``0:NAME`` -> drive 0, NAME; the character before the colon is the drive number
+    (None when there is none: the drive used last)."""
     colon = text.find(b":")
     if colon < 0:
-        return 0, text
-    drive = 1 if text[:colon].endswith(b"1") else 0
-    return drive, text[colon + 1 :]
+        return None, text
+    return _drive_number(text[:colon]), text[colon + 1 :]
+
+
+def _drive_number(before_colon: bytes) -> int | None:
+    if before_colon.endswith(b"1"):
+        return 1
+    return 0 if before_colon.endswith(b"0") else None
 
 
 @dataclass
 class OpenRequest:
     name: bytes
     replace: bool
-    drive: int
+    drive: int | None  # None: not given
     file_type: int | None
     mode: str  # R W A M
 
@@ -372,7 +378,8 @@ def parse_open(text: bytes, channel: int) -> OpenRequest:
         text = text[1:]
     drive, rest = _split_drive(text)
     parts = rest.split(b",")
-    name = parts[0][:NAME_LENGTH]
+    # measured: OPEN 2,8,2,",S,W" writes a file named ","
+    name = b"," if not parts[0] and len(parts) > 1 else parts[0][:NAME_LENGTH]
     file_type: int | None = PRG if channel < 2 else None
     mode = "W" if channel == 1 else "R"
     for part in parts[1:]:
@@ -444,6 +451,9 @@ class WriteChannel(Channel):
         self.buffer = bytearray(buffer)
         self.replacing = replacing  # an @: replace frees the old chain at CLOSE
         self.closed = False
+        # appending, the 1541 counts the file's last block again (measured: a one-block
+        # file with a line appended is listed with 2 blocks)
+        self.counted = entry.blocks + 1 - len(self.blocks) if blocks else 0
 
     def write(self, byte: int) -> bool:
         if len(self.buffer) == DATA_BYTES:
@@ -465,7 +475,7 @@ class WriteChannel(Channel):
         if self.replacing is not None:
             self.disk.free_chain(self.replacing)
         entry.start = self.blocks[0]
-        entry.blocks = len(self.blocks)
+        entry.blocks = self.counted + len(self.blocks)
         entry.type_byte = (entry.type_byte & 0x47) | CLOSED
         self.disk.write_entry(entry)
 
@@ -518,6 +528,7 @@ class Drive:
         self.channels.clear()
         self.command.clear()
         self.last_file = None
+        self.drive_number = 0
         self._set_error(DOS_VERSION)
 
     def image_bytes(self) -> bytes:
@@ -615,20 +626,20 @@ class Drive:
             raise DosError(NO_NAME)
         if name.startswith(b"#"):
             return self._open_buffer()
-        if sum(found.buffers for found in self.channels.values()) >= DATA_CHANNELS:
+        full = sum(found.buffers for found in self.channels.values()) >= DATA_CHANNELS
+        request = parse_open(name, channel)
+        if full and not (request.mode == "W" and not name.startswith(b"$")):
             raise DosError(NO_CHANNEL)
         if name.startswith(b"$"):
             return self._open_directory(channel, name)
-        request = parse_open(name, channel)
-        if request.drive != 0:
-            raise DosError(NOT_READY)
+        self._use_drive(request.drive)
         if not request.name:
             raise DosError(NO_NAME)
         if request.file_type == REL:
             raise DriveUnsupported(f"relative (REL) files: the program opens \"{_shown(request.name)},L\", "
                                    "which c64tc's drive does not model")
-        if request.mode in ("W",):
-            return self._open_write(request)
+        if request.mode == "W":
+            return self._open_write(request, full)
         if request.mode == "A":
             return self._open_append(request)
         return self._open_read(request)
@@ -657,13 +668,16 @@ class Drive:
         if Pattern(name).has_wildcards or b"=" in name:
             raise DosError(INVALID_NAME)
 
-    def _open_write(self, request: OpenRequest) -> Channel:
+    def _open_write(self, request: OpenRequest, full: bool = False) -> Channel:
         self._check_new_name(request.name)
         existing = self.disk.find(Pattern(request.name))
         file_type = SEQ if request.file_type is None else request.file_type
         if existing is not None and not request.replace:
             raise DosError(FILE_EXISTS)
         start = self.disk.allocate_first()
+        if full:  # measured: the 1541 has taken the file's first block when it finds no buffer
+            self.changed = True
+            raise DosError(NO_CHANNEL)
         if existing is not None:
             # @: the new data goes into new blocks; CLOSE frees the old ones and points
             # the entry (in its place in the directory) at the new chain
@@ -705,11 +719,10 @@ class Drive:
             start = self.disk.format.header
             return ReadChannel(b"".join(part for _, part in self.disk.chain(start)))
         rest = name[1:]
-        drive = 0
+        drive = None
         if rest[:1] in (b"0", b"1"):
             drive, rest = rest[0] - 0x30, rest[1:]
-        if drive:
-            raise DosError(NOT_READY)
+        self._use_drive(drive)
         patterns: list[Pattern] = []
         wanted_type: int | None = None
         if rest.startswith(b":"):
@@ -741,9 +754,9 @@ class Drive:
             raw = bytes(disk.image[start : start + NAME_LENGTH])
             line[position + 1 : position + 17] = _no_padding(raw)
             line[position + 1 + len(entry.name)] = 0x22
-            line[position + 17] = 0x20 if entry.closed else 0x2A
-            line[position + 18 : position + 21] = TYPE_NAMES[entry.file_type].encode("ascii")
-            line[position + 21] = 0x3C if entry.locked else 0x20
+            line[position + 18] = 0x20 if entry.closed else 0x2A
+            line[position + 19 : position + 22] = TYPE_NAMES[entry.file_type].encode("ascii")
+            line[position + 22] = 0x3C if entry.locked else 0x20
             out += bytes([0x01, 0x01, blocks & 0xFF, blocks >> 8]) + line[:27] + b"\x00"
         free = disk.blocks_free()
         out += bytes([0x01, 0x01, free & 0xFF, free >> 8]) + b"BLOCKS FREE." + b"\x20" * 13 + b"\x00\x00\x00"
@@ -786,6 +799,18 @@ class Drive:
         if letter == b"P":
             raise DriveUnsupported("the drive command P (record position): relative files are not modelled")
         raise DosError(INVALID_COMMAND)
+
+    def _use_drive(self, drive: int | None, where: Block = (18, 0)) -> None:
+        """Drive 0 is the 1541's only one; a file name without a drive number means the
+        drive used last (measured: after OPEN "1:X" failed, the next OPEN without a number
+        fails too, at 18,00, until the drive is reset; commands after it are not modelled:
+        a scratch of nothing still answers 01 there, others 74,18,01)."""
+        if drive is not None:
+            self.drive_number = drive
+            if drive:
+                raise DosError(NOT_READY)
+        elif self.drive_number:
+            raise DosError(NOT_READY, *where)
 
     def _name_after_colon(self, text: bytes) -> bytes:
         colon = text.find(b":")
