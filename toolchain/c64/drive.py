@@ -642,9 +642,9 @@ class Drive:
             return self._open_write(request, full)
         if request.mode == "A":
             return self._open_append(request)
-        return self._open_read(request)
+        return self._open_read(request, channel)
 
-    def _open_read(self, request: OpenRequest) -> Channel:
+    def _open_read(self, request: OpenRequest, channel: int) -> Channel:
         pattern = Pattern(request.name)
         entry = None
         if request.name == b"*" and self.last_file is not None:
@@ -661,7 +661,8 @@ class Drive:
             raise DriveUnsupported(f"relative (REL) files: the program reads \"{_shown(entry.name)}\", a REL "
                                    "file, which c64tc's drive does not model")
         data = b"".join(part for _, part in self.disk.chain(entry.start))
-        self.last_file = entry.name
+        if channel == 0:
+            self.last_file = entry.name  # what LOAD"*" loads again (measured: OPENs do not count)
         return ReadChannel(stream_of(data))
 
     def _check_new_name(self, name: bytes) -> None:
@@ -996,13 +997,16 @@ class Drive:
         raise DosError(INVALID_COMMAND)
 
     def _next_free(self, block: Block) -> Block:
-        """The next free block after ``block`` (what 65, NO BLOCK names), or 0/0."""
+        """The next free block after ``block`` (what 65, NO BLOCK names), or 0/0: further on
+        the same track (measured: B-A of 18/0 names 18/2), then on the tracks after it
+        (the directory's left out)."""
         disk_format = self.disk.format
         track, sector = block
         while track <= disk_format.tracks:
-            for candidate in range(sector, disk_format.sectors[track - 1]):
-                if track != disk_format.dir_track and self.disk.is_free((track, candidate)):
-                    return track, candidate
+            if track == block[0] or track != disk_format.dir_track:
+                for candidate in range(sector, disk_format.sectors[track - 1]):
+                    if self.disk.is_free((track, candidate)):
+                        return track, candidate
             track, sector = track + 1, 0
         return 0, 0
 
