@@ -84,7 +84,8 @@ def test_the_scripted_monitor_stops_at_the_check_of_3436_and_shows_what_vice_sho
         "( @default:$0366 == $04 ) && ( @default:$0370 == $20 )"]  # VICE
     hit = after(output, "g")
     assert hit[0].startswith("#1 (Stop on  exec 353b) ")
-    assert registers_of(hit[1]) == ".C:353b  AE 3E 03    LDX .runde     - A:00 X:05 Y:00 SP:f7 ..-....."  # VICE
+    assert registers_of(hit[1]) == (  # VICE
+        ".C:353b  AE 3E 03    LDX .runde     - A:00 X:05 Y:00 SP:f7 ..-.....")
     table = after(output, "r")
     assert table[0] == "  ADDR A  X  Y  SP 00 01 NV-BDIZC LIN CYC  STOPWATCH"  # VICE
     assert table[1].startswith(".;353b 00 05 00 f7 2f 37 00100000 ")  # VICE
@@ -231,7 +232,8 @@ def test_watch_store_shows_the_instruction_that_stored(built: tuple[Path, Path],
     assert after(result.stdout, "watch store .runde") == ["WATCH: 1  C:$033e  (Stop on store)"]  # VICE
     first = after(result.stdout, "g")
     assert first[0].startswith("#1 (Stop on store 033e) ")  # VICE
-    assert registers_of(first[1]) == ".C:3407  8D 3E 03    STA .runde     - A:01 X:00 Y:00 SP:f7 ..-....."  # VICE
+    assert registers_of(first[1]) == (  # VICE
+        ".C:3407  8D 3E 03    STA .runde     - A:01 X:00 Y:00 SP:f7 ..-.....")
     output = result.stdout
     second = output.split("(C:$340a) g\n")[1].splitlines()
     assert second[0].startswith("#1 (Stop on store 033e) ")

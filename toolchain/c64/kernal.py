@@ -16,8 +16,9 @@ modelled stops with its name and the suggestion to use the real ROMs.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
+from toolchain.c64.drive import END_OF_FILE, DriveUnsupported
 from toolchain.c64.editor import ENTRY_POINTS as EDITOR_ENTRY_POINTS
 from toolchain.c64.memory import (
     BRK_VECTOR,
@@ -32,10 +33,12 @@ from toolchain.c64.outcome import Stop
 from toolchain.cpu.disassembler import KERNAL_NAMES
 
 if TYPE_CHECKING:
+    from toolchain.c64.drive import SerialBus
     from toolchain.c64.machine import C64
     from toolchain.cpu.core import CPU
 
 Routine = Callable[["C64"], "int | None"]
+Answer = TypeVar("Answer")
 RUN_STOP_HELD = 0x7F  # STKEY while RUN/STOP (alone) is held: its column bit low
 ROUTINES: dict[int, tuple[str, Routine]] = {}
 
@@ -131,86 +134,233 @@ def _find_file(machine: C64, number: int) -> int | None:
     return None
 
 
-@routine(0xF34A, "OPEN")
-def open_file(machine: C64) -> None:
-    """OPEN ($F34A): logical file, device, secondary address and name from SETLFS and
-    SETNAM into the file tables; the keyboard, the screen and the printer (device 4,
-    collected by c64tc) open; tape and disk drives are not attached."""
-    memory = machine.memory
-    number, device = memory[LOGICAL_FILE], memory[DEVICE]
-    if number == 0:
-        return _error(machine, NOT_INPUT_FILE)
-    if _find_file(machine, number) is not None:
-        return _error(machine, FILE_OPEN)
-    count = memory[OPEN_FILES]
-    if count >= MAX_OPEN_FILES:
-        return _error(machine, TOO_MANY_FILES)
-    if device not in (KEYBOARD, SCREEN, PRINTER):
-        return _device_missing(machine, device)
-    memory[FILE_NUMBERS + count] = number
-    memory[FILE_DEVICES + count] = device
-    memory[FILE_SECONDARIES + count] = memory[SECONDARY] | 0x60
-    memory[OPEN_FILES] = count + 1
-    return _ok(machine)
+def _bus(machine: C64) -> SerialBus:
+    return machine.bus
 
 
-def _device_missing(machine: C64, device: int) -> None:
+def _set_status(machine: C64, bits: int) -> None:
+    """$FE1C: bits ORed into ST."""
+    machine.memory[STATUS] |= bits
+
+
+def _is_serial(device: int) -> bool:
+    """A device on the serial bus (c64tc's printer on 4 is collected as text instead)."""
+    return device > SCREEN and device != PRINTER
+
+
+def _tape_or_rs232(machine: C64, device: int) -> None:
     if device == TAPE:
         machine.stop(Stop.ROM_CALL, "the program uses the datasette (device 1): c64tc has no tape drive")
     if device == RS232:
         machine.stop(Stop.ROM_CALL, "the program uses the RS-232 port (device 2): c64tc has none")
-    machine.memory[STATUS] |= NOTHING_ANSWERS
-    return _error(machine, DEVICE_NOT_PRESENT)
+
+
+def _file_name(machine: C64) -> bytes:
+    """The file name SETNAM gave (length $B7, address ($BB))."""
+    memory = machine.memory
+    start = read_word(memory, NAME_POINTER)
+    return bytes(machine.read((start + offset) & 0xFFFF) for offset in range(memory[NAME_LENGTH]))
+
+
+def send_open(machine: C64, device: int, secondary: int, name: bytes) -> bool:
+    """$F3D5: LISTEN, SECOND $F0+channel, the name, UNLISTEN; nothing at all without a
+    secondary address or a name.  False when the device is not present."""
+    if secondary & 0x80 or not name:
+        return True
+    memory, bus = machine.memory, _bus(machine)
+    memory[STATUS] = 0
+    _set_status(machine, bus.listen(device) | bus.second(secondary | 0xF0))
+    if memory[STATUS] & NOTHING_ANSWERS:
+        return False
+    for byte in name:
+        _set_status(machine, _serial(machine, bus.ciout, byte))
+    _set_status(machine, _serial(machine, bus.unlisten))
+    return True
+
+
+def send_close(machine: C64, device: int, secondary: int) -> None:
+    """$F642: LISTEN, SECOND $E0+channel, UNLISTEN (nothing without a secondary address)."""
+    if secondary & 0x80:
+        return
+    bus = _bus(machine)
+    _set_status(machine, bus.listen(device) | bus.second(secondary & 0xEF | 0xE0))
+    _set_status(machine, _serial(machine, bus.unlisten))
+
+
+def _serial(machine: C64, call: Callable[..., Answer], *arguments: int) -> Answer:
+    """A call to the drive; what it cannot do stops the run with a message."""
+    try:
+        return call(*arguments)
+    except DriveUnsupported as unsupported:
+        machine.stop(Stop.ROM_CALL, f"disk drive: {unsupported}")
+        raise  # not reached
+
+
+def open_channel(machine: C64, number: int, device: int, secondary: int, name: bytes) -> int:
+    """OPEN ($F34A) with its parameters: the file into the KERNAL's tables, and for a
+    device on the serial bus its name sent (ST cleared first).  The KERNAL's error number,
+    0 when it opened.  As on a C64, a file whose device is not present stays in the
+    tables (only CLOSE or CLR take it out)."""
+    memory = machine.memory
+    if number == 0:
+        return NOT_INPUT_FILE
+    memory[STATUS] = 0
+    if _find_file(machine, number) is not None:
+        return FILE_OPEN
+    count = memory[OPEN_FILES]
+    if count >= MAX_OPEN_FILES:
+        return TOO_MANY_FILES
+    _tape_or_rs232(machine, device)
+    secondary |= 0x60
+    memory[FILE_NUMBERS + count] = number
+    memory[FILE_DEVICES + count] = device
+    memory[FILE_SECONDARIES + count] = secondary
+    memory[OPEN_FILES] = count + 1
+    memory[LOGICAL_FILE], memory[DEVICE], memory[SECONDARY] = number, device, secondary
+    if _is_serial(device) and not send_open(machine, device, secondary, name):
+        return DEVICE_NOT_PRESENT
+    return 0
+
+
+def close_channel(machine: C64, number: int) -> None:
+    """CLOSE ($F291): logical file ``number`` out of the tables, after telling a serial
+    device (closing a file that is not open is no error; ST is not cleared)."""
+    memory = machine.memory
+    index = _find_file(machine, number)
+    if index is None:
+        return
+    device, secondary = memory[FILE_DEVICES + index], memory[FILE_SECONDARIES + index]
+    memory[LOGICAL_FILE], memory[DEVICE], memory[SECONDARY] = number, device, secondary
+    if _is_serial(device):
+        send_close(machine, device, secondary)
+    last = memory[OPEN_FILES] - 1
+    for table in (FILE_NUMBERS, FILE_DEVICES, FILE_SECONDARIES):
+        memory[table + index] = memory[table + last]
+    memory[OPEN_FILES] = last
+
+
+def input_channel(machine: C64, number: int) -> int:
+    """CHKIN ($F20E): logical file ``number`` becomes the input (ST cleared; a serial
+    device is told to talk); the KERNAL's error number or 0."""
+    memory = machine.memory
+    memory[STATUS] = 0
+    index = _find_file(machine, number)
+    if index is None:
+        return FILE_NOT_OPEN
+    device, secondary = memory[FILE_DEVICES + index], memory[FILE_SECONDARIES + index]
+    memory[LOGICAL_FILE], memory[DEVICE], memory[SECONDARY] = number, device, secondary
+    if device == PRINTER:
+        return NOT_INPUT_FILE
+    if _is_serial(device):
+        bus = _bus(machine)
+        status = bus.talk(device)
+        if not secondary & 0x80:
+            status |= bus.tksa(secondary)
+        _set_status(machine, status)
+        if memory[STATUS] & NOTHING_ANSWERS:
+            return DEVICE_NOT_PRESENT
+    _tape_or_rs232(machine, device)
+    memory[INPUT_DEVICE] = device
+    return 0
+
+
+def output_channel(machine: C64, number: int) -> int:
+    """CHKOUT ($F250): logical file ``number`` becomes the output (ST cleared; a serial
+    device is told to listen); the KERNAL's error number or 0."""
+    memory = machine.memory
+    memory[STATUS] = 0
+    index = _find_file(machine, number)
+    if index is None:
+        return FILE_NOT_OPEN
+    device, secondary = memory[FILE_DEVICES + index], memory[FILE_SECONDARIES + index]
+    memory[LOGICAL_FILE], memory[DEVICE], memory[SECONDARY] = number, device, secondary
+    if device == KEYBOARD:
+        return NOT_OUTPUT_FILE
+    if _is_serial(device):
+        bus = _bus(machine)
+        status = bus.listen(device)
+        if not secondary & 0x80:
+            status |= bus.second(secondary)
+        _set_status(machine, status)
+        if memory[STATUS] & NOTHING_ANSWERS:
+            return DEVICE_NOT_PRESENT
+    _tape_or_rs232(machine, device)
+    memory[OUTPUT_DEVICE] = device
+    return 0
+
+
+def restore_channels(machine: C64) -> None:
+    """CLRCHN ($F333): a serial device listening is told to stop (UNLISTEN: a command sent
+    to a drive runs then), one talking too; input from the keyboard, output to the screen."""
+    memory = machine.memory
+    bus = _bus(machine)
+    if memory[OUTPUT_DEVICE] > SCREEN:
+        _serial(machine, bus.unlisten)
+    if memory[INPUT_DEVICE] > SCREEN:
+        bus.untalk()
+    memory[INPUT_DEVICE] = KEYBOARD
+    memory[OUTPUT_DEVICE] = SCREEN
+
+
+def serial_byte(machine: C64) -> int:
+    """ACPTR ($EE13): a byte from the device talking; when it sends nothing, ST gets the
+    time-out ($42) and the byte is what the KERNAL read last from CIA 2's port ($C7 with
+    the VIC in its first bank: measured on VICE)."""
+    byte, status = _serial(machine, _bus(machine).acptr)
+    _set_status(machine, status)
+    if byte is None:
+        return (machine.read_io(0xDD00) & 0x07) | 0xC0  # the bus lines released, ATN/CLK/DATA out low
+    return int(byte)
+
+
+def input_byte(machine: C64) -> int:
+    """CHRIN from a serial device ($F1AD): RETURN while ST is not 0, else ACPTR."""
+    if machine.memory[STATUS]:
+        return 0x0D
+    return serial_byte(machine)
+
+
+def output_byte(machine: C64, byte: int) -> None:
+    """CHROUT to a serial device: CIOUT ($EDDD)."""
+    _set_status(machine, _serial(machine, _bus(machine).ciout, byte))
+
+
+@routine(0xF34A, "OPEN")
+def open_file(machine: C64) -> None:
+    """OPEN ($F34A): logical file, device, secondary address and name from SETLFS and
+    SETNAM (see :func:`open_channel`)."""
+    memory = machine.memory
+    error = open_channel(machine, memory[LOGICAL_FILE], memory[DEVICE], memory[SECONDARY],
+                         _file_name(machine))
+    return _error(machine, error) if error else _ok(machine)
 
 
 @routine(0xF291, "CLOSE")
 def close_file(machine: C64) -> None:
-    """CLOSE ($F291): logical file A out of the tables (closing one that is not open
-    is no error)."""
-    memory = machine.memory
-    index = _find_file(machine, machine.cpu.a)
-    if index is not None:
-        last = memory[OPEN_FILES] - 1
-        for table in (FILE_NUMBERS, FILE_DEVICES, FILE_SECONDARIES):
-            memory[table + index] = memory[table + last]
-        memory[OPEN_FILES] = last
+    """CLOSE ($F291): logical file A."""
+    close_channel(machine, machine.cpu.a)
     return _ok(machine)
 
 
 @routine(0xF20E, "CHKIN")
 def chkin(machine: C64) -> None:
     """CHKIN ($F20E): logical file X becomes the input channel."""
-    memory = machine.memory
-    index = _find_file(machine, machine.cpu.x)
-    if index is None:
-        return _error(machine, FILE_NOT_OPEN)
-    device = memory[FILE_DEVICES + index]
-    if device == PRINTER:
-        return _error(machine, NOT_INPUT_FILE)
-    memory[INPUT_DEVICE] = device
-    return _ok(machine)
+    error = input_channel(machine, machine.cpu.x)
+    return _error(machine, error) if error else _ok(machine)
 
 
 @routine(0xF250, "CHKOUT")
 def chkout(machine: C64) -> None:
     """CHKOUT ($F250): logical file X becomes the output channel."""
-    memory = machine.memory
-    index = _find_file(machine, machine.cpu.x)
-    if index is None:
-        return _error(machine, FILE_NOT_OPEN)
-    device = memory[FILE_DEVICES + index]
-    if device == KEYBOARD:
-        return _error(machine, NOT_OUTPUT_FILE)
-    memory[OUTPUT_DEVICE] = device
-    return _ok(machine)
+    error = output_channel(machine, machine.cpu.x)
+    return _error(machine, error) if error else _ok(machine)
 
 
 @routine(0xF333, "CLRCHN")
 def clrchn(machine: C64) -> None:
     """CLRCHN ($F333): input from the keyboard, output to the screen again (leaving
     X = 3 and A = 0 with Z and C set, as the ROM's LDX #3 / CPX / LDA #0 do)."""
-    machine.memory[INPUT_DEVICE] = KEYBOARD
-    machine.memory[OUTPUT_DEVICE] = SCREEN
+    restore_channels(machine)
     cpu = machine.cpu
     cpu.x, cpu.c = SCREEN, 1
     _load_a(cpu, 0)
@@ -218,35 +368,39 @@ def clrchn(machine: C64) -> None:
 
 @routine(0xF32F, "CLALL")
 def clall(machine: C64) -> None:
+    """CLALL ($F32F): the tables emptied (the devices are not told), then CLRCHN."""
     machine.memory[OPEN_FILES] = 0
     clrchn(machine)
 
 
 @routine(0xF1CA, "CHROUT")
 def chrout(machine: C64) -> None:
-    """CHROUT ($F1CA): A to the output channel: the screen, or c64tc's printer."""
+    """CHROUT ($F1CA): A to the output channel: the screen, c64tc's printer, a serial device."""
     cpu = machine.cpu
     device = machine.memory[OUTPUT_DEVICE]
     if device == SCREEN:
         machine.screen_output(cpu.a)
     elif device == PRINTER:
         machine.printer.append(cpu.a)
-    elif device != KEYBOARD:
-        machine.memory[STATUS] |= NOTHING_ANSWERS
+    elif device > SCREEN:
+        output_byte(machine, cpu.a)
+    else:
+        _tape_or_rs232(machine, device)
     cpu.c = 0
 
 
 @routine(0xF157, "CHRIN")
 def chrin(machine: C64) -> None:
     """CHRIN ($F157): a byte from the input channel: a typed line from the keyboard
-    (through the screen editor), the screen."""
+    (through the screen editor), the screen, a serial device."""
     cpu = machine.cpu
     device = machine.memory[INPUT_DEVICE]
     if device in (KEYBOARD, SCREEN):
         cpu.a = machine.chrin()
+    elif device > SCREEN:
+        _load_a(cpu, input_byte(machine))
     else:
-        machine.memory[STATUS] |= NOTHING_ANSWERS
-        cpu.a = 0x0D
+        _tape_or_rs232(machine, device)
     cpu.c = 0
 
 
@@ -456,31 +610,217 @@ def _load_a(cpu: CPU, value: int) -> None:
     _set_nz(cpu, value)
 
 
-def _serial_silence(name: str) -> Routine:
-    """The serial bus routines: no drive or printer answers on the bus itself (the
-    printer c64tc collects is reached through OPEN and CHROUT)."""
-
-    def nobody(machine: C64) -> None:
-        machine.memory[STATUS] |= NOTHING_ANSWERS
-        machine.cpu.c = 1
-
-    return nobody
+# -- the serial bus: the KERNAL's routines, and (with the real ROMs) the same as traps --------------
+# Each leaves the registers as its ROM routine's exit does: carry clear, interrupts on
+# (LISTEN, TALK, SECOND, TKSA, ACPTR, UNTLK and UNLSN end in CLI).  With the real ROMs
+# c64tc runs these instead of the ROM's routines (VICE's virtual device traps do the
+# same), so every ROM routine that uses the bus (OPEN, LOAD, SAVE ...) reaches the drive.
+ROM_TRAPS: dict[int, tuple[str, Routine]] = {}
 
 
-for _address, _name in ((0xFF93, "SECOND"), (0xFF96, "TKSA"), (0xFFA5, "ACPTR"), (0xFFA8, "CIOUT"),
-                        (0xFFAB, "UNTLK"), (0xFFAE, "UNLSN"), (0xFFB1, "LISTEN"), (0xFFB4, "TALK")):
-    routine(_address, _name)(_serial_silence(_name))
+def _bus_routine(addresses: tuple[int, ...], name: str) -> Callable[[Routine], Routine]:
+    def register(function: Routine) -> Routine:
+        for address in addresses:
+            routine(address, name)(function)
+            if address < 0xFF00:
+                ROM_TRAPS[address] = (name, function)
+        return function
+
+    return register
+
+
+def _bus_done(machine: C64, status: int) -> None:
+    _set_status(machine, status)
+    machine.cpu.c = 0
+    machine.cpu.i = 0
+
+
+@_bus_routine((0xFFB1, 0xED0C), "LISTEN")
+def listen(machine: C64) -> None:
+    _bus_done(machine, _bus(machine).listen(machine.cpu.a))
+
+
+@_bus_routine((0xFFB4, 0xED09), "TALK")
+def talk(machine: C64) -> None:
+    _bus_done(machine, _bus(machine).talk(machine.cpu.a))
+
+
+@_bus_routine((0xFF93, 0xEDB9), "SECOND")
+def second(machine: C64) -> None:
+    _bus_done(machine, _serial(machine, _bus(machine).second, machine.cpu.a))
+
+
+@_bus_routine((0xFF96, 0xEDC7), "TKSA")
+def tksa(machine: C64) -> None:
+    _bus_done(machine, _bus(machine).tksa(machine.cpu.a))
+
+
+@_bus_routine((0xEDCC,), "TKSA's turnaround")
+def turnaround(machine: C64) -> None:
+    """$EDCC: the turnaround after TALK without a secondary address."""
+    _bus_done(machine, 0)
+
+
+@_bus_routine((0xFFA8, 0xEDDD), "CIOUT")
+def ciout(machine: C64) -> None:
+    output_byte(machine, machine.cpu.a)
+    machine.cpu.c = 0
+
+
+@_bus_routine((0xFFA5, 0xEE13), "ACPTR")
+def acptr(machine: C64) -> None:
+    _load_a(machine.cpu, serial_byte(machine))
+    _bus_done(machine, 0)
+
+
+@_bus_routine((0xFFAB, 0xEDEF), "UNTLK")
+def untlk(machine: C64) -> None:
+    _bus_done(machine, _bus(machine).untalk())
+
+
+@_bus_routine((0xFFAE, 0xEDFE), "UNLSN")
+def unlsn(machine: C64) -> None:
+    _bus_done(machine, _serial(machine, _bus(machine).unlisten))
+
+
+# -- LOAD and SAVE -------------------------------------------------------------------------------
+KERNAL_MESSAGES = {"searching": b"\rSEARCHING ", "for": b"FOR ", "loading": b"\rLOADING",
+                   "verifying": b"\rVERIFYING", "saving": b"\rSAVING "}  # the KERNAL's texts at $F0BD
+
+
+def _message(machine: C64, *parts: bytes) -> None:
+    """A KERNAL message, shown only in direct mode (MSGFLG bit 7, as $F12B checks)."""
+    if machine.memory[MESSAGES] & 0x80:
+        for part in parts:
+            for byte in part:
+                machine.chrout(byte)
+
+
+def load_file(machine: C64, device: int, secondary: int, name: bytes, address: int,
+              verify: bool) -> tuple[int, int]:
+    """LOAD ($F4A5) from a serial device: the file's bytes to ``address`` (secondary
+    address 0) or to the address in its first two bytes, or compared with memory
+    (``verify``: ST bit 4 on a difference).  The KERNAL's error number (0, 4 FILE NOT
+    FOUND, 5 DEVICE NOT PRESENT, 8 MISSING FILE NAME, 9 ILLEGAL DEVICE NUMBER; -1 for
+    BREAK) and the address after the last byte.  ST ends with $40 (EOI)."""
+    memory, bus = machine.memory, _bus(machine)
+    memory[0x93] = int(verify)
+    memory[STATUS] = 0
+    if device in (KEYBOARD, SCREEN):
+        return ILLEGAL_DEVICE, address
+    _tape_or_rs232(machine, device)
+    if not name:
+        return MISSING_FILE_NAME, address
+    _message(machine, KERNAL_MESSAGES["searching"], KERNAL_MESSAGES["for"], name)
+    if not send_open(machine, device, 0x60, name):
+        return DEVICE_NOT_PRESENT, address
+    _set_status(machine, bus.talk(device) | bus.tksa(0x60))
+    low = serial_byte(machine)
+    if memory[STATUS] & 0x02:
+        return FILE_NOT_FOUND, address
+    high = serial_byte(machine)
+    if secondary:
+        address = low | high << 8
+    _message(machine, KERNAL_MESSAGES["verifying" if verify else "loading"])
+    if machine.keyboard.stop_pressed():
+        bus.untalk()
+        send_close(machine, device, 0x60)
+        return -1, address
+    timeouts = 0
+    while True:
+        memory[STATUS] &= 0xFD
+        byte = serial_byte(machine)
+        if memory[STATUS] & 0x02:  # the ROM asks again (and would wait forever)
+            timeouts += 1
+            if timeouts > 2:
+                machine.stop(Stop.ROM_CALL, "LOAD: the drive stopped sending in the middle of the file")
+            continue
+        if verify:
+            if machine.read(address) != byte:
+                _set_status(machine, 0x10)
+        else:
+            machine.write(address, byte)
+        address = (address + 1) & 0xFFFF
+        if memory[STATUS] & END_OF_FILE:
+            break
+    bus.untalk()
+    send_close(machine, device, 0x60)
+    return 0, address
+
+
+def save_file(machine: C64, device: int, name: bytes, start: int, end: int) -> int:
+    """SAVE ($F5ED) to a serial device: the bytes from ``start`` up to ``end`` (not
+    included) after their address, sent to channel 1.  The KERNAL's error number (0; 5,
+    8, 9; -1 for BREAK).  A drive that refuses the file (it exists: 63, FILE EXISTS in its
+    error channel) takes no byte: ST is $80 and, as on a C64, SAVE reports no error."""
+    memory, bus = machine.memory, _bus(machine)
+    if device in (KEYBOARD, SCREEN):
+        return ILLEGAL_DEVICE
+    _tape_or_rs232(machine, device)
+    if not name:
+        return MISSING_FILE_NAME
+    if not send_open(machine, device, 0x61, name):
+        return DEVICE_NOT_PRESENT
+    _message(machine, KERNAL_MESSAGES["saving"], name)
+    _set_status(machine, bus.listen(device) | bus.second(0x61))
+    output_byte(machine, start & 0xFF)
+    output_byte(machine, start >> 8)
+    if machine.keyboard.stop_pressed():
+        send_close(machine, device, 0x61)
+        return -1
+    address = start
+    while address < end:
+        output_byte(machine, machine.read(address))
+        address += 1
+    _set_status(machine, _serial(machine, bus.unlisten))
+    send_close(machine, device, 0x61)
+    memory[0xAC], memory[0xAD] = address & 0xFF, address >> 8
+    return 0
+
+
+def load_before_run(machine: C64, name: bytes, secondary: int = 0, device: int = 8) -> int:
+    """What typing ``LOAD"NAME",8`` (``,1`` with ``secondary``) before RUN leaves behind, as
+    VICE's autostart does: the drive has sent the file (its error channel says 00, OK;
+    LOAD"*" finds it again), ST is $40, and the file's bytes are in memory.  The KERNAL's
+    error number (0 when it loaded)."""
+    memory = machine.memory
+    messages, memory[MESSAGES] = memory[MESSAGES], 0
+    try:
+        return load_file(machine, device, secondary, name, read_word(memory, 0x2B), False)[0]
+    finally:
+        memory[MESSAGES] = messages
+
+
+def _load_or_save_result(machine: C64, error: int) -> None:
+    if error < 0:  # BREAK: A = 0, carry set (BASIC says BREAK)
+        machine.cpu.a, machine.cpu.c = 0, 1
+    elif error:
+        _error(machine, error)
+    else:
+        machine.cpu.c = 0
 
 
 @routine(0xF4A5, "LOAD")
 def load(machine: C64) -> None:
-    """LOAD ($F4A5): c64tc has no drive or tape attached here."""
-    _device_missing(machine, machine.memory[DEVICE])
+    """LOAD ($F4A5, through ($0330)): A 0 loads, 1 verifies; from the device SETLFS
+    named, to the address at $C3/$C4 (secondary address 0) or the file's own; X/Y the
+    end address after."""
+    memory, cpu = machine.memory, machine.cpu
+    error, end = load_file(machine, memory[DEVICE], memory[SECONDARY], _file_name(machine),
+                           read_word(memory, 0xC3), cpu.a != 0)
+    write_word(memory, 0xAE, end)
+    _load_or_save_result(machine, error)
+    if not error:
+        cpu.x, cpu.y = end & 0xFF, end >> 8
 
 
 @routine(0xF5ED, "SAVE")
 def save(machine: C64) -> None:
-    _device_missing(machine, machine.memory[DEVICE])
+    """SAVE ($F5ED, through ($0332)): from ($C1) up to ($AE) to the device SETLFS named."""
+    memory = machine.memory
+    error = save_file(machine, memory[DEVICE], _file_name(machine), read_word(memory, 0xC1),
+                      read_word(memory, 0xAE))
+    _load_or_save_result(machine, error)
 
 
 @routine(0xFFD5, "LOAD")

@@ -27,6 +27,7 @@ from toolchain.c64.chips.keyboard import DECODE_TABLE_ADDRESSES, ControlPorts, K
 from toolchain.c64.chips.power_on import KERNAL_RESET_WRITES
 from toolchain.c64.chips.sid import Sid
 from toolchain.c64.chips.vic import Vic
+from toolchain.c64.drive import SerialBus
 from toolchain.c64.editor import ScreenEditor
 from toolchain.c64.io import CIA1_BASE, SID_BASE, IOArea
 from toolchain.c64.keyboard import Keyboard, UntypableText, text_to_keys, typed_lines
@@ -170,6 +171,7 @@ class C64:
         self.keyboard = keyboard or Keyboard()
         self.output_log = bytearray()  # every byte printed, for --raw and answerers
         self.printer = bytearray()
+        self.bus = SerialBus()  # the serial bus: a disk drive when one is attached (drive.py)
         self.warned: set[int] = set()  # ROM addresses read without a ROM image, warned once
         self.warn: Callable[[str], None] = lambda text: print(f"c64tc: warning: {text}", file=sys.stderr)
         self.brk_address = 0  # where the last BRK was, for the warm start's message
@@ -305,7 +307,8 @@ class C64:
     def _hooks(self) -> list[int]:
         """Addresses where c64tc takes control: SYS's return, and with the real ROMs the
         points where it types keys, keeps the transcript, and sees BASIC take over."""
-        machine = [RETURN_TO_BASIC, *self.rom_hooks] if self.roms is not None else [RETURN_TO_BASIC]
+        machine = [RETURN_TO_BASIC, *self.rom_hooks, *kernal.ROM_TRAPS] if self.roms is not None \
+            else [RETURN_TO_BASIC]
         return [*machine, *self.exec_hooks]
 
     # -- with the real ROMs: where c64tc looks in ---------------------------------------------------
@@ -701,7 +704,8 @@ class C64:
                 return self._run_instruction(pc)  # a stop only for the hook: the instruction runs
         if pc == RETURN_TO_BASIC:
             raise MachineStopped(Stop.RETURNED, "returned to BASIC")
-        found = kernal.ROUTINES.get(pc) if self.roms is None else None
+        # with the real ROMs, the serial bus's routines are c64tc's (as VICE's device traps)
+        found = kernal.ROUTINES.get(pc) if self.roms is None else kernal.ROM_TRAPS.get(pc)
         if found is None:
             if self.roms is not None:  # where c64tc looks in, then the ROM's instruction
                 hook = self.rom_hooks.get(pc)

@@ -90,6 +90,11 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
               "runs the program and what is typed after it (exact, slower).")
 @click.option("--stop-on-brk", is_flag=True, help="Stop at a BRK and say where (for debugging) instead of "
               "the C64's warm start (screen cleared, READY.).")
+@click.option("--disk", "disk_path", type=click.Path(dir_okay=False),
+              help="Put this disk image (D64, D71, D81) in drive 8; the program changes it in memory only "
+              "(see --write-disk).  PROGRAM given as IMAGE:NAME puts its image there by itself.")
+@click.option("--write-disk", is_flag=True, help="When the run ends, write the disk in drive 8 back to its "
+              "image (atomically; not when another program changed the file meanwhile).")
 @click.option("--dump-python", is_flag=True, help="Print the Python c64tc makes of the program: a BASIC "
               "program's compiled module (without running it), or machine code's translated blocks "
               "(after the run).")
@@ -106,8 +111,9 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
                 input_file: str | None, max_cycles: int, max_statements: int | None, screen: bool,
                 transcript: bool, raw: bool, trace: bool, screenshot: str | None,
                 screenshot_every: int | None, roms_dir: str | None, no_roms: bool, boot: bool,
-                stop_on_brk: bool, dump_python: bool, ascii_glyphs: bool, monitor: bool,
-                monitor_commands: str | None, label_files: tuple[str, ...]) -> None:
+                stop_on_brk: bool, disk_path: str | None, write_disk: bool, dump_python: bool,
+                ascii_glyphs: bool, monitor: bool, monitor_commands: str | None,
+                label_files: tuple[str, ...]) -> None:
     """Run PROGRAM on the emulated C64: a BASIC program as RUN would, machine code as
     SYS would.
 
@@ -159,8 +165,11 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
     from toolchain.c64.roms import find_roms
 
     roms = None if no_roms else find_roms(Path(roms_dir) if roms_dir else None)
-    session = Session(program, roms=roms, boot=boot)
-    machine = session.machine
+    from toolchain.c64.machine import C64
+
+    machine = C64(roms=roms)
+    disk = _attach_disk(machine, path, disk_path, write_disk, program)
+    session = Session(program, machine=machine, boot=boot)
     machine.stop_on_brk = stop_on_brk
     stdin_is_program = STDIO in (path, *errata)
     typed_by_hand = input_text is None and input_file is None and not stdin_is_program
@@ -228,6 +237,8 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
     if roms is not None:
         summary += f" (the C64's ROMs, from {roms.origin})"
     click.echo(summary, err=True)
+    if disk is not None:
+        _detach_disk(disk, write_disk)
     sys.exit(result.exit_status)
 
 
@@ -318,6 +329,47 @@ def _check_monitor_options(program: Program, monitor: bool, commands: str | None
     if commands == STDIO and STDIO in inputs:
         raise click.UsageError("standard input ('-') can be read only once")
     return True
+
+
+def _attach_disk(machine: Any, path: str, disk_path: str | None, write_disk: bool,
+                 program: Program) -> Any:
+    """The disk in drive 8: --disk IMAGE, or the image PROGRAM (IMAGE:NAME) comes from,
+    which the program is then LOADed from first, as VICE's autostart does."""
+    from toolchain.c64.drive import AttachedImage
+    from toolchain.c64.kernal import load_before_run
+    from toolchain.disk import parse_image_reference
+
+    reference = parse_image_reference(path)
+    if reference is not None and disk_path is not None and \
+            Path(disk_path).resolve() != reference.image.resolve():
+        raise click.UsageError(f"PROGRAM comes from {reference.image}, --disk puts {disk_path} in drive 8: "
+                               "the drive holds one disk (leave --disk out, or give the program as a file)")
+    image = Path(disk_path) if disk_path is not None else reference.image if reference is not None else None
+    if image is None:
+        if write_disk:
+            raise click.UsageError("--write-disk writes the disk in drive 8 back: give --disk IMAGE (or "
+                                   "PROGRAM as IMAGE:NAME)")
+        return None
+    disk = AttachedImage(image)
+    machine.bus.attach(disk.drive)
+    if reference is not None:
+        load_before_run(machine, reference.name.upper().encode("latin-1"), 0 if program.is_basic else 1)
+    return disk
+
+
+def _detach_disk(disk: Any, write_disk: bool) -> None:
+    """What became of the disk: written back with --write-disk, else said to be changed."""
+    for name in disk.open_files():
+        click.echo(f"{disk.path}: warning: {name} is still open for writing: a 1541 leaves it unclosed "
+                   "(listed with *), its last block not written", err=True)
+    if not disk.changed:
+        return
+    if write_disk:
+        disk.write_back()
+        click.echo(f"{disk.path}: written back (the disk as the program left it)", err=True)
+    else:
+        click.echo(f"{disk.path}: the program changed the disk in memory only (--write-disk writes it "
+                   "back)", err=True)
 
 
 class Pictures:

@@ -311,7 +311,7 @@ class ExpressionCompiler:
         if name == "TI" and kind is Kind.STRING:
             return Expression("rt.time_string()", Kind.STRING, True)
         if name == "ST" and kind is Kind.NUMBER:
-            return Expression("0.0", Kind.NUMBER, True)
+            return Expression("io.status()", Kind.NUMBER, True)
         python_name = self.scalar(name, kind)
         if kind is Kind.INTEGER:
             return Expression(f"float({python_name})", Kind.NUMBER, True)

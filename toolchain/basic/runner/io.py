@@ -4,20 +4,25 @@ screen editor and keyboard.
 PRINT goes through CHROUT's screen output (numbers end in cursor-right, a comma moves
 to the next ten-column zone by cursor-right), INPUT through the editor's line input
 (the ``? `` prompt, ``??`` for more, ``?REDO FROM START``, ``?EXTRA IGNORED``), GET
-takes one key.  Devices: the keyboard (0), the screen (3) and a printer (4, whose
-output is collected as text).  Tape and disk end with ``?DEVICE NOT PRESENT`` and a
-note saying why, never silently.
+takes one key.  Devices: the keyboard (0), the screen (3), a printer (4, whose
+output is collected as text) and the serial bus (a disk drive on 8 when one is
+attached: :mod:`toolchain.c64.drive`).  Files are kept in the KERNAL's tables and go
+through the KERNAL's routines (:mod:`toolchain.c64.kernal`: OPEN, CHKIN, CHKOUT, CLRCHN,
+LOAD, SAVE), so ST, the drive and machine code see what BASIC did.  Tape and RS-232 end
+with ``?DEVICE NOT PRESENT`` and a note saying why, never silently.
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections.abc import Callable
+from typing import Any
 
 from toolchain.basic import floats
 from toolchain.basic.detokenizer import list_program
 from toolchain.basic.runner.contract import BasicError, Ended, Kind
 from toolchain.basic.runner.expressions import COLON, COMMA, QUOTE
 from toolchain.basic.runner.values import _byte
+from toolchain.c64 import kernal
 from toolchain.c64.machine import C64, MachineStopped
 from toolchain.c64.memory import BASIC_PROGRAM_START
 from toolchain.c64.outcome import Stop
@@ -26,10 +31,11 @@ from toolchain.petscii import char_to_petscii
 #: INPUT's answer to an empty line: the variables keep their values ($ABEA).
 UNCHANGED: list[Any] = []
 
-
-class OpenFile(NamedTuple):
-    device: int
-    secondary: int | None
+# The KERNAL's error numbers as BASIC reports them (BASIC's errors 1-9 are the KERNAL's)
+KERNAL_ERRORS = {1: "TOO MANY FILES", 2: "FILE OPEN", 3: "FILE NOT OPEN", 4: "FILE NOT FOUND",
+                 5: "DEVICE NOT PRESENT", 6: "NOT INPUT FILE", 7: "NOT OUTPUT FILE", 8: "MISSING FILE NAME",
+                 9: "ILLEGAL DEVICE NUMBER"}
+LONGEST_INPUT_LINE = 88  # INLIN's buffer ($A560): one more character is ?STRING TOO LONG
 
 
 class ScreenOutput:
@@ -66,6 +72,9 @@ class ScreenOutput:
         for _ in range(count):
             self.byte(0x1D)
 
+    def done(self) -> None:
+        """The end of a PRINT# statement (the ROM's CLRCHN)."""
+
 
 class FileOutput(ScreenOutput):
     """PRINT# to a printer (device 4): bytes collected; spaces instead of cursor-right."""
@@ -93,6 +102,50 @@ class FileOutput(ScreenOutput):
         self.spc(column - (len(self.sink) - self.sink.rfind(b"\r") - 1))
 
 
+class SerialOutput(ScreenOutput):
+    """PRINT# or CMD to a device on the serial bus (a disk file), byte by byte through
+    CHROUT as the ROM prints (:meth:`BasicIO.channel_output` did CHKOUT): numbers end in a
+    space where the screen gets cursor-right ($AB3B), a comma and TAB( count from the
+    screen cursor's column, as the ROM reads it with PLOT ($AAE8, $AAF8), and a file
+    numbered 128 or more gets a line feed after each RETURN that ends a PRINT ($AADC)."""
+
+    def __init__(self, io: BasicIO, logical: int) -> None:
+        super().__init__(io)
+        self.logical = logical  # the file's number
+
+    def byte(self, value: int) -> None:
+        kernal.output_byte(self.io.machine, value)
+
+    def text(self, text: str) -> None:
+        machine = self.io.machine
+        for character in text:
+            kernal.output_byte(machine, ord(character))
+
+    def number(self, value: float) -> None:
+        self.text(floats.format_number(value))
+        self.byte(0x20)
+
+    def newline(self) -> None:
+        self.byte(0x0D)
+        if self.logical >= 128:
+            self.byte(0x0A)
+
+    def comma(self) -> None:
+        self.spc(10 - self.io.column() % 10)
+
+    def tab(self, column: int) -> None:
+        self.spc(column - self.io.column())
+
+    def spc(self, count: int) -> None:
+        for _ in range(count):
+            self.byte(0x20)
+
+    def done(self) -> None:
+        """PRINT# ends with CLRCHN ($ABB5): the drive stops listening (a command sent to
+        channel 15 runs now), and a CMD in force ends."""
+        self.io.clear_channels()
+
+
 class BasicIO:
     """The program's channels: where PRINT goes (the screen, or the file CMD named),
     what INPUT and GET read."""
@@ -104,12 +157,36 @@ class BasicIO:
     def restart(self) -> None:
         self.output: ScreenOutput = ScreenOutput(self)
         self.printer = bytearray()
-        self.files: dict[int, OpenFile] = {}
+        self.close_all()
+        self.machine.memory[kernal.MESSAGES] = 0  # RUN turns the KERNAL's messages off ($A872)
+
+    def close_all(self) -> None:
+        """CLR's (and RUN's) CLALL: the KERNAL forgets every file (a drive is not told:
+        its files stay open there), input and output go back to the keyboard and screen."""
+        self.machine.memory[kernal.OPEN_FILES] = 0
+        self.clear_channels()
+
+    def clear_channels(self) -> None:
+        """CLRCHN: a device on the serial bus stops listening or talking; PRINT goes to
+        the screen again."""
+        memory = self.machine.memory
+        if memory[kernal.OUTPUT_DEVICE] > kernal.SCREEN or memory[kernal.INPUT_DEVICE] > kernal.SCREEN:
+            self._kernal(kernal.restore_channels)
+        memory[kernal.OUTPUT_DEVICE], memory[kernal.INPUT_DEVICE] = kernal.SCREEN, kernal.KEYBOARD
+        self.output = ScreenOutput(self)
 
     def to_screen(self) -> ScreenOutput:
         """PRINT back on the screen (after an error or BREAK, as the ROM's CLRCHN)."""
-        self.output = ScreenOutput(self)
+        self.clear_channels()
         return self.output
+
+    def _kernal(self, call: Callable[..., Any], *arguments: Any) -> Any:
+        """A routine of the KERNAL's model; a run it stops (a drive command c64tc does
+        not model) ends the program with its message."""
+        try:
+            return call(self.machine, *arguments)
+        except MachineStopped as stopped:
+            raise Ended(stopped.stop, stopped.message) from None
 
     def column(self) -> int:
         return self.machine.cursor_column()
@@ -136,20 +213,24 @@ class BasicIO:
             line = self._read_line()
             if not line:
                 return None
-            values = self._parse_input(line, kinds)
+            values = self._parse_input(line, kinds, self._read_line)
             if values is not None:
                 return values
 
-    def _parse_input(self, line: bytes, kinds: tuple[Kind, ...]) -> list[Any] | None:
+    def _parse_input(self, line: bytes, kinds: tuple[Kind, ...], read_more: Callable[[], bytes],
+                     from_file: bool = False) -> list[Any] | None:
+        """The items of INPUT (``from_file``: INPUT#, which prints no ``??``, no ``?EXTRA
+        IGNORED``, and reports a bad number as ?FILE DATA instead of ?REDO FROM START)."""
         values: list[Any] = []
         position = 0
         for index, kind in enumerate(kinds):
             if index and position >= len(line):
-                self.output.text("??")
-                self.output.byte(0x1D)
-                line = self._read_line()
+                if not from_file:
+                    self.output.text("??")
+                    self.output.byte(0x1D)
+                line = read_more()
                 position = 0
-                if not line:
+                if not line and not from_file:
                     return None
             while position < len(line) and line[position] == 0x20:
                 position += 1
@@ -175,6 +256,8 @@ class BasicIO:
                 except floats.FloatError as error:
                     raise BasicError(error.error) from None
                 if item[stop:].strip(b" "):
+                    if from_file:
+                        raise BasicError("FILE DATA")
                     self.output.text("?REDO FROM START\r")
                     return None
                 values.append(value)
@@ -184,86 +267,211 @@ class BasicIO:
             if position < len(line):
                 if line[position] != COMMA:
                     if kind is Kind.STRING:
+                        if from_file:
+                            raise BasicError("FILE DATA")
                         self.output.text("?REDO FROM START\r")
                         return None
                 position += 1
-                if index == len(kinds) - 1:
+                if index == len(kinds) - 1 and not from_file:
                     self.output.text("?EXTRA IGNORED\r")
         return values
 
     def get(self, kinds: tuple[Kind, ...], channel: float | None) -> list[Any]:
+        reader = None
         if channel is not None:
-            self._input_device(channel)
+            reader = self._reader(channel)
         values: list[Any] = []
-        for kind in kinds:
-            keyboard = self.machine.keyboard
-            key = keyboard.next_key()  # the buffer first, then the next typed key
-            if key is None:
-                if keyboard.exhausted:
-                    raise Ended(Stop.INPUT_EXHAUSTED, "the program waits for a key, but the input is "
-                                "used up")
-                text = ""
-            else:
-                text = chr(key)
-            if kind is Kind.STRING:
-                values.append(text)
-            elif not text:
-                values.append(0.0)
-            elif 0x30 <= ord(text) <= 0x39:
-                values.append(float(ord(text) - 0x30))
-            else:
-                raise BasicError("SYNTAX")
+        try:
+            for kind in kinds:
+                if reader is not None:
+                    byte = reader()  # GETIN from a serial device: CHRIN ($F13E, $F166)
+                    text = chr(byte) if byte else ""
+                else:
+                    text = self._key()
+                if kind is Kind.STRING:
+                    values.append(text)
+                elif not text:
+                    values.append(0.0)
+                elif 0x30 <= ord(text) <= 0x39:
+                    values.append(float(ord(text) - 0x30))
+                else:
+                    raise BasicError("SYNTAX")
+        finally:
+            if reader is not None:
+                self.clear_channels()
         return values
 
+    def _key(self) -> str:
+        keyboard = self.machine.keyboard
+        key = keyboard.next_key()  # the buffer first, then the next typed key
+        if key is None:
+            if keyboard.exhausted:
+                raise Ended(Stop.INPUT_EXHAUSTED, "the program waits for a key, but the input is used up")
+            return ""
+        return chr(key)
+
     def input_file(self, channel: float, kinds: tuple[Kind, ...]) -> list[Any] | None:
-        self._input_device(channel)
-        line = self._read_line()
-        values = self._parse_input(line, kinds)
-        if values is None:
-            raise BasicError("FILE DATA")
-        return values
+        reader = self._reader(channel)
+        if reader is None:  # the keyboard or the screen as a file: a typed line
+            line = self._read_line()
+            values = self._parse_input(line, kinds, self._read_line, from_file=True)
+            if values is None:
+                raise BasicError("FILE DATA")
+            return values
+        try:
+            return self._input_from(channel, reader, kinds)
+        finally:
+            self.clear_channels()
+
+    def _input_from(self, channel: float, reader: Callable[[], int],
+                    kinds: tuple[Kind, ...]) -> list[Any] | None:
+        """INPUT# from a serial device ($ABA5): lines through INLIN ($A560); a line read
+        after a time-out (ST bit 1) ends the statement with the variables unchanged
+        ($ABDD); an empty line is skipped ($ABEA)."""
+        memory = self.machine.memory
+
+        def line() -> bytes:
+            text = bytearray()
+            while (byte := reader()) != 0x0D:
+                text.append(byte)
+                if len(text) > LONGEST_INPUT_LINE:
+                    raise BasicError("STRING TOO LONG")
+            end = text.find(0)  # BASIC's input buffer ends at a zero byte
+            return bytes(text if end < 0 else text[:end])
+
+        while True:
+            first = line()
+            if memory[kernal.STATUS] & 0x02:
+                return None
+            if first:
+                break
+            if memory[kernal.STATUS]:
+                # CHRIN answers RETURN while ST is not 0, without asking the drive: the
+                # C64 reads empty lines for ever (only RUN/STOP-RESTORE gets it out)
+                raise Ended(Stop.INPUT_EXHAUSTED, f"INPUT#{_byte(channel)} reads past the end of the file "
+                            f"(ST={memory[kernal.STATUS]}): a C64 would read empty lines for ever here")
+        return self._parse_input(first, kinds, line, from_file=True)
 
     # -- devices -------------------------------------------------------------------------------
     def open_file(self, number: float, device: float | None, secondary: float | None,
                   name: str) -> None:
+        """OPEN: parameters as BASIC's $E219 takes them (device 1 and secondary address 0
+        when not given; for a device from 3 on, no secondary address: $FF), then the
+        KERNAL's OPEN."""
         logical = _byte(number)
-        if logical == 0:
-            raise BasicError("SYNTAX")
-        if logical in self.files:
-            raise BasicError("FILE OPEN")
         unit = 1 if device is None else _byte(device)
-        if unit not in (0, 3, 4):
-            raise BasicError("DEVICE NOT PRESENT", note=f"device {unit}: c64tc's BASIC runner has "
-                             "the keyboard (0), the screen (3) and a printer (4, kept as text)")
-        self.files[logical] = OpenFile(unit, None if secondary is None else _byte(secondary))
+        if secondary is not None:
+            address = _byte(secondary)
+        else:
+            address = 0xFF if unit >= 3 else 0
+        self._unit_exists(unit)
+        error = self._kernal(kernal.open_channel, logical, unit, address, name.encode("latin-1"))
+        if error:
+            raise self._kernal_error(error, unit)
+
+    def _unit_exists(self, unit: int) -> None:
+        if unit in (1, 2):
+            raise BasicError("DEVICE NOT PRESENT", note=f"device {unit}: c64tc has no "
+                             f"{'datasette' if unit == 1 else 'RS-232 interface'}")
+
+    def _kernal_error(self, error: int, unit: int) -> BasicError:
+        """A KERNAL error as BASIC reports it; a device that is not there says which."""
+        if error == kernal.DEVICE_NOT_PRESENT:
+            if unit == 8:
+                note = "device 8: no disk drive attached (c64tc run --disk IMAGE attaches one)"
+            else:
+                note = f"device {unit}: nothing on the serial bus answers (c64tc's drive is device 8)"
+            return BasicError("DEVICE NOT PRESENT", note=note)
+        return BasicError(KERNAL_ERRORS.get(error, "BREAK"))
 
     def close_file(self, number: float) -> None:
-        if self.files.pop(_byte(number), None) is not None and isinstance(self.output, FileOutput):
-            self.output = ScreenOutput(self)  # a CMD channel ends with its file
+        logical = _byte(number)
+        if isinstance(self.output, SerialOutput) and self.output.logical == logical:
+            self.clear_channels()  # a CMD channel ends with its file
+        elif isinstance(self.output, FileOutput) and self._device(logical) == kernal.PRINTER:
+            self.output = ScreenOutput(self)
+        self._kernal(kernal.close_channel, logical)
+
+    def _device(self, logical: int) -> int | None:
+        memory = self.machine.memory
+        for index in range(min(memory[kernal.OPEN_FILES], kernal.MAX_OPEN_FILES)):
+            if memory[kernal.FILE_NUMBERS + index] == logical:
+                return memory[kernal.FILE_DEVICES + index]
+        return None
 
     def _file(self, number: float) -> int:
-        logical = _byte(number)
-        if logical not in self.files:
+        device = self._device(_byte(number))
+        if device is None:
             raise BasicError("FILE NOT OPEN")
-        return self.files[logical].device
+        return device
 
     def channel_output(self, number: float) -> ScreenOutput:
-        device = self._file(number)
-        if device == 0:
+        """PRINT#'s and CMD's output: CHKOUT on the file."""
+        logical = _byte(number)
+        device = self._file(logical)
+        if device == kernal.KEYBOARD:
             raise BasicError("NOT OUTPUT FILE")
-        return self.output if device == 3 else FileOutput(self, self.printer)
+        if device == kernal.SCREEN:
+            return self.output
+        if device == kernal.PRINTER:
+            return FileOutput(self, self.printer)
+        error = self._kernal(kernal.output_channel, logical)
+        if error:
+            raise self._kernal_error(error, device)
+        return SerialOutput(self, logical)
 
     def cmd(self, number: float) -> None:
         self.output = self.channel_output(number)
 
-    def _input_device(self, number: float) -> None:
-        device = self._file(number)
-        if device == 4:
+    def _reader(self, number: float) -> Callable[[], int] | None:
+        """CHKIN on the file: how to read its bytes (None for the keyboard or the screen,
+        which read typed keys)."""
+        logical = _byte(number)
+        device = self._file(logical)
+        if device == kernal.PRINTER:
             raise BasicError("NOT INPUT FILE")
+        if device in (kernal.KEYBOARD, kernal.SCREEN):
+            return None
+        error = self._kernal(kernal.input_channel, logical)
+        if error:
+            raise self._kernal_error(error, device)
+        return lambda: self._kernal(kernal.input_byte)
 
-    def device_statement(self, name: str) -> None:
-        raise BasicError("DEVICE NOT PRESENT", note=f"{name}: c64tc's BASIC runner has no tape or "
-                         "disk drive")
+    def load(self, name: str, device: float, secondary: float, verify: bool) -> None:
+        """LOAD or VERIFY ($E165): to the start of BASIC (secondary address 0) or the
+        file's own address.  A LOAD that is not a verify leaves the restart (the program
+        runs again from its first line, variables kept) to the runtime."""
+        unit, address = _byte(device), _byte(secondary)
+        self._unit_exists(unit)
+        error, _ = self._kernal(kernal.load_file, unit, address, name.encode("latin-1"),
+                                BASIC_PROGRAM_START, verify)
+        if error:
+            raise self._kernal_error(error, unit) if error > 0 else Ended(Stop.BREAK, "BREAK")
+        status = self.machine.memory[kernal.STATUS]
+        if verify:
+            if status & 0x10:
+                raise BasicError("VERIFY")
+            # $E187 skips the OK when TXTPTR's low byte is 2 (meant: in direct mode); in a
+            # program that is rare, and c64tc does not keep TXTPTR: OK
+            self.output.text("\rOK\r")
+        elif status & 0xBF:
+            raise BasicError("LOAD")
+
+    def save(self, name: str, device: float, secondary: float, program: bytes) -> None:
+        """SAVE ($E156): the program (from the start of BASIC to its end) to the device."""
+        unit = _byte(device)
+        _byte(secondary)
+        self._unit_exists(unit)
+        end = BASIC_PROGRAM_START + len(program)
+        error = self._kernal(kernal.save_file, unit, name.encode("latin-1"), BASIC_PROGRAM_START, end)
+        if error:
+            raise self._kernal_error(error, unit) if error > 0 else Ended(Stop.BREAK, "BREAK")
+
+    def status(self) -> float:
+        """ST: the KERNAL's status byte, a signed number as BASIC reads it (READST, then
+        $BC3C: 128 reads as -128)."""
+        value = self.machine.memory[kernal.STATUS]
+        return float(value - 256 if value & 0x80 else value)
 
     def list_program(self, program: bytes) -> None:
         """LIST: the program as the C64 prints it."""

@@ -117,6 +117,22 @@ def _end_of_program() -> int:
     raise ProgramEnded
 
 
+def linked_program(machine: C64) -> bytes:
+    """The BASIC program in memory from $0801, its line links set as LINKPRG ($A533)
+    sets them (after a LOAD): each link points after its line's ending zero; a link
+    whose high byte is 0 ends the program."""
+    memory = machine.memory
+    line = BASIC_PROGRAM_START
+    while line < 0x9FFC and memory[line + 1]:
+        end = line + 5  # LINKPRG looks for the line's zero from its fifth byte on
+        while end < 0x9FFF and memory[end]:
+            end += 1
+        following = end + 1
+        memory[line], memory[line + 1] = following & 0xFF, following >> 8
+        line = following
+    return bytes(memory[BASIC_PROGRAM_START : line + 2])
+
+
 # PEEK's own time in the interpreter, mostly the conversion of its address from text:
 # two PEEK(53266) in one line read raster lines 59 apart on VICE (3,717 cycles), so
 # reads of the chips in one statement see them move on
@@ -184,6 +200,7 @@ class Runtime:
         self.stack.clear()  # the generated code holds this list as STACK
         self.stack_bytes = 0
         self.data_position = 0
+        self.io.close_all()  # CLR's CLALL ($A660)
 
     def push_for(self, variable: str, limit: float, step: float, resume: int, line: int) -> None:
         """FOR: a loop on the same variable is dropped with everything above it (the
@@ -408,6 +425,40 @@ class Runtime:
 
     def list_program(self) -> None:
         self.io.list_program(self.program)
+
+    # -- LOAD in a program -------------------------------------------------------------------------
+    def after_load(self) -> int:
+        """After LOAD in a program ($E1B5): the lines in memory linked anew (LINKPRG), then
+        run from the first line with the variables, arrays and open files kept, the
+        FOR/GOSUB stack emptied and READ back at the first DATA ($A677).  A program that
+        is not the one running is compiled into the same namespace, so its variables
+        carry over by name (on a C64 they stay where they were in memory: a longer
+        program loaded over them would spoil them, which c64tc does not model)."""
+        program = linked_program(self.machine)
+        if program != self.program:
+            try:
+                lines, module, variables = compile_program(program)
+            except Exception as error:  # not BASIC lines: what would the C64 run?
+                raise Ended(Stop.ROM_CALL, "LOAD put bytes at $0801 that are not a BASIC program: c64tc "
+                            f"cannot run them ({error})") from None
+            exec(compile(module.source, GENERATED, "exec"), self.namespace)
+            for name, (declared, kind) in variables.items():
+                if name not in self.variables:
+                    if declared is Declared.SCALAR:
+                        self.namespace[name] = kind.initial()
+                    elif declared is Declared.FUNCTION:
+                        self.namespace[name] = undefined_function
+                    else:
+                        self.namespace[name] = Undimensioned(self.namespace, name, kind)
+            self.program, self.lines, self.module = program, lines, module
+            self.variables = {**self.variables, **variables}
+            self.segments[:] = [*self.namespace["_make"](), _end_of_program]
+            self.segment_lines = self._segment_lines()
+            self.data = data_items(lines)
+        self.stack.clear()
+        self.stack_bytes = 0
+        self.data_position = 0
+        return 0
 
     # -- running ---------------------------------------------------------------------------------
     def run(self, max_statements: int | None = None,

@@ -364,7 +364,9 @@ class StatementCompiler(ExpressionCompiler):
         self.emit(f"out = io.channel_output({channel})")
         if self.peek() == COMMA:
             self.position += 1
-        return self.print_items("out")
+        self.print_items("out")
+        self.emit("out.done()")  # PRINT# ends in CLRCHN ($AA83)
+        return False
 
     def statement_CMD(self, number: int) -> bool:
         channel = self.numeric()
@@ -573,18 +575,32 @@ class StatementCompiler(ExpressionCompiler):
         self.emit(f"io.close_file({self.numeric()})")
         return False
 
-    def _device_statement(self, name: str) -> bool:
-        while not self.at_statement_end():
-            self.take()
-        self.emit(f"io.device_statement({name!r})")
-        return False
+    def file_parameters(self) -> str:
+        """LOAD's, SAVE's and VERIFY's parameters as $E1D4 reads them: a name (empty when
+        none), then ``,device`` (1 when none) and ``,secondary address`` (0 when none)."""
+        name, device, secondary = "''", "1.0", "0.0"
+        if not self.at_statement_end():
+            name = self.string()
+            if not self.at_statement_end():
+                self.expect(COMMA)
+                device = self.numeric()
+                if not self.at_statement_end():
+                    self.expect(COMMA)
+                    secondary = self.numeric()
+        return f"{name}, {device}, {secondary}"
 
     def statement_LOAD(self, number: int) -> bool:
-        return self._device_statement("LOAD")
+        # in a program, LOAD runs the program (the one loaded) again from its first line,
+        # the variables kept ($E1B5)
+        self.emit(f"io.load({self.file_parameters()}, False)")
+        self.leave(Exit(ExitTo.CODE, "rt.after_load()"))
+        return True
 
     def statement_SAVE(self, number: int) -> bool:
-        return self._device_statement("SAVE")
+        self.emit(f"io.save({self.file_parameters()}, rt.program)")
+        return False
 
     def statement_VERIFY(self, number: int) -> bool:
-        return self._device_statement("VERIFY")
+        self.emit(f"io.load({self.file_parameters()}, True)")
+        return False
 

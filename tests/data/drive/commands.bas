@@ -1,0 +1,14 @@
+10 open15,8,15:fori=1to3:open2,8,2,"f"+chr$(48+i)+",s,w":print#2,"data";i:close2:next
+20 print#15,"r0:g1=f1":gosub900:print#15,"r:f2=f3":gosub900:print#15,"r:h=nix":gosub900
+30 print#15,"c0:all=f1,f2,f3":gosub900:print#15,"c:all=g1,f2,f3":gosub900
+40 open2,8,2,"all":fori=1to3:input#2,a$:printa$;:next:printst:close2
+50 print#15,"c:copy=all":gosub900:print#15,"s0:f*":gosub900:print#15,"s:g1,c*":gosub900
+60 open2,8,2,"big,p,w":fori=1to60:print#2,"0123456789012345678901234567890123456789":next:close2
+70 print#15,"v":gosub900:print#15,"i":gosub900:print#15,"s:all":gosub900
+80 open2,8,2,"$":fori=1to34:get#2,c$:next:fori=1to4:get#2,c$:printasc(c$+chr$(0));:next:printst:close2
+90 print#15,"n:fresh":gosub900:open2,8,2,"$":fori=1to8:get#2,c$:printc$;:next:close2:print
+100 open2,8,2,"new,s,w":print#2,"x":close2:gosub900:close15
+110 end
+900 s$=""
+910 get#15,c$:ifc$<>chr$(13)thens$=s$+c$:goto910
+920 prints$;st:return

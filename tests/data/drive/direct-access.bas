@@ -1,0 +1,14 @@
+10 open15,8,15:open2,8,2,"#":gosub900
+20 print#15,"u1:";2;0;18;0:gosub900
+30 fori=0to255:get#2,c$:poke49152+i,asc(c$+chr$(0)):next:printst
+40 print#15,"b-p:";2;144:a$="":fori=1to16:get#2,c$:a$=a$+c$:next:printa$
+50 print#15,"b-a:";0;18;0:gosub900:print#15,"b-a:";0;1;5:gosub900:print#15,"b-a:";0;1;5:gosub900
+60 print#15,"b-p:";2;0:print#2,"hello";:print#15,"u2:";2;0;1;5:gosub900
+70 print#15,"u1:";2;0;1;5:gosub900:fori=1to6:get#2,c$:printasc(c$);:next:print
+80 print#15,"b-f:";0;1;5:gosub900:print#15,"u1:";2;0;40;0:gosub900
+90 print#15,"b-r:";2;0;1;5:gosub900:fori=1to3:get#2,c$:printasc(c$);st;:next:print
+100 close2:close15
+110 end
+900 s$=""
+910 get#15,c$:ifc$<>chr$(13)thens$=s$+c$:goto910
+920 prints$;st:return

@@ -1,0 +1,10 @@
+10 open2,8,2,"ab,s,w":print#2,"x":close2:open2,8,2,"abc,p,w":print#2,"y":close2
+20 open2,8,2,"lang"+chr$(160)+"name,u,w":print#2,"z";:close2
+30 open3,8,3,"offen,s,w":open2,8,2,"big,s,w":fori=1to30:print#2,"0123456789":next:close2
+40 a=49152:f$="$":gosub100:a=49408:f$="$:a*":gosub100:a=49664:f$="$0:*=s":gosub100
+50 a=49920:f$="$:b*,l*":gosub100:close3:a=50176:f$="$":gosub100
+60 open1,8,2,"$":a=50432:fori=1to300:get#1,c$:pokea,asc(c$+chr$(0)):a=a+1:next:printst:close1
+70 end
+100 open1,8,0,f$:b=a
+110 get#1,c$:pokea,asc(c$+chr$(0)):a=a+1:ifst=0then110
+120 close1:printf$;a-b;st:return

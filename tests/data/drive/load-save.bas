@@ -1,0 +1,10 @@
+1 c=c+1:printc;st:ifc>1then50
+10 open15,8,15:save"p",8:printst:gosub900
+20 save"@0:p",8:printst:gosub900
+30 open2,8,2,"code,p,w":print#2,chr$(0);chr$(192);"hi";:close2:dimx(3):x(1)=7:load"code",8,1
+50 printpeek(49152);peek(49153);x(1);:x(1)=x(1)+1:ifc<3thenload"p",8
+60 verify"p",8:printst:save"q",8:printst:gosub900
+70 load"nix",8,1
+900 s$=""
+910 get#15,c$:ifc$<>chr$(13)thens$=s$+c$:goto910
+920 prints$;st:return

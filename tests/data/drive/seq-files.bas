@@ -1,0 +1,20 @@
+10 open15,8,15:open2,8,2,"data,s,w":print#2,"hello, world":print#2,1;",";-2.5;",";:print#2,"z"
+20 print#2,"a","b":print#2,chr$(34)"q,1"chr$(34):print#2,"x";tab(12);"y";spc(3);"w":close2
+30 open2,8,2,"data,s,r":input#2,a$,b$:printa$"/"b$;st
+40 input#2,a,b,c$:printa;b;c$;st
+50 input#2,a$:printa$"/";st:input#2,a$:printa$"/";st:input#2,a$:printa$"/";st
+60 input#2,a$:print"["a$"]";st
+70 close2:open2,8,2,"data":n=0:s=0
+80 get#2,c$:n=n+1:s=s+asc(c$+chr$(0)):ifst=0then80
+90 printn;s;st:get#2,c$:printasc(c$+chr$(0));st:close2
+100 open2,8,2,"data,a":print#2,"more":close2:open2,8,2,"data"
+110 fori=1to7:input#2,a$:next:printa$;st:close2
+120 open2,8,2,"e,s,w":close2:open2,8,2,"e":fori=1to5:get#2,c$:printasc(c$+chr$(0));st;:next:print:close2
+130 open2,8,2,"@0:e,s,w":print#2,"new";:close2:open2,8,2,"e":input#2,a$:printa$;st:close2
+140 open2,8,2,"one,u,w":print#2,"a";:close2:open2,8,2,"one,u,r":input#2,a$:printa$;st:input#2,a$:printa$;st
+150 close2:open2,8,2,"data,s,r":print#2,"x":printst:close2:gosub900
+160 open130,8,2,"lf,s,w":print#130,"a":close130:open2,8,2,"lf":fori=1to4:get#2,c$:printasc(c$);:next:printst:close2
+170 end
+900 s$=""
+910 get#15,c$:ifc$<>chr$(13)thens$=s$+c$:goto910
+920 prints$;st:return

@@ -1,0 +1,132 @@
+"""The disk drive on device 8 (toolchain/c64/drive.py): programs of ours that use the
+1541 (tests/data/drive: the error channel, SEQ files, the directory, LOAD/SAVE/VERIFY,
+commands, direct access, the KERNAL's calls) end on the screen VICE 3.10 showed with
+true drive emulation, and leave the same files on the disk; `c64tc run` attaches a
+disk image, and writes it back only when asked, atomically and never over a file that
+changed meanwhile."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tests.test_corpus_screens import load_tool, x64sc
+from toolchain.basic import tokenize_text
+from toolchain.cli import main
+from toolchain.disk import d64
+
+tool = load_tool()
+PLAN = tool.load_plan(tool.DRIVE_PLAN, tool.DRIVE_DATA, ".bas")
+
+
+@pytest.mark.parametrize("name", sorted(PLAN))
+def test_the_drive_program_ends_as_on_a_real_c64_with_a_1541(name: str) -> None:
+    comparison = tool.compare(PLAN[name], tool.load_measurement(tool.DRIVE_DATA, name))
+    assert comparison.same_screen, "\n" + tool.side_by_side(comparison.ours.rows(), comparison.theirs.rows)
+    assert comparison.same, f"{comparison.differences()} differ; c64tc: {comparison.ours.message}"
+
+
+@pytest.mark.parametrize("name", sorted(PLAN))
+def test_every_drive_program_has_its_measurement(name: str) -> None:
+    stored = tool.load_measurement(tool.DRIVE_DATA, name)
+    assert stored is not None, f"run: python scripts/corpus-vs-vice --drive --measure {name}"
+    assert stored.rows == tool.screen_rows(stored.codes) and len(stored.colours) == 1000
+    assert stored.facts["input"] == PLAN[name].input
+    assert PLAN[name].reason and PLAN[name].matches
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(PLAN))
+def test_vice_shows_the_stored_drive_screen_again(name: str) -> None:
+    emulator = x64sc()
+    stored = tool.load_measurement(tool.DRIVE_DATA, name)
+    screen = tool.measure(emulator, PLAN[name])
+    assert screen.rows() == stored.rows
+
+
+# -- c64tc run with a disk ---------------------------------------------------------------------------
+
+WRITER = """10 open 2,8,2,"data,s,w":print#2,"hello":close 2
+20 open 15,8,15:input#15,a,b$,c,d:print a;b$;c;d:close 15
+30 open 2,8,2,"data,s,r":input#2,x$:close 2:print x$
+"""
+
+
+@pytest.fixture
+def disk_with_writer(tmp_path: Path) -> Path:
+    image = tmp_path / "t.d64"
+    assert CliRunner().invoke(main, ["d64", "create", str(image)]).exit_code == 0
+    program = tmp_path / "writer.prg"
+    program.write_bytes(tokenize_text(WRITER).to_bytes())
+    result = CliRunner().invoke(main, ["d64", "add", str(image), str(program)])
+    assert result.exit_code == 0, result.output
+    return image
+
+
+def names_on(image: Path) -> list[str]:
+    return [entry.name for entry in d64.directory(image).files]
+
+
+def test_a_program_from_a_disk_writes_on_that_disk_in_memory_only(disk_with_writer: Path) -> None:
+    before = disk_with_writer.read_bytes()
+    result = CliRunner().invoke(main, ["run", f"{disk_with_writer}:writer"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[:2] == [" 0 OK 0  0", "HELLO"]
+    assert "changed the disk in memory only (--write-disk writes it back)" in result.stderr
+    assert disk_with_writer.read_bytes() == before
+
+
+def test_write_disk_writes_the_disk_back(disk_with_writer: Path) -> None:
+    result = CliRunner().invoke(main, ["run", f"{disk_with_writer}:writer", "--write-disk"])
+    assert result.exit_code == 0, result.output
+    assert "written back" in result.stderr
+    assert names_on(disk_with_writer) == ["WRITER", "DATA"]
+    assert CliRunner().invoke(main, ["d64", "validate", str(disk_with_writer)]).exit_code == 0
+
+
+def test_disk_puts_an_image_in_drive_8_for_a_program_from_a_file(disk_with_writer: Path,
+                                                                 tmp_path: Path) -> None:
+    program = tmp_path / "reader.bas"
+    program.write_text('10 open 15,8,15,"s0:writer":input#15,a,b$,c:print a;b$;c\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["run", str(program), "--disk", str(disk_with_writer), "--write-disk"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == " 1 FILES SCRATCHED 1"  # the 1541's message: files, count
+    assert names_on(disk_with_writer) == []
+
+
+def test_without_a_disk_device_8_is_not_present_and_says_how_to_attach_one(tmp_path: Path) -> None:
+    program = tmp_path / "w.bas"
+    program.write_text(WRITER, encoding="utf-8")
+    result = CliRunner().invoke(main, ["run", str(program)])
+    assert result.exit_code == 1
+    assert "?DEVICE NOT PRESENT  ERROR IN 10" in result.stdout
+    assert "--disk IMAGE" in result.stderr
+
+
+def test_write_disk_needs_a_disk_and_one_drive_holds_one_disk(disk_with_writer: Path, tmp_path: Path) -> None:
+    program = tmp_path / "w.bas"
+    program.write_text(WRITER, encoding="utf-8")
+    result = CliRunner().invoke(main, ["run", str(program), "--write-disk"])
+    assert result.exit_code != 0 and "give --disk IMAGE" in result.output
+    other = tmp_path / "other.d64"
+    assert CliRunner().invoke(main, ["d64", "create", str(other)]).exit_code == 0
+    result = CliRunner().invoke(main, ["run", f"{disk_with_writer}:writer", "--disk", str(other)])
+    assert result.exit_code != 0 and "the drive holds one disk" in result.output
+
+
+def test_write_back_refuses_an_image_changed_meanwhile(disk_with_writer: Path) -> None:
+    from toolchain.c64.drive import AttachedImage
+    from toolchain.diagnostics import UserError
+
+    attached = AttachedImage(disk_with_writer)
+    attached.drive.open(15, b"S0:WRITER")  # PETSCII: unshifted letters
+    attached.drive.close(15)
+    assert attached.changed
+    changed_meanwhile = bytearray(disk_with_writer.read_bytes())
+    changed_meanwhile[-1] ^= 0xFF
+    disk_with_writer.write_bytes(bytes(changed_meanwhile))
+    with pytest.raises(UserError, match="changed by another program"):
+        attached.write_back()
+    assert disk_with_writer.read_bytes() == bytes(changed_meanwhile)
