@@ -42,6 +42,7 @@ reference: the conformance suites run on both cores.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -58,6 +59,7 @@ MAX_REGION_INSTRUCTIONS = 1000  # bounds the time one region takes to compile
 TAKE_OVER = 100  # a new region takes blocks from regions of up to this many instructions
 MAX_GROWTH = 3  # times a region is translated again to hold hot code it leads to
 MAX_SKIP = 0x40  # the farthest forward branch that becomes an ``if`` in its block (bytes)
+INLINE_BUDGET = 8  # instructions a block must have left to copy code from elsewhere into it
 HOT = 32  # interpreted runs of a block (within HEAT_WINDOW cycles) before it is translated
 HEAT_WINDOW = 1_000_000  # cycles
 MAX_VARIANTS = 16  # earlier translations kept per start address
@@ -65,6 +67,7 @@ MAX_RECOMPILES = 2 * MAX_VARIANTS  # code at a start that has changed more often
 NO_HORIZON = 1 << 62  # a horizon no run reaches
 WATCH_CODE, WATCH_MACHINE = 1, 2  # the flags of the write watch (see TranslatingCPU)
 _WITHOUT_CODE = bytes(flags & ~WATCH_CODE for flags in range(256))
+_CODE_ONLY = bytes(flags & WATCH_CODE for flags in range(256))
 IO_PAGE_HIGH = 0xD  # $D000-$DFFF, by the address's top four bits
 
 _REGISTERS = ("a", "x", "y", "sp", "c", "v", "d", "i")
@@ -89,7 +92,7 @@ def _code(text: str, reads: str = "", writes: str = "") -> Code:
 
 _NZ = "nr zr"  # a result that sets N and Z
 # each branch's condition: (taken, not taken)
-_BRANCHES = {"bpl": ("not nr & 0x80", "nr & 0x80", "nr"), "bmi": ("nr & 0x80", "not nr & 0x80", "nr"),
+_BRANCHES = {"bpl": ("nr < 0x80", "nr >= 0x80", "nr"), "bmi": ("nr >= 0x80", "nr < 0x80", "nr"),
              "bvc": ("not v", "v", "v"), "bvs": ("v", "not v", "v"), "bcc": ("not c", "c", "c"),
              "bcs": ("c", "not c", "c"), "bne": ("zr", "not zr", "zr"),
              "beq": ("not zr", "zr", "zr")}  # fmt: skip
@@ -115,17 +118,19 @@ _READS = {
                  "else:\n    a = nr = zr = t & 0xFF\nc = (t >> 8) + 1", "a c d", "a c v " + _NZ),
     "nop": _code(""),
 }  # fmt: skip
+_OLD = re.compile(r"\bt\b")  # the old value in a read-modify-write template
+_COMPARES = {"cmp": "a", "cpx": "x", "cpy": "y"}
 # stores: the value written
 _WRITES = {"sta": _code("a", "a"), "stx": _code("x", "x"), "sty": _code("y", "y"),
            "sax": _code("a & x", "a x")}
 _MODIFIES_VIA_FALLBACK = frozenset({"slo", "rla", "sre", "rra", "dcp", "isc"})
-# read-modify-write: t is the old value, r the new one
+# read-modify-write: statements on the old value t, then the new value's expression
 _MODIFIES = {
-    "asl": _code("c = t >> 7\nr = (t << 1) & 0xFF", "", "c"),
-    "lsr": _code("c = t & 1\nr = t >> 1", "", "c"),
-    "rol": _code("r = ((t << 1) | c) & 0xFF\nc = t >> 7", "c", "c"),
-    "ror": _code("r = (t >> 1) | (c << 7)\nc = t & 1", "c", "c"),
-    "inc": _code("r = (t + 1) & 0xFF"), "dec": _code("r = (t - 1) & 0xFF"),
+    "asl": (_code("c = t >> 7", "", "c"), "(t << 1) & 0xFF"),
+    "lsr": (_code("c = t & 1", "", "c"), "t >> 1"),
+    "rol": (_code("r = ((t << 1) | c) & 0xFF\nc = t >> 7", "c", "c"), "r"),
+    "ror": (_code("r = (t >> 1) | (c << 7)\nc = t & 1", "c", "c"), "r"),
+    "inc": (_code(""), "(t + 1) & 0xFF"), "dec": (_code(""), "(t - 1) & 0xFF"),
 }  # fmt: skip
 _IMPLIED = {
     "tax": _code("x = nr = zr = a", "a", "x " + _NZ), "tay": _code("y = nr = zr = a", "a", "y " + _NZ),
@@ -289,11 +294,17 @@ class TranslatingCPU(CPU):
         """Replace memory with ``image``, keeping the translations whose bytes did not
         change (a machine reset between runs of the same program keeps its regions)."""
         memory = self.memory
-        for page in range(0, 0x10000, 0x100):
-            if memory[page : page + 0x100] != image[page : page + 0x100]:
-                for address in range(page, page + 0x100):
-                    if self.watch[address] & WATCH_CODE and memory[address] != image[address]:
-                        self._invalidate(address)
+        watch = self.watch
+        for chunk in range(0, 0x10000, 0x1000):
+            if memory[chunk : chunk + 0x1000] == image[chunk : chunk + 0x1000]:
+                continue
+            for page in range(chunk, chunk + 0x1000, 0x100):
+                if memory[page : page + 0x100] == image[page : page + 0x100]:
+                    continue
+                if watch[page : page + 0x100].translate(_CODE_ONLY).strip(b"\0"):  # code on this page
+                    for address in range(page, page + 0x100):
+                        if watch[address] & WATCH_CODE and memory[address] != image[address]:
+                            self._invalidate(address)
                 memory[page : page + 0x100] = image[page : page + 0x100]
 
     def flush(self) -> None:
@@ -673,7 +684,7 @@ class _RegionWriter:
             if isinstance(line, _Goto):
                 pad = _INDENT * (base + line.indent)
                 if line.target == start:  # back to this block's start: a loop of its own
-                    out.append(f"{pad}if cycles < horizon:\n{pad}    continue\n{pad}break")
+                    out.append(f"{pad}if cycles < horizon:\n{pad}    continue\n{pad}pc = {start}\n{pad}break")
                 elif line.target in starts:
                     out.append(f"{pad}pc = {line.target}\n{pad}break")
                 else:  # outside the region: back to the caller
@@ -697,6 +708,7 @@ class _BlockWriter:
         self.count = 0  # instructions since the last sync
         self.budget = MAX_BLOCK
         self.successors: list[int] = []  # where the code goes next (and where calls return)
+        self.inlined: set[int] = set()  # code from elsewhere copied into this block (each once)
 
     # -- output --------------------------------------------------------------------------------
     def emit(self, code: Code | str, indent: int, **fields: str) -> None:
@@ -730,7 +742,7 @@ class _BlockWriter:
     def jump(self, pc: str, indent: int) -> None:
         """Leave the block for an address computed at run time (RTS, JMP ($xxxx))."""
         self.sync(indent)
-        self.emit(f"pc = {pc}\nbreak", indent)
+        self.emit("break" if pc == "pc" else f"pc = {pc}\nbreak", indent)
 
     def leave(self, following: int, indent: int) -> None:
         """Leave the region after the current instruction (the code or the memory map changed)."""
@@ -755,9 +767,9 @@ class _BlockWriter:
             if pc == until:
                 return True
             if pc != self.start or self.lines:
-                if cpu.stops[pc] or (cpu.break_on_brk and memory[pc] == 0) or self.budget == 0 or (
-                        region.region and cpu._changed(pc)):
-                    self.goto(pc, indent)
+                if pc == self.start or cpu.stops[pc] or (cpu.break_on_brk and memory[pc] == 0) or (
+                        self.budget == 0 or (region.region and cpu._changed(pc))):
+                    self.goto(pc, indent)  # back at the start: a loop of its own
                     return False
             opcode = memory[pc]
             op = OPCODES.get(opcode)
@@ -775,9 +787,24 @@ class _BlockWriter:
             if op.mnemonic in _BRANCHES:
                 pc = self.branch(op, operand, following, indent, until)
                 continue
-            if self.instruction(op, pc, operand, following, indent):
+            going_on = self.instruction(op, pc, operand, following, indent)
+            if going_on is None:
                 return False
-            pc = following
+            pc = going_on
+
+    def _inlines(self, target: int) -> bool:
+        """Whether the code at ``target`` (code that has run, not this block's start) is
+        copied into the block where a jump or a loop's branch back goes there: no change
+        of block, no dispatch."""
+        cpu = self.cpu
+        brk = cpu.break_on_brk and cpu.memory[target] == 0
+        changed = self.region.region and cpu._changed(target)
+        if (target == self.start or target in self.inlined or self.budget < INLINE_BUDGET or brk or changed
+                or not cpu._seen[target] or cpu.stops[target]):
+            return False
+        self.inlined.add(target)
+        self.successors.append(target)  # other code that goes there stays in the region too
+        return True
 
     def branch(self, op: Any, operand: list[int], following: int, indent: int, until: int | None) -> int:
         """A conditional branch; the address where the block goes on."""
@@ -793,7 +820,14 @@ class _BlockWriter:
             return following
         if not self._skips(following, target, until):
             self.emit(f"if {taken}:", indent)
-            self.goto(target, indent + 1, extra)
+            if target < following and self._inlines(target):
+                # a loop's branch back: the loop's code goes on inside the if
+                cycles, count = self.cycles, self.count
+                self.cycles += extra
+                self.sequence(target, indent + 1, None)
+                self.cycles, self.count = cycles, count
+            else:
+                self.goto(target, indent + 1, extra)
             return following
         # a short forward branch: an if around the code it skips, both ways on in this block
         cycles, count = self.cycles, self.count
@@ -907,22 +941,25 @@ class _BlockWriter:
                   f"    cpu.cycles = {self.now()}\n    u = io_read({address})", indent)
         return "u"
 
-    def instruction(self, op: Any, pc: int, operand: list[int], following: int, indent: int) -> bool:
-        """Emit one instruction (not a branch); True when it ends the block."""
+    def instruction(self, op: Any, pc: int, operand: list[int], following: int, indent: int) -> int | None:
+        """Emit one instruction (not a branch); where the block goes on, None when it ends."""
         name, mode = op.mnemonic, op.mode
         documented = op.documented or name in ("lax", "sax", "nop")
         if name == "jmp" and mode is Mode.ABS:
             self.cycles += op.cycles
             self.count += 1
-            self.goto(operand[0] | operand[1] << 8, indent)
-            return True
+            target = operand[0] | operand[1] << 8
+            if self._inlines(target):
+                return target
+            self.goto(target, indent)
+            return None
         if name == "jmp":
             pointer = operand[0] | operand[1] << 8
             high = (pointer & 0xFF00) | ((pointer + 1) & 0xFF)  # the NMOS page-wrap bug
             self.cycles += op.cycles
             self.count += 1
             self.jump(f"mem[{pointer}] | mem[{high}] << 8", indent)
-            return True
+            return None
         if name == "jsr":
             self.cycles += op.cycles
             self.count += 1
@@ -931,18 +968,18 @@ class _BlockWriter:
             self.push(_code(str(return_address & 0xFF)), indent)
             self.goto(operand[0] | operand[1] << 8, indent)
             self.successors.append((return_address + 1) & 0xFFFF)  # where its RTS comes back
-            return True
+            return None
         if name == "rts":
             self.cycles += op.cycles
             self.count += 1
             self.emit(_code("sp = (sp + 1) & 0xFF\nt = mem[0x100 + sp]\nsp = (sp + 1) & 0xFF", "sp", "sp"),
                       indent)
             self.jump("((mem[0x100 + sp] << 8 | t) + 1) & 0xFFFF", indent)
-            return True
+            return None
         if name in ("rti", "brk"):
             self.fallback(pc, indent)
             self.jump("cpu.pc", indent)
-            return True
+            return None
         if mode is Mode.IMP and name in _IMPLIED:
             self.emit(_IMPLIED[name], indent)
         elif name == "pha":
@@ -950,43 +987,50 @@ class _BlockWriter:
         elif name == "php":
             self.push(_STATUS, indent)
         elif mode is Mode.ACC and name in _MODIFIES:
-            self.emit(_code("t = a"), indent)
-            self.uses("a")
-            self.emit(_MODIFIES[name], indent)
-            self.emit(_code("a = nr = zr = r", "", "a " + _NZ), indent)
+            modify, value = _MODIFIES[name]
+            self.emit(Code(_OLD.sub("a", modify.text), modify.reads | {"a"}, modify.writes), indent)
+            self.emit(_code(f"a = nr = zr = {_OLD.sub('a', value)}", "a", "a " + _NZ), indent)
         elif documented and name in _READS:
             if mode is Mode.IMM:
                 value = str(operand[0])
             else:
                 value = self.load(mode, operand, self.address(mode, operand, indent), indent)
-            self.emit(_READS[name], indent, v=value)
+            if mode is Mode.IMM and name in _COMPARES:  # register - value + 256, folded
+                self.emit(Code(f"t = {_COMPARES[name]} + {256 - operand[0]}\nc = t >> 8\nnr = zr = t & 0xFF",
+                               frozenset({_COMPARES[name]}), frozenset({"c", "nr", "zr"})), indent)
+            else:
+                self.emit(_READS[name], indent, v=value)
             if op.page_penalty:
                 self.penalty(mode, operand, indent)
         elif name in _WRITES:
             address = self._stored_address(mode, operand, indent)
             stored = _WRITES[name]
             self.store(op, Code(f"mem[{address}] = {stored.text}", stored.reads), address, following, indent)
-            return False
+            return following
         elif documented and name in _MODIFIES:
             address = self._stored_address(mode, operand, indent)
-            self.emit(f"t = {self.load(mode, operand, address, indent)}", indent)
-            modify = _MODIFIES[name]
-            self.store(op, Code(f"{modify.text}\nmem[{address}] = nr = zr = r", modify.reads,
+            old = self.load(mode, operand, address, indent)
+            modify, value = _MODIFIES[name]
+            if modify.text:
+                self.emit(f"t = {old}", indent)
+            else:
+                value = _OLD.sub(old, value)  # the old value is used once: no variable
+            self.store(op, Code(f"{modify.text}\nmem[{address}] = nr = zr = {value}".lstrip(), modify.reads,
                                 modify.writes | {"nr", "zr"}), address, following, indent)
-            return False
+            return following
         elif name in _MODIFIES_VIA_FALLBACK and mode is not Mode.IMM:
             # the interpreter writes memory for us (through the CPU's write, which keeps
             # translations in step and tells whether this region must end)
             self.fallback(pc, indent)
             self.emit("if cpu.leave_block:\n    cpu.leave_block = False", indent)
             self.leave(following, indent + 1)
-            return False
+            return following
         else:
             self.fallback(pc, indent)
-            return False
+            return following
         self.cycles += op.cycles
         self.count += 1
-        return False
+        return following
 
     def _stored_address(self, mode: Mode, operand: list[int], indent: int) -> str:
         """The address a store uses several times: a constant, or ``ea``."""
