@@ -43,12 +43,21 @@ from benchmarks.common import (  # noqa: E402
     rate,
     runs,
 )
+from toolchain.c64 import kernal  # noqa: E402
 from toolchain.c64.machine import C64, RETURN_TO_BASIC, Keyboard  # noqa: E402
+from toolchain.c64.run import Session  # noqa: E402
 from toolchain.cpu.core import CPU  # noqa: E402
 from toolchain.cpu.translator import TranslatingCPU  # noqa: E402
 from toolchain.disk import Prg  # noqa: E402
 from toolchain.verify import Game  # noqa: E402
-from toolchain.verify.superhirn import START, Answerer, all_secrets, play, secrets_sample  # noqa: E402
+from toolchain.verify.superhirn import (  # noqa: E402
+    START,
+    Answerer,
+    all_secrets,
+    play,
+    secrets_sample,
+    superhirn_program,
+)
 
 GOAL = 10.0
 GAME_MAX_CYCLES = 50_000_000  # as toolchain.verify.superhirn.play
@@ -196,9 +205,6 @@ class Py65Registers:
     def pull(self) -> int:
         return int(self.mpu.stPop())
 
-    def restore_memory(self, image: bytes) -> None:
-        self.mpu.memory[:] = image
-
 
 if MPU is not None:
     class TrappingMPU(MPU):  # type: ignore[misc,valid-type]
@@ -216,10 +222,12 @@ if MPU is not None:
             address = (self.pc - 1) & 0xFFFF  # type: ignore[has-type]
             if address == RETURN_TO_BASIC:
                 raise _Returned
-            routine = self.machine.traps.get(address) if address >= 0xA000 else None
-            if routine is None:
+            found = kernal.ROUTINES.get(address) if address >= 0xA000 else None
+            if found is None:
                 raise _Brk(f"BRK at ${address:04X}")
-            routine()
+            resume = found[1](self.machine)
+            if resume is not None:  # a routine that goes on elsewhere (none of Superhirn's)
+                raise _Brk(f"the routine at ${address:04X} does not return like RTS")
             self.pc = (self.stPopWord() + 1) & 0xFFFF
             self.processorCycles -= 1  # py65 adds BRK's 7 cycles after this; the RTS takes 6
             self.trap_calls += 1
@@ -233,19 +241,26 @@ class Py65Superhirn:
     def __init__(self, prg: Prg) -> None:
         self.machine = C64()
         self.machine.load(prg)
-        self.image = bytes(self.machine.memory)
+        self.loaded = self.machine.snapshot()
+        self.own_cpu = self.machine.cpu
         self.mpu = TrappingMPU(self.machine)
-        self.machine.cpu = Py65Registers(self.mpu)  # type: ignore[assignment]
-        self.machine.memory = self.mpu.memory
+        # py65 works on the machine's own memory (a bytearray, where the routines read and
+        # write); its default is a list, which it indexes at about the same speed
+        self.mpu.memory = self.machine.memory
+        self.registers = Py65Registers(self.mpu)
 
     def play_all(self, secrets: list[str]) -> list[Game]:
         return [self.play(secret) for secret in secrets]
 
     def play(self, secret: str) -> Game:
         machine, mpu = self.machine, self.mpu
-        machine.reset(self.image)
+        machine.cpu = self.own_cpu  # the reset puts back memory, banking and c64tc's registers
         answerer = Answerer(machine, secret)
-        machine.keyboard = Keyboard(line_source=answerer)
+        machine.reset(self.loaded, Keyboard(line_source=answerer))
+        machine.cpu = self.registers  # type: ignore[assignment]
+        mpu.a = mpu.x = mpu.y = 0
+        mpu.p = 0x34  # I set, as c64tc's reset leaves it
+        mpu.processorCycles = 0
         mpu.trap_calls = 0
         mpu.sp = 0xFA
         mpu.stPushWord(RETURN_TO_BASIC - 1)
@@ -265,10 +280,8 @@ class Py65Superhirn:
 
 
 def c64tc_games(prg: Prg, secrets: list[str]) -> list[Game]:
-    machine = C64()
-    machine.load(prg)
-    image = bytes(machine.memory)
-    return [play(prg, secret, machine, image) for secret in secrets]
+    session = Session(superhirn_program(prg))  # the games share the translated code, as in verify
+    return [play(session, secret) for secret in secrets]
 
 
 @dataclass

@@ -20,24 +20,39 @@ def _self_jump(memory: bytearray, pc: int) -> bool:
     return memory[pc] in _BRANCHES and memory[pc + 1] == 0xFE
 
 
-def test_klaus_dormann_functional_test_translated() -> None:
+def _run_dormann(hot: int) -> TranslatingCPU:
     memory = bytearray(shared_path("cputests", "6502_functional_test.bin").read_bytes())
-    cpu = TranslatingCPU(memory)
+    cpu = TranslatingCPU(memory, hot=hot)
     cpu.pc = 0x0400
-    while True:  # a trap is a block at a jump-to-itself that leaves the PC where it was
+    while True:  # the test ends in a jump to itself (a trap): a step leaves the PC where it was
+        cpu.run(max_cycles=100_000)
         pc = cpu.pc
-        cpu.run_block()
+        cpu.step()
         if cpu.pc == pc and _self_jump(memory, pc):
             break
     assert cpu.pc == 0x3469, f"trapped at ${cpu.pc:04X}, test case ${memory[0x200]:02X}"
+    return cpu
 
 
-def _pair(code: bytes, at: int = 0x1000) -> tuple[CPU, TranslatingCPU]:
-    cpus = []
-    for cls in (CPU, TranslatingCPU):
+def test_klaus_dormann_functional_test_translated() -> None:
+    """As c64tc runs code: its loops translated, code that runs rarely interpreted."""
+    cpu = _run_dormann(hot=TranslatingCPU(bytearray(0x10000)).hot)
+    assert len(cpu.blocks) > 20  # the loops ran translated
+
+
+@pytest.mark.slow  # 14 s: every block translated the first time it runs
+def test_klaus_dormann_functional_test_all_translated() -> None:
+    _run_dormann(hot=0)
+
+
+def _pair(code: bytes, at: int = 0x1000, hot: int = 0) -> tuple[CPU, TranslatingCPU]:
+    """The interpreter and the translating core (translating code the first time it
+    runs, unless ``hot`` says otherwise) on the same memory."""
+    cpus: list[CPU] = []
+    for make in (CPU, lambda memory: TranslatingCPU(memory, hot=hot)):
         memory = bytearray(0x10000)
         memory[at : at + len(code)] = code
-        cpu = cls(memory)
+        cpu = make(memory)
         cpu.pc = at
         cpus.append(cpu)
     return cpus[0], cpus[1]  # type: ignore[return-value]
@@ -66,24 +81,47 @@ def test_patched_operand_is_seen_on_the_next_run() -> None:
     assert _state(translated) == _state(reference) and translated.x == 5
 
 
+def _branch_offset(rng: random.Random, starts: list[int], at: int) -> int:
+    """A branch at ``at`` to an instruction: mostly a short way forward (the skips the
+    translator turns into ifs), sometimes back (a loop), some to the next instruction."""
+    following = at + 2
+    ahead = [start for start in starts if following < start <= following + 0x50]
+    behind = [start for start in starts if start < at]
+    choice = rng.random()
+    if ahead and choice < 0.6:
+        return rng.choice(ahead) - following
+    if behind and choice < 0.7 and following - min(behind) <= 0x80:
+        return (rng.choice([start for start in behind if following - start <= 0x80]) - following) & 0xFF
+    return 0
+
+
+@pytest.mark.parametrize("branches", ["next", "anywhere"])
+@pytest.mark.parametrize("hot", [0, 3])
 @pytest.mark.parametrize("seed", range(60))
-def test_random_programs_agree_with_the_interpreter(seed: int) -> None:
+def test_random_programs_agree_with_the_interpreter(seed: int, hot: int, branches: str) -> None:
     """Random code over every documented and stable opcode, looping until the cycle
-    budget is spent; data and pointers random, so stores may hit the code too."""
+    budget is spent; data and pointers random, so stores may hit the code too.
+    Branches go to the next instruction, or anywhere in the code (forward and back)."""
     rng = random.Random(seed)
     excluded = {0x00, 0x40, 0x60, 0x20, 0x4C, 0x6C} | JAM_OPCODES | UNSTABLE_OPCODES
     stable = [op for op in OPCODES if op not in excluded]
     code = bytearray()
+    starts: list[int] = []
     while len(code) < 240:
         op = rng.choice(stable)
         operands = [rng.randrange(256) for _ in range(OPCODES[op].length - 1)]
         if OPCODES[op].mode is Mode.REL:
-            operands = [0]  # taken or not, go on with the next instruction
+            operands = [0]  # taken or not, go on with the next instruction (for now)
         elif OPCODES[op].length == 3:
             operands[1] = rng.randrange(0x20, 0x40)  # keep absolute accesses in the data area
+        starts.append(len(code))
         code += bytes([op, *operands])
+    if branches == "anywhere":
+        for at in starts:
+            if OPCODES[code[at]].mode is Mode.REL:
+                code[at + 1] = _branch_offset(rng, starts + [len(code)], at)
     code += bytes([0x4C, 0x00, 0x10])  # and round again
-    reference, translated = _pair(bytes(code))
+    reference, translated = _pair(bytes(code), hot=hot)
     reference.memory[0x2000:0x4000] = bytes(rng.randrange(256) for _ in range(0x2000))
     reference.memory[0:0x100] = bytes(rng.randrange(0x20, 0x40) for _ in range(0x100))
     translated.memory[:] = reference.memory

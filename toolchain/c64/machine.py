@@ -63,7 +63,7 @@ from toolchain.c64.outcome import RunResult, Stop
 from toolchain.c64.roms import RomSet
 from toolchain.c64.screen import Screen
 from toolchain.cpu.core import CPU, HANDLERS, CpuHalted
-from toolchain.cpu.translator import BLOCKS_PER_CHECK, MAX_BLOCK_CYCLES, TranslatingCPU
+from toolchain.cpu.translator import MAX_BLOCK_CYCLES, TranslatingCPU
 from toolchain.disk.prg import Prg
 from toolchain.display.state import ScreenImage, lowercase_from_d018
 
@@ -487,27 +487,28 @@ class C64:
         blocks = cpu.blocks
         translate = cpu._translate
         io = self.io
-        # the fast loop runs translated blocks up to the next event (an interrupt the
-        # chips will raise) or near the cycle limit; stop addresses (ROM routines, SYS's
-        # return) are blocks of their own (see _block_for)
-        margin = MAX_BLOCK_CYCLES * BLOCKS_PER_CHECK
-        checks = range(BLOCKS_PER_CHECK)
+        # the fast loop runs translated regions up to the next event (an interrupt the
+        # chips will raise) or near the cycle limit: a region returns at its first change
+        # of block at or past cpu.horizon, so less than one block (MAX_BLOCK_CYCLES) after
+        # it; stop addresses (ROM routines, SYS's return) are blocks of their own (see
+        # _block_for)
+        margin = MAX_BLOCK_CYCLES
         try:
             while True:
                 now = cpu.cycles
                 event = io.next_event(now)
                 if event <= now or (io.irq and cpu.i):
-                    # an interrupt waits for the I flag: look again after a few blocks
+                    # an interrupt waits for the I flag: look again after a block
                     event = now + MAX_BLOCK_CYCLES
                 horizon = min(limit - margin, event)
                 if trace is None:
+                    cpu.horizon = horizon
                     pc = cpu.pc
                     while cpu.cycles < horizon:
-                        for _ in checks:
-                            block = blocks.get(pc)
-                            if block is None:
-                                block = translate(pc)
-                            pc = block(cpu)
+                        block = blocks.get(pc)
+                        if block is None:
+                            block = translate(pc)
+                        pc = block(cpu)
                 if cpu.cycles >= event:
                     self._interrupts()
                     continue

@@ -1,14 +1,38 @@
-"""The translating 6502 core: basic blocks compiled to Python functions.
+"""The translating 6502 core: hot machine code compiled to Python functions.
 
-A block is the straight-line code from an address up to the next jump, branch,
-return or interrupt (at most ``MAX_BLOCK`` instructions).  It becomes one Python
-function with the registers in local variables and every operand that the code
-itself holds (addresses, immediates, branch targets) folded into constants.
-Blocks are cached by address.  A write to a byte that belongs to translated code
-drops the blocks holding that byte, and if the write lands in the running block,
-the block ends right after the writing instruction: self-modifying code stays
-correct.  (Code is tracked per byte, not per page: programs keep their variables
-right beside their code.)
+Code first runs on the reference interpreter, a block at a time (up to a jump, a
+taken branch or a return), with a count per block start.  A start that runs ``HOT``
+times (within ``HEAT_WINDOW`` cycles) is translated: compiling a region costs as much
+as interpreting its code a hundred times or so, so code that runs once (a program's
+start, the linear checks of a test suite) is never compiled.
+
+A *block* is the code from an address along one path: straight on through the
+instructions, past conditional branches (a taken branch leaves the block, except a
+short forward branch, which becomes an ``if`` around the code it skips), up to the
+next jump, return or interrupt (at most ``MAX_BLOCK`` instructions).  A *region* is
+the set of blocks found from a hot start by following the code's static successors
+(branch and jump targets, subroutines and the addresses their calls return to) as
+far as code that has run, compiled into one Python function: the registers stay in
+local variables, every operand the code holds (addresses, immediates, branch
+targets) is a constant, and the blocks dispatch among themselves in a ``while``
+loop (a binary search on the PC); a block that branches back to its own start is a
+loop of its own.  Every start of a block in the region is an entry: the region runs
+from ``cpu.pc``.  The region returns to its caller when the code goes somewhere
+outside it (a stop address, a BRK, code of another region), when a write changes
+translated code or an address the owner watches, or when the cycle count reaches the
+caller's ``horizon``: checked each time control passes from one block to another, so
+a region overruns its horizon by less than one block (``MAX_BLOCK_CYCLES``).  A region
+that leads to code which becomes hot later is compiled again to hold it (a few
+times); a new region takes over the blocks of small regions it reaches.
+
+A write to a byte of translated code drops the units holding that byte, and if the
+running region is one of them, it ends right after the writing instruction:
+self-modifying code stays correct.  The byte is remembered as *volatile*: regions
+stop before an instruction that has changed; that instruction's code runs on the
+interpreter until it is hot again since its last change, then as a block of its own
+(with earlier variants kept, for code that patches its operands in a cycle).  (Code
+is tracked per byte, not per page: programs keep their variables right beside their
+code.)
 
 Frequent instructions have inline templates; all others run through the reference
 interpreter's handler (:data:`toolchain.cpu.core.HANDLERS`) for that one
@@ -18,6 +42,8 @@ reference: the conformance suites run on both cores.
 
 from __future__ import annotations
 
+import re
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -26,12 +52,22 @@ from toolchain.cpu.core import CPU, HANDLERS, decimal_adc, decimal_sbc_result
 from toolchain.cpu.disassembler import disassemble
 from toolchain.cpu.opcodes import JAM_OPCODES, OPCODES, UNSTABLE_OPCODES, Mode
 
-MAX_BLOCK = 32
+MAX_BLOCK = 32  # instructions in one block (the code its skips jump over counted too)
 MAX_BLOCK_CYCLES = MAX_BLOCK * 8 + 16  # an upper bound of the cycles one block can take
-BLOCKS_PER_CHECK = 64  # the machine loop checks its cycle budget once per this many blocks
+MAX_REGION_BLOCKS = 64
+MAX_REGION_INSTRUCTIONS = 1000  # bounds the time one region takes to compile
+TAKE_OVER = 100  # a new region takes blocks from regions of up to this many instructions
+MAX_GROWTH = 3  # times a region is translated again to hold hot code it leads to
+MAX_SKIP = 0x40  # the farthest forward branch that becomes an ``if`` in its block (bytes)
+INLINE_BUDGET = 8  # instructions a block must have left to copy code from elsewhere into it
+HOT = 32  # interpreted runs of a block (within HEAT_WINDOW cycles) before it is translated
+HEAT_WINDOW = 1_000_000  # cycles
 MAX_VARIANTS = 16  # earlier translations kept per start address
+MAX_RECOMPILES = 2 * MAX_VARIANTS  # code at a start that has changed more often is interpreted
+NO_HORIZON = 1 << 62  # a horizon no run reaches
 WATCH_CODE, WATCH_MACHINE = 1, 2  # the flags of the write watch (see TranslatingCPU)
 _WITHOUT_CODE = bytes(flags & ~WATCH_CODE for flags in range(256))
+_CODE_ONLY = bytes(flags & WATCH_CODE for flags in range(256))
 IO_PAGE_HIGH = 0xD  # $D000-$DFFF, by the address's top four bits
 
 _REGISTERS = ("a", "x", "y", "sp", "c", "v", "d", "i")
@@ -42,7 +78,7 @@ _LOCALS = (*_REGISTERS, "nr", "zr")
 @dataclass(frozen=True)
 class Code:
     """A piece of generated code and the registers it reads and writes: what the
-    block loads from the CPU object on entry and stores back on exit comes from
+    region loads from the CPU object on entry and stores back on exit comes from
     these records, never from reading the generated text."""
 
     text: str
@@ -55,10 +91,13 @@ def _code(text: str, reads: str = "", writes: str = "") -> Code:
 
 
 _NZ = "nr zr"  # a result that sets N and Z
-_BRANCHES = {"bpl": _code("not nr & 0x80", "nr"), "bmi": _code("nr & 0x80", "nr"),
-             "bvc": _code("not v", "v"), "bvs": _code("v", "v"), "bcc": _code("not c", "c"),
-             "bcs": _code("c", "c"), "bne": _code("zr", "zr"), "beq": _code("not zr", "zr")}  # fmt: skip
-# operations on a value {v} read from memory or an immediate
+# each branch's condition: (taken, not taken)
+_BRANCHES = {"bpl": ("nr < 0x80", "nr >= 0x80", "nr"), "bmi": ("nr >= 0x80", "nr < 0x80", "nr"),
+             "bvc": ("not v", "v", "v"), "bvs": ("v", "not v", "v"), "bcc": ("not c", "c", "c"),
+             "bcs": ("c", "not c", "c"), "bne": ("zr", "not zr", "zr"),
+             "beq": ("not zr", "zr", "zr")}  # fmt: skip
+# operations on a value {v} read from memory or an immediate.  Carries come from the
+# sign of a result shifted right: t >> 8 is 1 past $FF (ADC), 0/1 for t + 256 (CMP)
 _READS = {
     "lda": _code("a = nr = zr = {v}", "", "a " + _NZ),
     "ldx": _code("x = nr = zr = {v}", "", "x " + _NZ),
@@ -67,29 +106,31 @@ _READS = {
     "and": _code("a = nr = zr = a & {v}", "a", "a " + _NZ),
     "ora": _code("a = nr = zr = a | {v}", "a", "a " + _NZ),
     "eor": _code("a = nr = zr = a ^ {v}", "a", "a " + _NZ),
-    "cmp": _code("t = a - {v}\nc = int(t >= 0)\nnr = zr = t & 0xFF", "a", "c " + _NZ),
-    "cpx": _code("t = x - {v}\nc = int(t >= 0)\nnr = zr = t & 0xFF", "x", "c " + _NZ),
-    "cpy": _code("t = y - {v}\nc = int(t >= 0)\nnr = zr = t & 0xFF", "y", "c " + _NZ),
-    "bit": _code("t = {v}\nnr = t\nzr = a & t\nv = t >> 6 & 1", "a", "v " + _NZ),
+    "cmp": _code("t = a - {v} + 256\nc = t >> 8\nnr = zr = t & 0xFF", "a", "c " + _NZ),
+    "cpx": _code("t = x - {v} + 256\nc = t >> 8\nnr = zr = t & 0xFF", "x", "c " + _NZ),
+    "cpy": _code("t = y - {v} + 256\nc = t >> 8\nnr = zr = t & 0xFF", "y", "c " + _NZ),
+    "bit": _code("nr = t = {v}\nzr = a & t\nv = t >> 6 & 1", "a", "v " + _NZ),
     "adc": _code("m = {v}\nif d:\n    a, n_, v, z_, c = decimal_adc(a, m, c)\n    nr = n_ << 7\n"
-                 "    zr = 1 - z_\nelse:\n    t = a + m + c\n    v = (~(a ^ m) & (a ^ t) & 0x80) >> 7\n"
-                 "    c = int(t > 0xFF)\n    a = nr = zr = t & 0xFF", "a c d", "a c v " + _NZ),
-    "sbc": _code("m = {v}\nt = a - m - 1 + c\nv = ((a ^ m) & (a ^ t) & 0x80) >> 7\nnr = zr = t & 0xFF\n"
-                 "if d:\n    a = decimal_sbc_result(a, m, c)\nelse:\n    a = t & 0xFF\nc = int(t >= 0)",
-                 "a c d", "a c v " + _NZ),
+                 "    zr = 1 - z_\nelse:\n    t = a + m + c\n    v = ((a ^ t) & (m ^ t) & 0x80) >> 7\n"
+                 "    c = t >> 8\n    a = nr = zr = t & 0xFF", "a c d", "a c v " + _NZ),
+    "sbc": _code("m = {v}\nt = a - m - 1 + c\nv = ((a ^ m) & (a ^ t) & 0x80) >> 7\nif d:\n"
+                 "    nr = zr = t & 0xFF\n    a = decimal_sbc_result(a, m, c)\n"
+                 "else:\n    a = nr = zr = t & 0xFF\nc = (t >> 8) + 1", "a c d", "a c v " + _NZ),
     "nop": _code(""),
 }  # fmt: skip
+_OLD = re.compile(r"\bt\b")  # the old value in a read-modify-write template
+_COMPARES = {"cmp": "a", "cpx": "x", "cpy": "y"}
 # stores: the value written
 _WRITES = {"sta": _code("a", "a"), "stx": _code("x", "x"), "sty": _code("y", "y"),
            "sax": _code("a & x", "a x")}
 _MODIFIES_VIA_FALLBACK = frozenset({"slo", "rla", "sre", "rra", "dcp", "isc"})
-# read-modify-write: t is the old value, r the new one
+# read-modify-write: statements on the old value t, then the new value's expression
 _MODIFIES = {
-    "asl": _code("c = t >> 7\nr = (t << 1) & 0xFF", "", "c"),
-    "lsr": _code("c = t & 1\nr = t >> 1", "", "c"),
-    "rol": _code("r = ((t << 1) | c) & 0xFF\nc = t >> 7", "c", "c"),
-    "ror": _code("r = (t >> 1) | (c << 7)\nc = t & 1", "c", "c"),
-    "inc": _code("r = (t + 1) & 0xFF"), "dec": _code("r = (t - 1) & 0xFF"),
+    "asl": (_code("c = t >> 7", "", "c"), "(t << 1) & 0xFF"),
+    "lsr": (_code("c = t & 1", "", "c"), "t >> 1"),
+    "rol": (_code("r = ((t << 1) | c) & 0xFF\nc = t >> 7", "c", "c"), "r"),
+    "ror": (_code("r = (t >> 1) | (c << 7)\nc = t & 1", "c", "c"), "r"),
+    "inc": (_code(""), "(t + 1) & 0xFF"), "dec": (_code(""), "(t - 1) & 0xFF"),
 }  # fmt: skip
 _IMPLIED = {
     "tax": _code("x = nr = zr = a", "a", "x " + _NZ), "tay": _code("y = nr = zr = a", "a", "y " + _NZ),
@@ -104,85 +145,140 @@ _IMPLIED = {
     "clv": _code("v = 0", "", "v"), "nop": _code(""),
     "pla": _code("sp = (sp + 1) & 0xFF\na = nr = zr = mem[0x100 + sp]", "sp", "sp a " + _NZ),
     "plp": _code("sp = (sp + 1) & 0xFF\nt = mem[0x100 + sp]\nnr = t & 0x80\nv = t >> 6 & 1\nd = t >> 3 & 1\n"
-                 "i = t >> 2 & 1\nzr = 0 if t & 2 else 1\nc = t & 1", "sp", "sp v d i c " + _NZ),
+                 "i = t >> 2 & 1\nzr = ~t & 2\nc = t & 1", "sp", "sp v d i c " + _NZ),
 }  # fmt: skip
 _STATUS = _code("((nr & 0x80) | v << 6 | 0x30 | d << 3 | i << 2 | (0 if zr else 2) | c)", "nr v d i zr c")
 _LOAD_CODE = {**{r: f"{r} = cpu.{r}" for r in _REGISTERS}, "nr": "nr = 0x80 if cpu.n else 0",
               "zr": "zr = 0 if cpu.z else 1"}
 _STORE_CODE = {**{r: f"cpu.{r} = {r}" for r in _REGISTERS}, "nr": "cpu.n = nr >> 7",
                "zr": "cpu.z = 0 if zr else 1"}
-_STORE_MARK = "#store#"  # where the registers a block changes are stored, filled in when it is done
-# finished source by raw source: self-patching code re-translates the same variants
-_FINISHED: dict[str, str] = {}
+_INDENT = "    "
+# instruction lengths by opcode: the interpreter's blocks end where the PC does not go on
+_LENGTHS = bytes(OPCODES[code].length if code in OPCODES else 1 for code in range(256))
+
+
+@dataclass(frozen=True)
+class _Goto:
+    """A transfer to a known address, written once the region's blocks are known: to a
+    block of the region it stays inside, anywhere else it returns to the caller."""
+
+    indent: int
+    target: int
+
+
+@dataclass
+class _Unit:
+    """One compiled region (or a block translated alone): its entries, the bytes it
+    was made from, its function."""
+
+    key: int  # tells the running region whether a write dropped it (``written``)
+    entry: int
+    starts: tuple[int, ...]  # the blocks' starts: every one is an entry
+    covered: tuple[tuple[int, int], ...]  # the code's bytes as ranges (end exclusive)
+    original: bytes  # those bytes when it was translated
+    function: Callable[[CPU], int]
+    source: str
+    region: bool  # False: a block alone, at an instruction that has changed
+    instructions: int  # translated (a measure of what it costs to compile again)
+    exits: frozenset[int]  # known addresses outside it where its code goes
+    grown: int = 0  # times it was translated again to hold code it leads to
 
 
 class TranslatingCPU(CPU):
     """Same registers and API as :class:`CPU`; ``run`` and ``run_block`` execute
-    translated blocks, ``step`` still runs one instruction on the interpreter.
+    translated code, ``step`` still runs one instruction on the interpreter.
 
-    ``stops`` are addresses where blocks must end (for example where a machine model
-    handles ROM entry points); ``break_on_brk`` ends blocks before a BRK so that the
-    caller sees it."""
+    ``stops`` are addresses where regions end (for example where a machine model
+    handles ROM entry points); ``break_on_brk`` ends them before a BRK so that the
+    caller sees it.  A caller that runs the translated functions itself (from
+    ``blocks``, or ``_translate`` for an address not there yet) sets ``horizon``
+    first: a region returns at the first change from one block to another at or
+    past that cycle count (it always runs at least one block).  ``hot`` is how many
+    times a block runs on the interpreter before it is translated (0: at once; at
+    most 255)."""
 
     def __init__(self, memory: Any, stops: Iterable[int] = (), break_on_brk: bool = False,
                  watch: bytearray | None = None, on_write: Callable[[int], bool] | None = None,
-                 io_read: Callable[[int], int] | None = None) -> None:
+                 io_read: Callable[[int], int] | None = None, hot: int = HOT) -> None:
         super().__init__(memory)
         # the write watch: WATCH_CODE where a byte belongs to translated code (this core
         # keeps it), WATCH_MACHINE where the owner wants to see writes (``on_write``, which
-        # returns True when the running block must end, e.g. after a bank switch)
+        # returns True when the running region must end, e.g. after a bank switch)
         self.watch = watch if watch is not None else bytearray(0x10000)
         self.on_write = on_write
         # reads of the I/O area ($D000-$DFFF) go to ``io_read`` (chips whose registers
-        # change by themselves); without it memory is plain
+        # change by themselves); without it memory is plain.  The chips see ``cycles`` as
+        # of the start of the instruction that reads or writes.
         self.io_read = io_read
         if io_read is not None:
             self.read = io_read
         self.write = self._write
         self.leave_block = False
+        self.horizon = 0
         self.stops = bytearray(0x10000)
         for address in stops:
             self.stops[address] = 1
         self.break_on_brk = break_on_brk
         # for a block starting at a stop address: a function the owner provides, or None
         self.stop_block: Callable[[int], Callable[[CPU], int] | None] | None = None
-        self.blocks: dict[int, Callable[[CPU], int]] = {}
-        self.sources: dict[int, str] = {}  # the Python of each translated block, for --dump-python
-        self._byte_blocks: dict[int, set[int]] = {}  # code byte -> starts of blocks holding it
-        self._block_bytes: dict[int, range] = {}
+        self.blocks: dict[int, Callable[[CPU], int]] = {}  # every block start -> its region's function
+        self.sources: dict[int, str] = {}  # the Python of each region by entry, for --dump-python
+        self._units: dict[int, _Unit] = {}  # by key
+        self._byte_units: dict[int, set[int]] = {}  # code byte -> keys of the units holding it
+        self._volatile = bytearray(0x10000)  # 1 where a CPU write changed translated code
+        self._seen = bytearray(0x10000)  # 1 where a block has started (code that has run)
+        if not 0 <= hot <= 255:
+            raise ValueError(f"hot must be 0 to 255, not {hot}")
+        self.hot = hot
+        self._heat = bytearray(0x10000)  # interpreted runs of the block starting there (up to hot)
+        self._heat_until = 0  # when the counts start again, on the clock of the next two
+        self._clock_base = self._clock_last = 0
+        self._compiles: dict[int, int] = {}  # translations made at a start
+        self._owner: dict[int, _Unit] = {}  # block start -> the unit that runs it
+        self._exits_to: dict[int, set[int]] = {}  # address -> keys of the regions whose code goes there
+        self._next_key = 1
         # compiled code by source: code that patches itself (operands set before a
         # call) cycles through a few variants, each compiled only once
         self._compiled: dict[str, Any] = {}
-        # earlier translations by start: (end, the bytes they were made from, the block);
-        # code that patches its own operands cycles through a few variants, and gets
-        # each back without translating again
-        self._variants: dict[int, list[tuple[int, bytes, Callable[[CPU], int]]]] = {}
-        self._sources_of: dict[Callable[[CPU], int], str] = {}
+        # earlier translations by entry (by the bytes they cover, then by those bytes'
+        # values): code that patches its own operands cycles through a few variants, and
+        # gets each back without translating again; the oldest are dropped first
+        self._variants: dict[int, dict[tuple[tuple[int, int], ...], dict[bytes, _Unit]]] = {}
+        self._variant_order: dict[int, deque[tuple[tuple[tuple[int, int], ...], bytes]]] = {}
 
     # -- running --------------------------------------------------------------------------
     def run_block(self) -> None:
-        """Run the block at the PC (translating it first if needed)."""
+        """Run the block at the PC (translating its region first if needed)."""
+        self.horizon = self.cycles  # the region returns after its first block
         block = self.blocks.get(self.pc)
         if block is None:
             block = self._translate(self.pc)
         block(self)
 
     def run(self, until: int | Callable[[CPU], bool] | None = None, max_cycles: int | None = None) -> int:
+        """As :meth:`CPU.run`: ``max_cycles`` is exact (the last few hundred cycles run on
+        the interpreter); a predicate ``until`` is looked at after every block."""
         start = self.cycles
         limit = None if max_cycles is None else start + max_cycles
+        each_block = False
         if isinstance(until, int):
             self.add_stop(until)
             target = until
             stop: Callable[[CPU], bool] = lambda cpu: cpu.pc == target  # noqa: E731
+        elif until is not None:
+            stop = until
+            each_block = True
         else:
-            stop = until or (lambda cpu: False)
+            stop = lambda cpu: False  # noqa: E731
+        horizon = NO_HORIZON if limit is None else limit - MAX_BLOCK_CYCLES
         blocks = self.blocks
         while not stop(self):
-            if limit is not None and self.cycles + MAX_BLOCK_CYCLES >= limit:
-                if self.cycles >= limit:
+            if self.cycles >= horizon:  # near the limit: one instruction at a time, so it is exact
+                if limit is not None and self.cycles >= limit:
                     break
-                self.step()  # near the limit: one instruction at a time, so the limit is exact
+                self.step()
                 continue
+            self.horizon = self.cycles if each_block else horizon
             block = blocks.get(self.pc)
             if block is None:
                 block = self._translate(self.pc)
@@ -196,47 +292,70 @@ class TranslatingCPU(CPU):
 
     def restore_memory(self, image: bytes | bytearray) -> None:
         """Replace memory with ``image``, keeping the translations whose bytes did not
-        change (a machine reset between runs of the same program keeps its blocks)."""
+        change (a machine reset between runs of the same program keeps its regions)."""
         memory = self.memory
-        for page in range(0, 0x10000, 0x100):
-            if memory[page : page + 0x100] != image[page : page + 0x100]:
-                for address in range(page, page + 0x100):
-                    if self.watch[address] & WATCH_CODE and memory[address] != image[address]:
-                        self._invalidate(address, 0, 0)
+        watch = self.watch
+        for chunk in range(0, 0x10000, 0x1000):
+            if memory[chunk : chunk + 0x1000] == image[chunk : chunk + 0x1000]:
+                continue
+            for page in range(chunk, chunk + 0x1000, 0x100):
+                if memory[page : page + 0x100] == image[page : page + 0x100]:
+                    continue
+                if watch[page : page + 0x100].translate(_CODE_ONLY).strip(b"\0"):  # code on this page
+                    for address in range(page, page + 0x100):
+                        if watch[address] & WATCH_CODE and memory[address] != image[address]:
+                            self._invalidate(address)
                 memory[page : page + 0x100] = image[page : page + 0x100]
 
     def flush(self) -> None:
         self._variants.clear()
-        self._sources_of.clear()
+        self._variant_order.clear()
+        self._owner.clear()
+        self._exits_to.clear()
+        self._units.clear()
         self.blocks.clear()
         self.sources.clear()
         self.watch[:] = self.watch.translate(_WITHOUT_CODE)
-        self._byte_blocks.clear()
-        self._block_bytes.clear()
+        self._byte_units.clear()
 
     def translated_source(self) -> str:
-        """The Python of every block translated so far, in address order."""
-        blocks = [f"# block ${start:04X}\n{self.sources[start]}" for start in sorted(self.sources)]
-        return "\n\n".join(blocks) + "\n"
+        """The Python of every region translated so far, and of the regions the code that
+        ran on the interpreter (too few times to be translated) would make, in address
+        order."""
+        regions = {self._units[key].entry: (self._units[key].source, "")
+                   for key in sorted(self._units) if self.sources.get(self._units[key].entry)}
+        covered = set(self.blocks)
+        for start in range(0x10000):
+            if self._seen[start] and start not in covered and not (self.stop_block and self.stops[start]):
+                source, starts, _ = _RegionWriter(self, start, not self._changed(start)).write()
+                regions[start] = (source, " (interpreted: it ran too few times to be translated)")
+                covered.update(starts)
+        text = [f"# region ${start:04X}{note}\n{source}" for start, (source, note) in sorted(regions.items())]
+        return "\n\n".join(text) + "\n"
 
     # -- self-modifying code --------------------------------------------------------------------
     def _write(self, address: int, value: int) -> None:
-        """A data write of the interpreter (and of the instructions translated blocks
-        leave to it): the store, then whatever the watch asks for.  ``leave_block`` tells
-        a translated block that handed an instruction to the interpreter that it must
-        end (translated code was changed, or the owner asked)."""
+        """A data write of the interpreter (and of the instructions translated code
+        leaves to it): the store, then whatever the watch asks for.  ``leave_block`` tells
+        translated code that handed an instruction to the interpreter that it must end
+        (translated code was changed, or the owner asked)."""
         self.memory[address] = value
         flags = self.watch[address]
-        if flags and (self._written(address, 0, 0) or flags & WATCH_CODE):
+        if flags and (self._written(address, 0) or flags & WATCH_CODE):
             self.leave_block = True
 
-    def _written(self, address: int, start: int, end: int) -> bool:
-        """After a store to a watched byte: translated code there is dropped, the owner
-        told.  True when the running block (``start``..``end``) must end."""
+    def _written(self, address: int, key: int) -> bool:
+        """After a store to a watched byte: translated code there is dropped (and the
+        byte remembered as volatile), the owner told.  True when the running region
+        (``key``) must end."""
         flags = self.watch[address]
         leave = False
         if flags & WATCH_CODE:
-            leave = self._invalidate(address, start, end)
+            self._volatile[address] = 1
+            dropped = self._invalidate(address)
+            for unit in dropped:
+                self._heat[unit.entry] = 0  # changed code is interpreted until it is hot again
+            leave = any(unit.key == key for unit in dropped)
         if flags & WATCH_MACHINE and self.on_write is not None:
             leave = self.on_write(address) or leave
         return leave
@@ -247,26 +366,29 @@ class TranslatingCPU(CPU):
         watch = self.watch
         for address in addresses:
             if watch[address] & WATCH_CODE:
-                self._invalidate(address, 0, 0)
+                self._invalidate(address)
 
-    def _invalidate(self, address: int, start: int, end: int) -> bool:
-        """Drop the blocks holding the byte at ``address``; True if the running block
-        (``start``..``end``) was written to."""
-        for block_start in self._byte_blocks.pop(address, ()):
-            self.blocks.pop(block_start, None)
-            self.sources.pop(block_start, None)
-            for byte in self._block_bytes.pop(block_start, ()):
-                owners = self._byte_blocks.get(byte & 0xFFFF)
-                if owners is not None:
-                    owners.discard(block_start)
-                    if not owners:
-                        del self._byte_blocks[byte & 0xFFFF]
-                        self.watch[byte & 0xFFFF] &= ~WATCH_CODE
+    def _invalidate(self, address: int) -> list[_Unit]:
+        """Drop the units holding the byte at ``address``; those units."""
+        dropped = [self._units[key] for key in self._byte_units.pop(address, ())]
+        for unit in dropped:
+            self._drop(unit)
         self.watch[address] &= ~WATCH_CODE
-        return start <= address < end
+        return dropped
+
+    def _changed(self, address: int) -> bool:
+        """True when a byte of the instruction at ``address`` has been changed by a write
+        since it was translated."""
+        volatile = self._volatile
+        length = _LENGTHS[self.memory[address]]
+        return bool(volatile[address] or (length > 1 and volatile[(address + 1) & 0xFFFF])
+                    or (length > 2 and volatile[(address + 2) & 0xFFFF]))
 
     # -- translation ------------------------------------------------------------------------------
     def _translate(self, start: int) -> Callable[[CPU], int]:
+        """The function that runs the code at ``start`` (where ``blocks`` has none): the
+        owner's for a stop or a BRK, a region translated before from the same bytes, the
+        interpreter while the code is cold, else a new translation."""
         if self.stop_block is not None:
             if self.stops[start]:
                 block = self.stop_block(start)  # the owner handles this address (e.g. a ROM routine)
@@ -277,279 +399,643 @@ class TranslatingCPU(CPU):
                 brk = self.stop_block(start)  # not cached: the byte may change
                 if brk is not None:
                     return brk
+        self._seen[start] = 1
+        changed = self._changed(start)
+        if not changed:
+            found = self._variant(start)
+            if found is not None:
+                self._install(found)
+                return found.function
+        # cold code runs on the interpreter: compiling costs as much as interpreting a
+        # block some hundred times.  The counts start again every HEAT_WINDOW cycles, so
+        # code that runs once in a while (a program's start, once per game, say) is not
+        # translated.  (An owner may set the cycle count back: the clock goes on.)  Code
+        # that has changed counts from 0 after each change: code patched before every
+        # run (an operand, say) is interpreted.
+        now = self.cycles
+        if now < self._clock_last:
+            self._clock_base += self._clock_last
+        self._clock_last = now
+        clock = self._clock_base + now
+        if clock >= self._heat_until:
+            self._heat = bytearray(0x10000)
+            self._heat_until = clock + HEAT_WINDOW
+        heat = self._heat[start]
+        if heat < self.hot:
+            self._heat[start] = heat + 1
+            return self._interpret
+        if changed:
+            found = self._variant(start)
+            if found is None:
+                compiles = self._compiles.get(start, 0) + 1
+                if compiles > MAX_RECOMPILES:
+                    return self._interpret  # code that changes more ways than variants are kept
+                self._compiles[start] = compiles
+                found = self._compile(start, region=False)
+        else:
+            found = self._region_for(start)
+        self._install(found)
+        return found.function
+
+    def _variant(self, start: int) -> _Unit | None:
+        """A unit translated before at ``start`` from the bytes memory holds now (a region
+        only if it holds no code that has changed since)."""
+        groups = self._variants.get(start)
+        if not groups:
+            return None
+        found = None
+        for covered, by_bytes in groups.items():
+            unit = by_bytes.get(self._bytes(covered))
+            if unit is not None:
+                if not unit.region:
+                    found = unit
+                elif not self._touches_volatile(unit):
+                    return unit
+        return found
+
+    def _region_for(self, start: int) -> _Unit:
+        """A region holding the hot code at ``start``: a region that leads there grows to
+        hold it (a few times: each time it is compiled whole again), else a new one."""
+        for key in tuple(self._exits_to.get(start, ())):
+            region = self._units[key]
+            if region.grown < MAX_GROWTH:
+                grown = self._compile(region.entry, region=True, takes={key})
+                grown.grown = region.grown + 1
+                if start in grown.starts:
+                    return grown
+                self._install(grown)
+        return self._compile(start, region=True)
+
+    def _interpret(self, cpu: CPU) -> int:
+        """Run the code at the PC on the interpreter up to a jump, a taken branch, a
+        return (or ``MAX_BLOCK`` instructions, a stop, a BRK): a block, as the translated
+        code would, for code that is not worth translating."""
         memory = self.memory
-        variants = self._variants.setdefault(start, [])
-        for end, original, block in variants:
-            if memory[start:end] == original:  # translated before from these very bytes
-                self._install(start, end, block, self._sources_of[block])
-                return block
-        source, end = _BlockWriter(self, start).write()
+        stops = self.stops
+        brk = self.break_on_brk
+        for count in range(MAX_BLOCK):
+            pc = self.pc
+            opcode = memory[pc]
+            if count and (stops[pc] or (brk and opcode == 0)):
+                break
+            self.cycles += HANDLERS[opcode](self)
+            self.instructions += 1
+            if self.leave_block:  # the owner asked (the memory map or the chips' timing changed)
+                self.leave_block = False
+                break
+            if self.pc != (pc + _LENGTHS[opcode]) & 0xFFFF:
+                break
+        return self.pc
+
+    def _compile(self, start: int, region: bool, takes: Iterable[int] = ()) -> _Unit:
+        """Translate the region at ``start`` (or its block alone), taking blocks from the
+        units ``takes`` names and from small regions."""
+        writer = _RegionWriter(self, start, region, frozenset(takes))
+        source, starts, covered = writer.write()
         code = self._compiled.get(source)
         if code is None:
-            code = self._compiled[source] = compile(source, f"<6502 block ${start:04X}>", "exec")
+            code = self._compiled[source] = compile(source, f"<6502 region ${start:04X}>", "exec")
+        key = self._next_key
+        self._next_key += 1
         namespace: dict[str, Any] = {"decimal_adc": decimal_adc, "decimal_sbc_result": decimal_sbc_result,
                                      "HANDLERS": HANDLERS, "mem": self.memory, "watch": self.watch,
-                                     "written": self._written, "io_read": self.io_read}
+                                     "written": self._written, "io_read": self.io_read, "unit": key}
         exec(code, namespace)
-        block = namespace["block"]
-        variants.append((end, bytes(memory[start:end]), block))
-        if len(variants) > MAX_VARIANTS:
-            variants.pop(0)
-        self._sources_of[block] = source
-        self._install(start, end, block, source)
-        return block
+        unit = _Unit(key, start, starts, covered, self._bytes(covered), namespace["region"], source, region,
+                     writer.instructions, frozenset(writer.exits))
+        groups = self._variants.setdefault(start, {})
+        groups.setdefault(covered, {})[unit.original] = unit
+        order = self._variant_order.setdefault(start, deque())
+        order.append((covered, unit.original))
+        if len(order) > MAX_VARIANTS:
+            old_covered, old_bytes = order.popleft()
+            group = groups[old_covered]
+            group.pop(old_bytes, None)
+            if not group:
+                del groups[old_covered]
+        return unit
 
-    def _install(self, start: int, end: int, block: Callable[[CPU], int], source: str) -> None:
-        """Make ``block`` the code at ``start``, covering the bytes up to ``end``."""
-        self.blocks[start] = block
-        self.sources[start] = source
-        covered = range(start, end)
-        self._block_bytes[start] = covered
-        for byte in covered:
-            self._byte_blocks.setdefault(byte & 0xFFFF, set()).add(start)
-            self.watch[byte & 0xFFFF] |= WATCH_CODE
+    def _bytes(self, covered: tuple[tuple[int, int], ...]) -> bytes:
+        memory = self.memory
+        if len(covered) == 1:
+            low, high = covered[0]
+            return bytes(memory[low:high])
+        return b"".join(bytes(memory[low:high]) for low, high in covered)
+
+    def _touches_volatile(self, unit: _Unit) -> bool:
+        return any(self._volatile.find(1, low, high) >= 0 for low, high in unit.covered)
+
+    def _install(self, unit: _Unit) -> None:
+        """Make ``unit`` the code at each of its starts, watching the bytes it covers; a
+        region it takes every start from is dropped."""
+        self._units[unit.key] = unit
+        blocks = self.blocks
+        displaced = set()
+        for start in unit.starts:
+            before = blocks.get(start)
+            if before is not None and before is not unit.function:
+                displaced.add(before)
+            blocks[start] = unit.function
+            self._owner[start] = unit
+        for target in unit.exits:
+            self._exits_to.setdefault(target, set()).add(unit.key)
+        self.sources[unit.entry] = unit.source
+        byte_units = self._byte_units
+        watch = self.watch
+        for low, high in unit.covered:
+            for byte in range(low, high):
+                owners = byte_units.get(byte)
+                if owners is None:
+                    byte_units[byte] = {unit.key}
+                else:
+                    owners.add(unit.key)
+                watch[byte] |= WATCH_CODE
+        if displaced:
+            for other in [other for other in self._units.values() if other.function in displaced]:
+                if all(blocks.get(start) is not other.function for start in other.starts):
+                    self._drop(other)
+
+    def _drop(self, unit: _Unit) -> None:
+        """Forget a unit: its starts, its source, the watch on its bytes."""
+        del self._units[unit.key]
+        for start in unit.starts:
+            if self.blocks.get(start) is unit.function:
+                del self.blocks[start]
+            if self._owner.get(start) is unit:
+                del self._owner[start]
+        for target in unit.exits:
+            leading = self._exits_to.get(target)
+            if leading is not None:
+                leading.discard(unit.key)
+                if not leading:
+                    del self._exits_to[target]
+        if self.sources.get(unit.entry) is unit.source:
+            del self.sources[unit.entry]
+        byte_units = self._byte_units
+        watch = self.watch
+        for low, high in unit.covered:
+            for byte in range(low, high):
+                owners = byte_units.get(byte)
+                if owners is not None:
+                    owners.discard(unit.key)
+                    if not owners:
+                        del byte_units[byte]
+                        watch[byte] &= ~WATCH_CODE
+
+
+def _ranges(addresses: set[int]) -> tuple[tuple[int, int], ...]:
+    """Sorted addresses as ranges (start, end exclusive)."""
+    ranges: list[tuple[int, int]] = []
+    for address in sorted(addresses):
+        if ranges and ranges[-1][1] == address:
+            ranges[-1] = (ranges[-1][0], address + 1)
+        else:
+            ranges.append((address, address + 1))
+    return tuple(ranges)
+
+
+class _RegionWriter:
+    """Finds a region's blocks from its entry and writes the region's Python source."""
+
+    def __init__(self, cpu: TranslatingCPU, entry: int, region: bool,
+                 takes: frozenset[int] = frozenset()) -> None:
+        self.cpu = cpu
+        self.entry = entry
+        self.region = region  # False: the entry's block alone
+        self.takes = takes  # units whose blocks it may take, whatever their size
+        self.exits: set[int] = set()  # known addresses outside the region where its code goes
+        self.blocks: dict[int, list[str | _Goto]] = {}
+        self.reads: set[str] = set()  # registers the code reads
+        self.writes: set[str] = set()  # ... and writes
+        self.covered: set[int] = set()
+        self.instructions = 0
+
+    def write(self) -> tuple[str, tuple[int, ...], tuple[tuple[int, int], ...]]:
+        """The source, the blocks' starts, the bytes translated."""
+        queue = deque([self.entry])
+        seen = {self.entry}
+        while queue and len(self.blocks) < MAX_REGION_BLOCKS and self.instructions < MAX_REGION_INSTRUCTIONS:
+            start = queue.popleft()
+            block = _BlockWriter(self, start)
+            block.write()
+            self.blocks[start] = block.lines
+            if not self.region:
+                break
+            for target in block.successors:
+                if target not in seen and self._may_join(target):
+                    seen.add(target)
+                    queue.append(target)
+        return self._source(), tuple(self.blocks), _ranges(self.covered)
+
+    def _may_join(self, address: int) -> bool:
+        """Whether a block can start at ``address`` in this region: code that has run
+        (so no data after a branch that is always taken, no code that is cold), not
+        where the caller must see the CPU (a stop, a BRK), not at an instruction that has
+        changed (it gets a block of its own)."""
+        cpu = self.cpu
+        owner = cpu._owner.get(address)
+        if owner is not None and owner.key not in self.takes and owner.instructions > TAKE_OVER:
+            return False  # a bigger region runs it (taken over, it would be compiled again)
+        return bool(cpu._seen[address]) and not (
+            cpu.stops[address] or (cpu.break_on_brk and cpu.memory[address] == 0) or cpu._changed(address))
+
+    def _source(self) -> str:
+        used = [r for r in _LOCALS if r in self.reads or r in self.writes]
+        changed = [r for r in _LOCALS if r in self.writes]
+        out = ["def region(cpu, mem=mem, watch=watch, written=written, io_read=io_read, unit=unit):"]
+        out.extend(_INDENT + _LOAD_CODE[r] for r in used)
+        out.append(_INDENT + "cycles = cpu.cycles\n    ins = cpu.instructions\n    horizon = cpu.horizon")
+        starts = set(self.blocks)
+        if len(self.blocks) == 1:
+            (start, lines), = self.blocks.items()
+            out.append(_INDENT + "pc = " + str(start))
+            out.append(_INDENT + "while True:")
+            self._emit_block(out, start, lines, 2, starts)
+        else:
+            out.append(_INDENT + "pc = cpu.pc\n    while True:")
+            self._dispatch(out, sorted(self.blocks), 2, starts)
+            out.append(_INDENT * 2 + "if cycles >= horizon:\n" + _INDENT * 3 + "break")
+        out.extend(_INDENT + _STORE_CODE[r] for r in changed)
+        out.append(f"{_INDENT}cpu.cycles = cycles\n{_INDENT}cpu.instructions = ins\n{_INDENT}cpu.pc = pc\n"
+                   f"{_INDENT}return pc")
+        return "\n".join(out) + "\n"
+
+    def _dispatch(self, out: list[str], starts: list[int], indent: int, members: set[int]) -> None:
+        """Run the block at ``pc``: a binary search over the blocks' starts (sorted),
+        down to a few compared in turn; a PC that is none of them leaves the loop."""
+        pad = _INDENT * indent
+        if len(starts) > 3:
+            middle = len(starts) // 2
+            out.append(f"{pad}if pc < {starts[middle]}:")
+            self._dispatch(out, starts[:middle], indent + 1, members)
+            out.append(f"{pad}else:")
+            self._dispatch(out, starts[middle:], indent + 1, members)
+            return
+        keyword = "if"
+        for start in starts:
+            out.append(f"{pad}{keyword} pc == {start}:\n{pad}{_INDENT}while True:")
+            self._emit_block(out, start, self.blocks[start], indent + 2, members)
+            keyword = "elif"
+        out.append(f"{pad}else:\n{pad}{_INDENT}break")
+
+    def _emit_block(self, out: list[str], start: int, lines: list[str | _Goto], base: int,
+                    starts: set[int]) -> None:
+        for line in lines:
+            if isinstance(line, _Goto):
+                pad = _INDENT * (base + line.indent)
+                if line.target == start:  # back to this block's start: a loop of its own
+                    out.append(f"{pad}if cycles < horizon:\n{pad}    continue\n{pad}pc = {start}\n{pad}break")
+                elif line.target in starts:
+                    out.append(f"{pad}pc = {line.target}\n{pad}break")
+                else:  # outside the region: back to the caller
+                    self.exits.add(line.target)
+                    out.append(f"{pad}pc = {line.target}\n{pad}horizon = -1\n{pad}break")
+            else:
+                out.append(_INDENT * base + line)
 
 
 class _BlockWriter:
-    """Writes the Python source of one block from the instructions' code records."""
+    """Writes the Python of one block from the instructions' code records.  Cycles and
+    instructions are counted statically along each path and added to the locals
+    ``cycles`` and ``ins`` where the path leaves the block (or joins another)."""
 
-    def __init__(self, cpu: TranslatingCPU, start: int) -> None:
-        self.cpu = cpu
+    def __init__(self, region: _RegionWriter, start: int) -> None:
+        self.region = region
+        self.cpu = region.cpu
         self.start = start
-        self.lines: list[str] = []
-        self.reads: set[str] = set()  # registers the block's code reads
-        self.writes: set[str] = set()  # ... and writes
-        self.cycles = 0  # static cycles since the last flush
-        self.count = 0  # instructions since the last flush
-        self.end = start  # one past the last byte translated (filled in as we go)
-        self.closed = False  # an unconditional exit has been written
+        self.lines: list[str | _Goto] = []
+        self.cycles = 0  # static cycles since the last sync
+        self.count = 0  # instructions since the last sync
+        self.budget = MAX_BLOCK
+        self.successors: list[int] = []  # where the code goes next (and where calls return)
+        self.inlined: set[int] = set()  # code from elsewhere copied into this block (each once)
 
-    def emit(self, code: Code | str, indent: int = 1, **fields: str) -> None:
+    # -- output --------------------------------------------------------------------------------
+    def emit(self, code: Code | str, indent: int, **fields: str) -> None:
         if isinstance(code, Code):
-            self.reads |= code.reads
-            self.writes |= code.writes
+            self.uses(" ".join(code.reads), " ".join(code.writes))
             text = code.text.format(**fields) if fields else code.text
         else:
             text = code
         for line in text.splitlines():
-            self.lines.append("    " * indent + line)
+            self.lines.append(_INDENT * indent + line)
 
     def uses(self, reads: str = "", writes: str = "") -> None:
         """Registers read or written by code emitted as plain text."""
-        self.reads.update(reads.split())
-        self.writes.update(writes.split())
+        self.region.reads.update(reads.split())
+        self.region.writes.update(writes.split())
 
-    def exit(self, pc: str, extra_cycles: int = 0, indent: int = 1) -> None:
-        """Leave the block: registers back to the CPU, PC, cycles, instruction count."""
-        self.emit(_STORE_MARK, indent)
+    def sync(self, indent: int, extra_cycles: int = 0) -> None:
+        """Add the path's static counts to ``cycles`` and ``ins`` (on this path only)."""
         cycles = self.cycles + extra_cycles
-        self.emit(f"cpu.pc = pc = {pc}\ncpu.cycles += {cycles} + cyc\ncpu.instructions += {self.count}\n"
-                  "return pc", indent)
-        if indent == 1:
-            self.closed = True
+        if cycles:
+            self.emit(f"cycles += {cycles}", indent)
+        if self.count:
+            self.emit(f"ins += {self.count}", indent)
 
-    def write(self) -> tuple[str, int]:
+    def goto(self, target: int, indent: int, extra_cycles: int = 0) -> None:
+        """Leave the block for a known address."""
+        self.sync(indent, extra_cycles)
+        self.lines.append(_Goto(indent, target & 0xFFFF))
+        self.successors.append(target & 0xFFFF)
+
+    def jump(self, pc: str, indent: int) -> None:
+        """Leave the block for an address computed at run time (RTS, JMP ($xxxx))."""
+        self.sync(indent)
+        self.emit("break" if pc == "pc" else f"pc = {pc}\nbreak", indent)
+
+    def leave(self, following: int, indent: int) -> None:
+        """Leave the region after the current instruction (the code or the memory map changed)."""
+        self.sync(indent)
+        self.emit(f"pc = {following}\nhorizon = -1\nbreak", indent)
+
+    def now(self) -> str:
+        """The cycle count at the start of the current instruction, for the chips."""
+        return f"cycles + {self.cycles}" if self.cycles else "cycles"
+
+    # -- the paths -------------------------------------------------------------------------------
+    def write(self) -> None:
+        self.sequence(self.start, 0, None)
+
+    def sequence(self, pc: int, indent: int, until: int | None) -> bool:
+        """Translate from ``pc`` on; True when the code reaches ``until`` (the end of a
+        skip), False when it left the block."""
         cpu = self.cpu
         memory = cpu.memory
-        pc = self.start
-        for _ in range(MAX_BLOCK):
+        region = self.region
+        while True:
+            if pc == until:
+                return True
+            if pc != self.start or self.lines:
+                if pc == self.start or cpu.stops[pc] or (cpu.break_on_brk and memory[pc] == 0) or (
+                        self.budget == 0 or (region.region and cpu._changed(pc))):
+                    self.goto(pc, indent)  # back at the start: a loop of its own
+                    return False
             opcode = memory[pc]
-            if pc != self.start and (cpu.stops[pc] or (cpu.break_on_brk and opcode == 0)):
-                break
             op = OPCODES.get(opcode)
             length = op.length if op else 1
             operand = [memory[(pc + k) & 0xFFFF] for k in range(1, length)]
             following = (pc + length) & 0xFFFF
-            self.end = max(self.end, pc + length)
-            self.emit(f"# ${pc:04X} {disassemble(memory, pc)[0]}")
+            region.covered.update((pc + k) & 0xFFFF for k in range(length))
+            region.instructions += 1
+            self.budget -= 1
+            self.emit(f"# ${pc:04X} {disassemble(memory, pc)[0]}", indent)
             if op is None or opcode in JAM_OPCODES or opcode in UNSTABLE_OPCODES:
-                self.fallback(pc)  # raises CpuHalted with the address
-                self.exit("cpu.pc")
-                break
-            if self.instruction(op, pc, operand, following):
-                break
-            wrapped = following < pc
-            pc = following
-            if wrapped:  # end the block at $FFFF: its bytes stay one contiguous range
-                break
-        if not self.closed:  # ran to the size limit or up to a stop address
-            self.exit(str(pc))
-        return self._source(), self.end
+                self.fallback(pc, indent)  # raises CpuHalted with the address
+                self.jump("cpu.pc", indent)
+                return False
+            if op.mnemonic in _BRANCHES:
+                pc = self.branch(op, operand, following, indent, until)
+                continue
+            going_on = self.instruction(op, pc, operand, following, indent)
+            if going_on is None:
+                return False
+            pc = going_on
 
-    def _source(self) -> str:
-        """The final text: only the registers the block uses loaded on entry, only those
-        it changes stored back at each exit."""
-        used = [r for r in _LOCALS if r in self.reads or r in self.writes]
-        changed = [r for r in _LOCALS if r in self.writes]
-        key = "\n".join(self.lines) + f"\n{used}{changed}"
-        final = _FINISHED.get(key)
-        if final is None:
-            out = ["def block(cpu, mem=mem, watch=watch, written=written, io_read=io_read):", "    cyc = 0"]
-            out.extend("    " + _LOAD_CODE[r] for r in used)
-            for line in self.lines:
-                if line.strip() == _STORE_MARK:
-                    indent = line[: len(line) - len(line.lstrip())]
-                    out.extend(indent + _STORE_CODE[r] for r in changed)
-                else:
-                    out.append(line)
-            final = _FINISHED[key] = "\n".join(out)
-        return final.replace("BLOCK_END", str(self.end))
+    def _inlines(self, target: int) -> bool:
+        """Whether the code at ``target`` (code that has run, not this block's start) is
+        copied into the block where a jump or a loop's branch back goes there: no change
+        of block, no dispatch."""
+        cpu = self.cpu
+        brk = cpu.break_on_brk and cpu.memory[target] == 0
+        changed = self.region.region and cpu._changed(target)
+        if (target == self.start or target in self.inlined or self.budget < INLINE_BUDGET or brk or changed
+                or not cpu._seen[target] or cpu.stops[target]):
+            return False
+        self.inlined.add(target)
+        self.successors.append(target)  # other code that goes there stays in the region too
+        return True
+
+    def branch(self, op: Any, operand: list[int], following: int, indent: int, until: int | None) -> int:
+        """A conditional branch; the address where the block goes on."""
+        offset = operand[0]
+        target = (following + offset - (0x100 if offset & 0x80 else 0)) & 0xFFFF
+        taken, not_taken, flag = _BRANCHES[op.mnemonic]
+        self.uses(flag)
+        extra = 1 + ((following ^ target) > 0xFF)  # a taken branch: one cycle more, two across a page
+        self.cycles += op.cycles
+        self.count += 1
+        if target == following:  # both ways lead on
+            self.emit(f"if {taken}:\n    cycles += {extra}", indent)
+            return following
+        if not self._skips(following, target, until):
+            self.emit(f"if {taken}:", indent)
+            if target < following and self._inlines(target):
+                # a loop's branch back: the loop's code goes on inside the if
+                cycles, count = self.cycles, self.count
+                self.cycles += extra
+                self.sequence(target, indent + 1, None)
+                self.cycles, self.count = cycles, count
+            else:
+                self.goto(target, indent + 1, extra)
+            return following
+        # a short forward branch: an if around the code it skips, both ways on in this block
+        cycles, count = self.cycles, self.count
+        self.emit(f"if {not_taken}:", indent)
+        if self.sequence(following, indent + 1, target):
+            # the skipped code ran: count it now; after the if, both paths count as the taken one
+            self.cycles -= cycles + extra
+            self.count -= count
+            self.sync(indent + 1)
+        self.cycles, self.count = cycles + extra, count
+        return target
+
+    def _skips(self, following: int, target: int, until: int | None) -> bool:
+        """Whether a branch to ``target`` can be an if in this block: a short way forward,
+        over instructions that end exactly there and that the block may hold."""
+        if not following < target <= following + MAX_SKIP or (until is not None and target > until):
+            return False
+        cpu = self.cpu
+        memory = cpu.memory
+        pc, count = following, 0
+        while pc < target:
+            opcode = memory[pc]
+            op = OPCODES.get(opcode)
+            if (op is None or opcode in JAM_OPCODES or opcode in UNSTABLE_OPCODES or cpu.stops[pc]
+                    or (cpu.break_on_brk and opcode == 0) or (self.region.region and cpu._changed(pc))):
+                return False
+            pc += op.length
+            count += 1
+        return pc == target and count < self.budget
 
     # -- one instruction -----------------------------------------------------------------------
-    def fallback(self, pc: int) -> None:
+    def fallback(self, pc: int, indent: int) -> None:
         """Run one instruction on the interpreter, with the state handed over: every
         register is stored before and loaded after."""
         self.uses(" ".join(_LOCALS), " ".join(_LOCALS))
-        self.emit("\n".join(_STORE_CODE[r] for r in _LOCALS))
-        self.emit(f"cpu.pc = {pc}\ncpu.cycles += {self.cycles} + cyc\ncpu.instructions += {self.count}\n"
-                  f"cyc = 0\ncpu.cycles += HANDLERS[mem[{pc}]](cpu)\ncpu.instructions += 1")
-        self.emit("\n".join(_LOAD_CODE[r] for r in _LOCALS))
+        self.emit("\n".join(_STORE_CODE[r] for r in _LOCALS), indent)
+        self.emit(f"cpu.pc = {pc}\ncpu.cycles = cycles = {self.now()}\n"
+                  f"cpu.instructions = ins = ins + {self.count}\n"
+                  f"cycles += HANDLERS[mem[{pc}]](cpu)\nins += 1", indent)
+        self.emit("\n".join(_LOAD_CODE[r] for r in _LOCALS), indent)
         self.cycles = 0
         self.count = 0
 
-    def smc_check(self, address: str, following: int) -> None:
-        """After a store: keep translated code in step with memory."""
-        self.emit(f"if watch[{address}] and written({address}, {self.start}, BLOCK_END):")
-        self.exit(str(following), indent=2)
-
-    def write_memory(self, op: Any, code: Code | str, address: str, following: int) -> None:
-        """An instruction that writes memory: its code, then the self-modification check
-        (which may leave the block, so the instruction is counted first)."""
-        self.emit(code)
+    def store(self, op: Any, code: Code, address: str, following: int, indent: int) -> None:
+        """An instruction that writes memory: its code, then the watch: translated code
+        there is dropped, the owner told, and the region left if it must end."""
+        now = self.now()
+        self.emit(code, indent)
         self.cycles += op.cycles
         self.count += 1
-        self.smc_check(address, following)
+        self.emit(f"if watch[{address}]:\n    cpu.cycles = {now}\n    if written({address}, unit):", indent)
+        self.leave(following, indent + 2)
 
-    def push(self, value: Code) -> None:
-        # Code translated from the stack page is dropped when pushed over; the block
+    def push(self, value: Code, indent: int) -> None:
+        # Code translated from the stack page is dropped when pushed over; the region
         # that pushes runs on (code that overwrites itself through the stack while
         # running from the stack page is beyond what this core follows).
         self.uses("sp " + " ".join(value.reads), "sp")
         self.emit(f"mem[0x100 + sp] = {value.text}\nif watch[0x100 + sp]:\n"
-                  "    written(0x100 + sp, 0, 0)\nsp = (sp - 1) & 0xFF")
+                  "    written(0x100 + sp, 0)\nsp = (sp - 1) & 0xFF", indent)
 
-    def address(self, mode: Mode, operand: list[int], penalty: bool) -> str:
-        """Emit the effective-address computation into ``ea``; return the expression."""
+    def address(self, mode: Mode, operand: list[int], indent: int) -> str:
+        """The effective address: a constant, an expression, or ``ea`` (computed here)."""
         if mode is Mode.ZP:
             return str(operand[0])
         if mode is Mode.ABS:
             return str(operand[0] | operand[1] << 8)
         if mode is Mode.ZPX:
-            self.emit(_code(f"ea = ({operand[0]} + x) & 0xFF", "x"))
-        elif mode is Mode.ZPY:
-            self.emit(_code(f"ea = ({operand[0]} + y) & 0xFF", "y"))
-        elif mode in (Mode.ABX, Mode.ABY):
+            self.uses("x")
+            return f"({operand[0]} + x) & 0xFF"
+        if mode is Mode.ZPY:
+            self.uses("y")
+            return f"({operand[0]} + y) & 0xFF"
+        if mode in (Mode.ABX, Mode.ABY):
             base = operand[0] | operand[1] << 8
             register = "x" if mode is Mode.ABX else "y"
-            self.emit(_code(f"ea = ({base} + {register}) & 0xFFFF", register))
-            if penalty:
-                self.emit(_code(f"cyc += ({operand[0]} + {register}) > 0xFF", register))
-        elif mode is Mode.IZX:
-            self.emit(_code(f"t = ({operand[0]} + x) & 0xFF\nea = mem[t] | mem[(t + 1) & 0xFF] << 8", "x"))
-        elif mode is Mode.IZY:
-            zp = operand[0]
-            self.emit(_code(f"t = mem[{zp}]\nea = ((t | mem[{(zp + 1) & 0xFF}] << 8) + y) & 0xFFFF", "y"))
-            if penalty:
-                self.emit(_code("cyc += (t + y) > 0xFF", "y"))
+            self.uses(register)
+            return f"{base} + {register}" if base + 0xFF <= 0xFFFF else f"({base} + {register}) & 0xFFFF"
+        if mode is Mode.IZX:
+            pointer = f"t = ({operand[0]} + x) & 0xFF\nea = mem[t] | mem[(t + 1) & 0xFF] << 8"
+            self.emit(_code(pointer, "x"), indent)
+            return "ea"
+        zp = operand[0]  # IZY
+        self.emit(_code(f"w = mem[{zp}]\nea = ((w | mem[{(zp + 1) & 0xFF}] << 8) + y) & 0xFFFF", "y"), indent)
         return "ea"
 
-    def load(self, mode: Mode, operand: list[int], address: str) -> str:
+    def penalty(self, mode: Mode, operand: list[int], indent: int) -> None:
+        """The cycle an indexed read takes more when it crosses a page."""
+        if mode in (Mode.ABX, Mode.ABY):
+            self.emit(f"cycles += ({operand[0]} + {'x' if mode is Mode.ABX else 'y'}) >> 8", indent)
+        elif mode is Mode.IZY:
+            self.emit("cycles += (w + y) >> 8", indent)
+
+    def load(self, mode: Mode, operand: list[int], address: str, indent: int) -> str:
         """The expression that reads the byte at ``address``: plain memory, or through
         the owner's ``io_read`` where the address can be in the I/O area ($D000-$DFFF)."""
         if self.cpu.io_read is None or mode in (Mode.ZP, Mode.ZPX, Mode.ZPY):
             return f"mem[{address}]"
         if mode is Mode.ABS:
-            return f"io_read({address})" if int(address) >> 12 == IO_PAGE_HIGH else f"mem[{address}]"
+            if int(address) >> 12 != IO_PAGE_HIGH:
+                return f"mem[{address}]"
+            self.emit(f"cpu.cycles = {self.now()}", indent)
+            return f"io_read({address})"
         if mode in (Mode.ABX, Mode.ABY):
             base = operand[0] | operand[1] << 8
-            reaches_io = base <= 0xDFFF and base + 0xFF >= 0xD000
-            return f"io_read({address})" if reaches_io else f"mem[{address}]"
-        return f"(mem[{address}] if {address} >> 12 != {IO_PAGE_HIGH} else io_read({address}))"
+            if not (base <= 0xDFFF and base + 0xFF >= 0xD000):
+                return f"mem[{address}]"
+            self.emit(f"cpu.cycles = {self.now()}", indent)
+            return f"io_read({address})"
+        self.emit(f"if {address} >> 12 != {IO_PAGE_HIGH}:\n    u = mem[{address}]\nelse:\n"
+                  f"    cpu.cycles = {self.now()}\n    u = io_read({address})", indent)
+        return "u"
 
-    def instruction(self, op: Any, pc: int, operand: list[int], following: int) -> bool:
-        """Emit one instruction; True when it ends the block."""
+    def instruction(self, op: Any, pc: int, operand: list[int], following: int, indent: int) -> int | None:
+        """Emit one instruction (not a branch); where the block goes on, None when it ends."""
         name, mode = op.mnemonic, op.mode
         documented = op.documented or name in ("lax", "sax", "nop")
-        if name in _BRANCHES:
-            offset = operand[0]
-            target = (following + offset - (0x100 if offset & 0x80 else 0)) & 0xFFFF
-            self.cycles += op.cycles
-            self.count += 1
-            # a side exit: the taken branch leaves the block, the fall-through path goes on
-            # in the same block (no dispatch for a branch not taken)
-            condition = _BRANCHES[name]
-            self.emit(Code(f"if {condition.text}:", condition.reads))
-            self.exit(str(target), 1 + ((following ^ target) > 0xFF), indent=2)
-            return False
         if name == "jmp" and mode is Mode.ABS:
             self.cycles += op.cycles
             self.count += 1
-            self.exit(str(operand[0] | operand[1] << 8))
-            return True
+            target = operand[0] | operand[1] << 8
+            if self._inlines(target):
+                return target
+            self.goto(target, indent)
+            return None
         if name == "jmp":
             pointer = operand[0] | operand[1] << 8
             high = (pointer & 0xFF00) | ((pointer + 1) & 0xFF)  # the NMOS page-wrap bug
             self.cycles += op.cycles
             self.count += 1
-            self.exit(f"mem[{pointer}] | mem[{high}] << 8")
-            return True
+            self.jump(f"mem[{pointer}] | mem[{high}] << 8", indent)
+            return None
         if name == "jsr":
             self.cycles += op.cycles
             self.count += 1
             return_address = (pc + 2) & 0xFFFF
-            self.push(_code(str(return_address >> 8)))
-            self.push(_code(str(return_address & 0xFF)))
-            self.exit(str(operand[0] | operand[1] << 8))
-            return True
+            self.push(_code(str(return_address >> 8)), indent)
+            self.push(_code(str(return_address & 0xFF)), indent)
+            self.goto(operand[0] | operand[1] << 8, indent)
+            self.successors.append((return_address + 1) & 0xFFFF)  # where its RTS comes back
+            return None
         if name == "rts":
             self.cycles += op.cycles
             self.count += 1
-            self.emit(_code("sp = (sp + 1) & 0xFF\nt = mem[0x100 + sp]\nsp = (sp + 1) & 0xFF", "sp", "sp"))
-            self.exit("((mem[0x100 + sp] << 8 | t) + 1) & 0xFFFF")
-            return True
+            self.emit(_code("sp = (sp + 1) & 0xFF\nt = mem[0x100 + sp]\nsp = (sp + 1) & 0xFF", "sp", "sp"),
+                      indent)
+            self.jump("((mem[0x100 + sp] << 8 | t) + 1) & 0xFFFF", indent)
+            return None
         if name in ("rti", "brk"):
-            self.fallback(pc)
-            self.exit("cpu.pc")
-            return True
+            self.fallback(pc, indent)
+            self.jump("cpu.pc", indent)
+            return None
         if mode is Mode.IMP and name in _IMPLIED:
-            self.emit(_IMPLIED[name])
+            self.emit(_IMPLIED[name], indent)
         elif name == "pha":
-            self.push(_code("a", "a"))
+            self.push(_code("a", "a"), indent)
         elif name == "php":
-            self.push(_STATUS)
+            self.push(_STATUS, indent)
         elif mode is Mode.ACC and name in _MODIFIES:
-            self.emit(_code("t = a", "a"))
-            self.emit(_MODIFIES[name])
-            self.emit(_code("a = nr = zr = r", "", "a " + _NZ))
+            modify, value = _MODIFIES[name]
+            self.emit(Code(_OLD.sub("a", modify.text), modify.reads | {"a"}, modify.writes), indent)
+            self.emit(_code(f"a = nr = zr = {_OLD.sub('a', value)}", "a", "a " + _NZ), indent)
         elif documented and name in _READS:
             if mode is Mode.IMM:
                 value = str(operand[0])
             else:
-                value = self.load(mode, operand, self.address(mode, operand, op.page_penalty))
-            self.emit(_READS[name], v=value)
+                value = self.load(mode, operand, self.address(mode, operand, indent), indent)
+            if mode is Mode.IMM and name in _COMPARES:  # register - value + 256, folded
+                self.emit(Code(f"t = {_COMPARES[name]} + {256 - operand[0]}\nc = t >> 8\nnr = zr = t & 0xFF",
+                               frozenset({_COMPARES[name]}), frozenset({"c", "nr", "zr"})), indent)
+            else:
+                self.emit(_READS[name], indent, v=value)
+            if op.page_penalty:
+                self.penalty(mode, operand, indent)
         elif name in _WRITES:
-            address = self.address(mode, operand, False)
+            address = self._stored_address(mode, operand, indent)
             stored = _WRITES[name]
-            self.write_memory(op, Code(f"mem[{address}] = {stored.text}", stored.reads), address, following)
-            return False
+            self.store(op, Code(f"mem[{address}] = {stored.text}", stored.reads), address, following, indent)
+            return following
         elif documented and name in _MODIFIES:
-            address = self.address(mode, operand, False)
-            self.emit(f"t = {self.load(mode, operand, address)}")
-            modify = _MODIFIES[name]
-            self.write_memory(op, Code(f"{modify.text}\nmem[{address}] = nr = zr = r", modify.reads,
-                                       modify.writes | {"nr", "zr"}), address, following)
-            return False
+            address = self._stored_address(mode, operand, indent)
+            old = self.load(mode, operand, address, indent)
+            modify, value = _MODIFIES[name]
+            if modify.text:
+                self.emit(f"t = {old}", indent)
+            else:
+                value = _OLD.sub(old, value)  # the old value is used once: no variable
+            self.store(op, Code(f"{modify.text}\nmem[{address}] = nr = zr = {value}".lstrip(), modify.reads,
+                                modify.writes | {"nr", "zr"}), address, following, indent)
+            return following
         elif name in _MODIFIES_VIA_FALLBACK and mode is not Mode.IMM:
             # the interpreter writes memory for us (through the CPU's write, which keeps
-            # translations in step and tells whether this block must end)
-            self.fallback(pc)
-            self.emit("if cpu.leave_block:")
-            self.emit("cpu.leave_block = False", 2)
-            self.exit(str(following), indent=2)
-            return False
+            # translations in step and tells whether this region must end)
+            self.fallback(pc, indent)
+            self.emit("if cpu.leave_block:\n    cpu.leave_block = False", indent)
+            self.leave(following, indent + 1)
+            return following
         else:
-            self.fallback(pc)
-            return False
+            self.fallback(pc, indent)
+            return following
         self.cycles += op.cycles
         self.count += 1
-        return False
+        return following
+
+    def _stored_address(self, mode: Mode, operand: list[int], indent: int) -> str:
+        """The address a store uses several times: a constant, or ``ea``."""
+        address = self.address(mode, operand, indent)
+        if address.isdigit() or address == "ea":
+            return address
+        self.emit(f"ea = {address}", indent)
+        return "ea"
