@@ -10,6 +10,7 @@ the first two characters of a name count, as on the C64.
 from __future__ import annotations
 
 import enum
+import math
 from typing import NamedTuple
 
 from toolchain.c64.outcome import Stop
@@ -68,20 +69,37 @@ def function_name(name: str) -> str:
 
 class ForFrame:
     """A FOR loop on the stack: the variable's generated name, the limit and step,
-    the sign of the step, the segment that follows the FOR, its line."""
+    the sign of the step, the segment that follows the FOR, its line.
 
-    __slots__ = ("variable", "limit", "step", "sign", "whole", "resume", "line")
+    NEXT adds in Python while it can prove the ROM's FADD gives the same: ``value``
+    is the variable's value as NEXT (or the FOR) last stored it when that is a whole
+    number below 2**32 (else None), and while the variable still holds that very
+    object, adding a whole step below 2**32 is exact as long as the sum stays in
+    ``low``..``high``: inside +-2**32 and on this side of the limit (so the loop goes
+    on).  Any other case takes the ROM's way (values._next)."""
+
+    __slots__ = ("variable", "limit", "step", "sign", "resume", "line", "value", "low", "high")
 
     def __init__(self, variable: str, limit: float, step: float, resume: int, line: int) -> None:
         self.variable = variable
         self.limit = limit
         self.step = step
-        self.sign = (step > 0) - (step < 0)
-        # NEXT may add in Python when the step is a whole number below 2**32 (and so is
-        # the variable): then the ROM's FADD is exact too (see floats.add)
-        self.whole = -4294967296.0 < step < 4294967296.0 and step == int(step)
         self.resume = resume
         self.line = line
+        self.value: float | None = None
+        if step > 0.0:
+            self.sign = 1
+            if step < 4294967296.0 and step == int(step):
+                self.low, self.high = -4294967295.0, (limit if limit < 4294967295.0 else 4294967295.0)
+                return
+        elif step < 0.0:
+            self.sign = -1
+            if step > -4294967296.0 and step == int(step):
+                self.low, self.high = (limit if limit > -4294967295.0 else -4294967295.0), 4294967295.0
+                return
+        else:
+            self.sign = 0
+        self.low, self.high = math.inf, -math.inf  # never: every NEXT takes the ROM's way
 
 
 class GosubFrame:
