@@ -104,22 +104,47 @@ steps = st.one_of(any_integers, st.sampled_from([0.5, -0.5, 0.1, 2.0**-31]), sto
 
 # -- NEXT -------------------------------------------------------------------------------------------
 
-def check_next_shortcut_in_generated_code_is_fadd_and_store(value: float, step: float, limit: float) -> None:
-    """The generated NEXT adds in Python only for a variable still holding the whole
-    number (below 2**32) NEXT stored last, and only while the sum stays in the frame's
-    low..high: then the sum is FADD's stored result and the loop goes on."""
+RESUME = 777  # the segment a FOR frame of these tests goes back to
+
+
+def compiled_next(listing: str) -> tuple[Runtime, Callable[[], int]]:
+    """A runtime and the compiled segment of line 20 (a NEXT, line 10 its FOR)."""
+    runtime = Runtime(tokenize_text(listing).data, C64())
+    return runtime, runtime.segments[runtime.segment_lines.index(20)]
+
+
+def check_generated_next(runtime: Runtime, segment: Callable[[], int], value: float, step: float,
+                         limit: float, known: bool) -> None:
+    """One NEXT of the generated code with the variable at ``value`` (``known``: the
+    very object the frame last stored): its result is the ROM's NEXT, whichever
+    way the code takes (its shortcut, or values._next)."""
     value, limit = full_store(value), full_store(limit)
-    assume(-TWO_32 < value < TWO_32)
-    frame = ForFrame("N_I", limit, step, 1, 10)
-    total = value + step
-    if frame.low <= total <= frame.high:
-        assert (total, True) == rom_next(value, step, limit)
+    frame = ForFrame("N_I", limit, step, RESUME, 10)
+    if known and value == int(value):
+        frame.value = value
+    runtime.stack[:] = [frame]
+    runtime.stack_bytes = 18
+    runtime.namespace["N_I"] = value
+    try:
+        expected: tuple[float, bool] | str = rom_next(value, step, limit)
+    except floats.FloatError as error:
+        expected = error.error
+    try:
+        goes_on = segment() == RESUME
+    except floats.FloatError as error:
+        assert expected == error.error
+        return
+    assert (runtime.namespace["N_I"], goes_on) == expected
+    assert len(runtime.stack) == goes_on
 
 
 @pytest.mark.parametrize("scale", SCALES)
-def test_next_shortcut_in_generated_code_is_fadd_and_store(scale: int) -> None:
-    explore(200 * scale, check_next_shortcut_in_generated_code_is_fadd_and_store, any_integers, steps,
-            stored_numbers)
+@pytest.mark.parametrize("listing", ["10 for i=1 to 1\n20 next\n", "20 next i\n"])
+def test_generated_next_is_the_roms_next(scale: int, listing: str) -> None:
+    runtime, segment = compiled_next(listing)
+    explore(200 * scale, lambda value, step, limit, known: check_generated_next(
+        runtime, segment, value, step, limit, known), st.one_of(any_integers, stored_numbers), steps,
+        stored_numbers, st.booleans())
 
 
 def check_next_helper_is_the_roms_next(value: float, step: float, limit: float) -> None:

@@ -23,6 +23,7 @@ from toolchain.c64.outcome import Stop
 FOR_BYTES, GOSUB_BYTES = 18, 7
 FOR_ROOM, GOSUB_ROOM = 156, 157  # the most bytes of frames a new FOR / GOSUB may find
 BASIC_BYTES_FREE = 38911  # what the start-up screen says
+EXACT = 4294967296.0  # 2**32: whole numbers inside +-EXACT add as in Python (floats.add)
 STATEMENT_CYCLES = 985  # the C64's time for a statement group: a millisecond (TI's 1000 a second)
 
 
@@ -71,14 +72,17 @@ class ForFrame:
     """A FOR loop on the stack: the variable's generated name, the limit and step,
     the sign of the step, the segment that follows the FOR, its line.
 
-    NEXT adds in Python while it can prove the ROM's FADD gives the same: ``value``
-    is the variable's value as NEXT (or the FOR) last stored it when that is a whole
-    number below 2**32 (else None), and while the variable still holds that very
-    object, adding a whole step below 2**32 is exact as long as the sum stays in
-    ``low``..``high``: inside +-2**32 and on this side of the limit (so the loop goes
-    on).  Any other case takes the ROM's way (values._next)."""
+    NEXT adds in Python where it can prove the ROM's FADD and store give the same:
+    a whole step below 2**32 added to a whole number (the variable's value) is exact
+    while the sum stays inside +-2**32 (see values._next).  ``low``..``high`` is
+    where such a sum goes on with the loop (this side of the limit), ``past_low``
+    .. ``past_high`` (exclusive) where it ends the loop; both empty for any other
+    step.  ``value`` is the whole number NEXT (or a FOR with a whole constant start)
+    stored last, else None: while the variable holds that very object, NEXT need not
+    check that it is whole."""
 
-    __slots__ = ("variable", "limit", "step", "sign", "resume", "line", "value", "low", "high")
+    __slots__ = ("variable", "limit", "step", "sign", "resume", "line", "value", "low", "high",
+                 "past_low", "past_high")
 
     def __init__(self, variable: str, limit: float, step: float, resume: int, line: int) -> None:
         self.variable = variable
@@ -89,17 +93,20 @@ class ForFrame:
         self.value: float | None = None
         if step > 0.0:
             self.sign = 1
-            if step < 4294967296.0 and step == int(step):
-                self.low, self.high = -4294967295.0, (limit if limit < 4294967295.0 else 4294967295.0)
+            if step < EXACT and step == int(step):
+                self.low, self.high = -EXACT + 1, (limit if limit < EXACT - 1 else EXACT - 1)
+                self.past_low, self.past_high = (limit if limit > -EXACT else -EXACT), EXACT
                 return
         elif step < 0.0:
             self.sign = -1
-            if step > -4294967296.0 and step == int(step):
-                self.low, self.high = (limit if limit > -4294967295.0 else -4294967295.0), 4294967295.0
+            if step > -EXACT and step == int(step):
+                self.low, self.high = (limit if limit > -EXACT + 1 else -EXACT + 1), EXACT - 1
+                self.past_low, self.past_high = -EXACT, (limit if limit < EXACT else EXACT)
                 return
         else:
             self.sign = 0
-        self.low, self.high = math.inf, -math.inf  # never: every NEXT takes the ROM's way
+        # never: every NEXT takes the ROM's way
+        self.low, self.high = self.past_low, self.past_high = math.inf, -math.inf
 
 
 class GosubFrame:

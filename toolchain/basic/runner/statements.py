@@ -349,15 +349,22 @@ class StatementCompiler(ExpressionCompiler):
             elif variable in self.open_loops:
                 del self.open_loops[self.open_loops.index(variable):]
             if guess is not None:
-                # a whole step added to the whole value the last NEXT stored, staying
-                # below 2**32 and inside the limit, is what FADD gives (see ForFrame)
+                # a whole step added to a whole number, the sum inside +-2**32, is what
+                # FADD and the store give: the loop goes on or ends without the ROM's
+                # routine (see ForFrame)
                 self.emit(f"if STACK and (frame := STACK[-1]).variable == {guess!r} "
-                          f"and {guess} is frame.value:")
+                          f"and ({guess} is frame.value or {guess} == int({guess})):")
                 self.emit(f"    v = {guess} + frame.step")
                 self.emit("    if frame.low <= v <= frame.high:")
                 self.emit(f"        frame.value = {guess} = v")
                 self.emit("        return frame.resume")
-            self.emit(f"if _next(rt, {variable!r}): return STACK[-1].resume")
+                self.emit("    if frame.past_low < v < frame.past_high:")
+                self.emit(f"        {guess} = v")
+                self.emit("        rt.pop_for()")
+                self.emit(f"    elif _next(rt, {variable!r}): return STACK[-1].resume")
+                self.emit(f"elif _next(rt, {variable!r}): return STACK[-1].resume")
+            else:
+                self.emit(f"if _next(rt, {variable!r}): return STACK[-1].resume")
         return False
 
     def statement_DIM(self, number: int) -> bool:
