@@ -23,7 +23,6 @@ from toolchain.c64.outcome import Stop
 FOR_BYTES, GOSUB_BYTES = 18, 7
 FOR_ROOM, GOSUB_ROOM = 156, 157  # the most bytes of frames a new FOR / GOSUB may find
 BASIC_BYTES_FREE = 38911  # what the start-up screen says
-EXACT = 4294967296.0  # 2**32: whole numbers inside +-EXACT add as in Python (floats.add)
 STATEMENT_CYCLES = 985  # the C64's time for a statement group: a millisecond (TI's 1000 a second)
 
 
@@ -70,7 +69,7 @@ def function_name(name: str) -> str:
 
 class ForFrame:
     """A FOR loop on the stack: the variable's generated name, the limit and step,
-    the sign of the step, the segment that follows the FOR, its line.
+    the segment that follows the FOR, its line.
 
     NEXT adds in Python where it can prove the ROM's FADD and store give the same:
     a whole step below 2**32 added to a whole number (the variable's value) is exact
@@ -81,9 +80,11 @@ class ForFrame:
     stored last, else None: while the variable holds that very object, NEXT need not
     check that it is whole."""
 
-    __slots__ = ("variable", "limit", "step", "sign", "resume", "line", "value", "low", "high",
+    __slots__ = ("variable", "limit", "step", "resume", "line", "value", "low", "high",
                  "past_low", "past_high")
 
+    # A FOR runs often (every pass of an outer loop): written for speed (Python 3.11
+    # calls a class slowly), with 2**32 and 2**32 - 1 spelled out.
     def __init__(self, variable: str, limit: float, step: float, resume: int, line: int) -> None:
         self.variable = variable
         self.limit = limit
@@ -91,22 +92,19 @@ class ForFrame:
         self.resume = resume
         self.line = line
         self.value: float | None = None
-        if step > 0.0:
-            self.sign = 1
-            if step < EXACT and step == int(step):
-                self.low, self.high = -EXACT + 1, (limit if limit < EXACT - 1 else EXACT - 1)
-                self.past_low, self.past_high = (limit if limit > -EXACT else -EXACT), EXACT
-                return
-        elif step < 0.0:
-            self.sign = -1
-            if step > -EXACT and step == int(step):
-                self.low, self.high = (limit if limit > -EXACT + 1 else -EXACT + 1), EXACT - 1
-                self.past_low, self.past_high = -EXACT, (limit if limit < EXACT else EXACT)
-                return
-        else:
-            self.sign = 0
-        # never: every NEXT takes the ROM's way
-        self.low, self.high = self.past_low, self.past_high = math.inf, -math.inf
+        if 0.0 < step < 4294967296.0 and step % 1.0 == 0.0:
+            self.low = -4294967295.0
+            self.high = limit if limit < 4294967295.0 else 4294967295.0
+            self.past_low = limit if limit > -4294967296.0 else -4294967296.0
+            self.past_high = 4294967296.0
+        elif -4294967296.0 < step < 0.0 and step % 1.0 == 0.0:
+            self.low = limit if limit > -4294967295.0 else -4294967295.0
+            self.high = 4294967295.0
+            self.past_low = -4294967296.0
+            self.past_high = limit if limit < 4294967296.0 else 4294967296.0
+        else:  # never: every NEXT takes the ROM's way
+            self.low = self.past_low = math.inf
+            self.high = self.past_high = -math.inf
 
 
 class GosubFrame:

@@ -277,7 +277,7 @@ def _next(rt: Any, variable: str | None) -> bool:
         frame.value = value if -4294967296.0 < value < 4294967296.0 and value == int(value) else None
     namespace[name] = value
     limit = frame.limit
-    if (value > limit) - (value < limit) != frame.sign:
+    if (value > limit) - (value < limit) != (step > 0.0) - (step < 0.0):
         return True
     rt.pop_for()
     return False
