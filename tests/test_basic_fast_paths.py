@@ -466,21 +466,26 @@ def test_rounding_shortcut_on_the_real_rom(rom: BasicRom, scale: int) -> None:
             st.one_of(any_integers, near_edges))
 
 
-OPERATORS = {"+": (floats.add, full_add), "-": (floats.subtract, full_subtract),
-             "*": (floats.multiply, full_multiply)}
+# each operator: its shortcut, the twin that stores (rounds) the result, the full routine
+OPERATORS = {"+": (floats.add, floats.add_stored, full_add),
+             "-": (floats.subtract, floats.subtract_stored, full_subtract),
+             "*": (floats.multiply, floats.multiply_stored, full_multiply)}
+
+
+def outcome(function: Callable[..., float], *arguments: float) -> float | str:
+    try:
+        return function(*arguments)
+    except floats.FloatError as error:
+        return error.error
 
 
 def check_operator_shortcuts_are_the_full_routines(operator: str, left: float, right: float) -> None:
-    fast, full = OPERATORS[operator]
+    fast, stored, full = OPERATORS[operator]
     right = floats.from_fac(floats.to_fac(right))
-    try:
-        expected: float | str = full(left, right)
-    except floats.FloatError as error:
-        expected = error.error
-    try:
-        assert fast(left, right) == expected
-    except floats.FloatError as error:
-        assert error.error == expected
+    expected = outcome(full, left, right)
+    assert outcome(fast, left, right) == expected
+    expected_stored = outcome(full_store, expected) if isinstance(expected, float) else expected
+    assert outcome(stored, left, right) == expected_stored
 
 
 @pytest.mark.parametrize("scale", SCALES)
@@ -490,12 +495,14 @@ def test_operator_shortcuts_are_the_full_routines(scale: int) -> None:
 
 
 def check_operator_shortcuts_on_the_real_rom(rom: BasicRom, operator: str, left: float, right: float) -> None:
-    fast, _ = OPERATORS[operator]
-    try:
-        ours: float | str = fast(left, right)
-    except floats.FloatError as error:
-        ours = error.error
-    assert ours == rom.binary(operator, left, right)
+    fast, stored, _ = OPERATORS[operator]
+    expected = rom.binary(operator, left, right)
+    assert outcome(fast, left, right) == expected
+    ours = outcome(stored, left, right)
+    if isinstance(expected, str):
+        assert ours == expected
+    else:  # what $BBD4 stores of the ROM's result
+        assert (floats.to_bytes(ours) if isinstance(ours, float) else ours) == rom.store(expected)
 
 
 @pytest.mark.parametrize("scale", SCALES)
@@ -503,7 +510,7 @@ def test_operator_shortcuts_on_the_real_rom(rom: BasicRom, scale: int) -> None:
     explore(40 * scale, lambda operator, left, right: check_operator_shortcuts_on_the_real_rom(
                 rom, operator, left, right),
             st.sampled_from(sorted(OPERATORS)), st.one_of(any_integers, near_edges).map(full_store),
-            st.one_of(any_integers, near_edges))
+            st.one_of(any_integers, near_edges, stored_numbers))
 
 
 # -- errors where the shortcuts end, as VICE prints them ---------------------------------------------

@@ -239,7 +239,10 @@ class ExpressionCompiler:
             function = "_and" if operator == AND else "_or"
             return Expression(f"{function}({self.stored(left)}, {right.code})", Kind.NUMBER, True)
         function = {PLUS: "_add", MINUS: "_sub", TIMES: "_mul", DIVIDE: "_fdiv", POWER: "_fpow"}[operator]
-        return Expression(f"{function}({self.stored(left)}, {right.code})", Kind.NUMBER, False)
+        operands = f"({self.stored(left)}, {right.code})"
+        # + - * have a twin that rounds as it stores: one call instead of two
+        rounded = f"{function}_r{operands}" if operator in (PLUS, MINUS, TIMES) else None
+        return Expression(f"{function}{operands}", Kind.NUMBER, False, rounded=rounded)
 
     def unary(self) -> Expression:
         byte = self.peek()

@@ -293,6 +293,7 @@ def helpers() -> dict[str, Any]:
     """The names generated code calls, bound as it calls them."""
     return {
         "floats": floats, "BasicError": BasicError, "_r": _r, "_add": _add, "_sub": _sub, "_mul": _mul,
+        "_add_r": floats.add_stored, "_sub_r": floats.subtract_stored, "_mul_r": floats.multiply_stored,
         "_fdiv": _floats_call(_div), "_fpow": _floats_call(_pow), "_int16": _floats_call(_int16),
         "_byte": _byte, "_address": _address, "_cmp": _cmp, "_scmp": _scmp, "_concat": _concat,
         "_str": floats.format_number, "_val": _val, "_mid": _mid, "_left": _left,
