@@ -726,8 +726,10 @@ def format_number(value: float) -> str:
     """FOUT ($BDDD): a space or minus sign, then at most nine significant digits,
     E notation outside .01 ... 999999999 (``STR$`` and ``PRINT`` use this).  A FAC
     at the top of the range whose rounding byte carries is ?OVERFLOW, as FOUT rounds."""
-    if -1e9 < value < 1e9 and value == int(value):
-        return f" {int(value)}" if value >= 0 else f"{int(value)}"
+    if -1e9 < value < 1e9:
+        whole = int(value)
+        if whole == value:
+            return f" {whole}" if value >= 0 else f"{whole}"
     text = _FORMAT_CACHE.get(value)
     if text is None:
         text = _format(value)
