@@ -59,6 +59,7 @@ def printed(listing: str, typed: str | None = None) -> list[str]:
     ("stack-mixed", None),  # a GOSUB and 9 FORs fit
     ("compare", None),  # 1/3*3=1 is true: the left operand is rounded before comparing
     ("integers", None),  # A%= rounds then floors; AND floors its right operand unrounded
+    ("fastpaths", None),  # the runner's shortcuts at their edges: NEXT near 2**32, slices, VAL, arrays
 ])
 def test_screen_equals_the_real_c64(name: str, typed: str | None) -> None:
     """The rows after RUN on VICE, program by program: numbers, functions, PRINT

@@ -372,6 +372,35 @@ def multiply(left: float, right: float) -> float:
     return from_fac(_multiply(_memory(to_fac(left)), to_fac(right)))
 
 
+# The same operators with the result as a variable stores it (rounded): what the
+# runner's ``X = A + B`` needs, in one call.  The shortcuts are the ones above.
+
+def add_stored(left: float, right: float) -> float:
+    total = left + right
+    if (-4294967296.0 < total < 4294967296.0 and total == int(total)
+            and -4294967296.0 < left < 4294967296.0 and -4294967296.0 < right < 4294967296.0
+            and total - left == right and total - right == left):
+        return total
+    return from_fac(round_fac(_add(_memory(to_fac(left)), to_fac(right))))
+
+
+def subtract_stored(left: float, right: float) -> float:
+    total = left - right
+    if (-4294967296.0 < total < 4294967296.0 and total == int(total)
+            and -4294967296.0 < left < 4294967296.0 and -4294967296.0 < right < 4294967296.0
+            and left - total == right and total + right == left):
+        return total
+    return from_fac(round_fac(_add(_memory(to_fac(left)), _negate(to_fac(right)))))
+
+
+def multiply_stored(left: float, right: float) -> float:
+    product = left * right
+    if (-4294967296.0 < product < 4294967296.0 and -16777216.0 < right < 16777216.0
+            and product == int(product) and left == int(left) and right == int(right)):
+        return product
+    return from_fac(round_fac(_multiply(_memory(to_fac(left)), to_fac(right))))
+
+
 @_memoized
 def divide(left: float, right: float) -> float:
     return from_fac(_divide(_memory(to_fac(left)), to_fac(right)))
@@ -697,8 +726,10 @@ def format_number(value: float) -> str:
     """FOUT ($BDDD): a space or minus sign, then at most nine significant digits,
     E notation outside .01 ... 999999999 (``STR$`` and ``PRINT`` use this).  A FAC
     at the top of the range whose rounding byte carries is ?OVERFLOW, as FOUT rounds."""
-    if -1e9 < value < 1e9 and value == int(value):
-        return f" {int(value)}" if value >= 0 else f"{int(value)}"
+    if -1e9 < value < 1e9:
+        whole = int(value)
+        if whole == value:
+            return f" {whole}" if value >= 0 else f"{whole}"
     text = _FORMAT_CACHE.get(value)
     if text is None:
         text = _format(value)

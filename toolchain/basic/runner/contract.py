@@ -10,6 +10,7 @@ the first two characters of a name count, as on the C64.
 from __future__ import annotations
 
 import enum
+import math
 from typing import NamedTuple
 
 from toolchain.c64.outcome import Stop
@@ -68,20 +69,42 @@ def function_name(name: str) -> str:
 
 class ForFrame:
     """A FOR loop on the stack: the variable's generated name, the limit and step,
-    the sign of the step, the segment that follows the FOR, its line."""
+    the segment that follows the FOR, its line.
 
-    __slots__ = ("variable", "limit", "step", "sign", "whole", "resume", "line")
+    NEXT adds in Python where it can prove the ROM's FADD and store give the same:
+    a whole step below 2**32 added to a whole number (the variable's value) is exact
+    while the sum stays inside +-2**32 (see values._next).  ``low``..``high`` is
+    where such a sum goes on with the loop (this side of the limit), ``past_low``
+    .. ``past_high`` (exclusive) where it ends the loop; both empty for any other
+    step.  ``value`` is the whole number NEXT (or a FOR with a whole constant start)
+    stored last, else None: while the variable holds that very object, NEXT need not
+    check that it is whole."""
 
+    __slots__ = ("variable", "limit", "step", "resume", "line", "value", "low", "high",
+                 "past_low", "past_high")
+
+    # A FOR runs often (every pass of an outer loop): written for speed (Python 3.11
+    # calls a class slowly), with 2**32 and 2**32 - 1 spelled out.
     def __init__(self, variable: str, limit: float, step: float, resume: int, line: int) -> None:
         self.variable = variable
         self.limit = limit
         self.step = step
-        self.sign = (step > 0) - (step < 0)
-        # NEXT may add in Python when the step is a whole number below 2**32 (and so is
-        # the variable): then the ROM's FADD is exact too (see floats.add)
-        self.whole = -4294967296.0 < step < 4294967296.0 and step == int(step)
         self.resume = resume
         self.line = line
+        self.value: float | None = None
+        if 0.0 < step < 4294967296.0 and step % 1.0 == 0.0:
+            self.low = -4294967295.0
+            self.high = limit if limit < 4294967295.0 else 4294967295.0
+            self.past_low = limit if limit > -4294967296.0 else -4294967296.0
+            self.past_high = 4294967296.0
+        elif -4294967296.0 < step < 0.0 and step % 1.0 == 0.0:
+            self.low = limit if limit > -4294967295.0 else -4294967295.0
+            self.high = 4294967295.0
+            self.past_low = -4294967296.0
+            self.past_high = limit if limit < 4294967296.0 else 4294967296.0
+        else:  # never: every NEXT takes the ROM's way
+            self.low = self.past_low = math.inf
+            self.high = self.past_high = -math.inf
 
 
 class GosubFrame:

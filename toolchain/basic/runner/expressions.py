@@ -43,6 +43,7 @@ class Expression(NamedTuple):
     kind: Kind  # NUMBER or STRING (integer variables are read as numbers)
     exact: bool
     condition: str | None = None  # for a comparison: the Python test, without _bool()
+    rounded: str | None = None  # code for the value as a variable stores it, if cheaper than _r(code)
 
 
 class ExpressionCompiler:
@@ -124,13 +125,13 @@ class ExpressionCompiler:
 
     # -- expressions --------------------------------------------------------------------------
     def numeric(self) -> str:
-        code, kind, _, _ = self.expression()
+        code, kind, _, _, _ = self.expression()
         if kind is not Kind.NUMBER:
             raise CompileError("TYPE MISMATCH")
         return code
 
     def string(self) -> str:
-        code, kind, _, _ = self.expression()
+        code, kind, _, _, _ = self.expression()
         if kind is not Kind.STRING:
             raise CompileError("TYPE MISMATCH")
         return code
@@ -198,8 +199,31 @@ class ExpressionCompiler:
 
     @staticmethod
     def stored(operand: Expression) -> str:
-        """A left operand as the ROM pushes it: rounded."""
-        return operand.code if operand.exact else f"_r({operand.code})"
+        """A left operand as the ROM pushes it (and any value as a variable stores it):
+        rounded."""
+        if operand.exact:
+            return operand.code
+        return operand.rounded or f"_r({operand.code})"
+
+    @staticmethod
+    def constant(code: str) -> float | None:
+        """The number, if ``code`` is a number literal."""
+        try:
+            value = float(code)
+        except ValueError:
+            return None
+        return value if repr(value) == code else None
+
+    @staticmethod
+    def is_simple(code: str) -> bool:
+        """Code that reads a variable or is a literal: evaluating it twice costs little
+        and does nothing else."""
+        return code.isidentifier() or ExpressionCompiler.constant(code) is not None
+
+    def temporary(self, letter: str) -> str:
+        """A name for a value generated code computes once and uses twice, unique at
+        this depth of the expression (inner ones finish before outer ones assign)."""
+        return f"_{letter}{self.depth}"
 
     def binary(self, operator: int, left: Expression, right: Expression) -> Expression:
         if operator == PLUS and left.kind is Kind.STRING and right.kind is Kind.STRING:
@@ -215,13 +239,16 @@ class ExpressionCompiler:
             function = "_and" if operator == AND else "_or"
             return Expression(f"{function}({self.stored(left)}, {right.code})", Kind.NUMBER, True)
         function = {PLUS: "_add", MINUS: "_sub", TIMES: "_mul", DIVIDE: "_fdiv", POWER: "_fpow"}[operator]
-        return Expression(f"{function}({self.stored(left)}, {right.code})", Kind.NUMBER, False)
+        operands = f"({self.stored(left)}, {right.code})"
+        # + - * have a twin that rounds as it stores: one call instead of two
+        rounded = f"{function}_r{operands}" if operator in (PLUS, MINUS, TIMES) else None
+        return Expression(f"{function}{operands}", Kind.NUMBER, False, rounded=rounded)
 
     def unary(self) -> Expression:
         byte = self.peek()
         if byte == MINUS:
             self.position += 1
-            code, kind, exact, _ = self.expression(125)
+            code, kind, exact, _, _ = self.expression(125)
             if kind is not Kind.NUMBER:
                 raise CompileError("TYPE MISMATCH")
             return Expression(f"(-{code} or 0.0)", Kind.NUMBER, exact)
@@ -230,7 +257,7 @@ class ExpressionCompiler:
             return self.unary()
         if byte == NOT:
             self.position += 1
-            code, kind, _, _ = self.expression(90)
+            code, kind, _, _, _ = self.expression(90)
             if kind is not Kind.NUMBER:
                 raise CompileError("TYPE MISMATCH")
             return Expression(f"_not({code})", Kind.NUMBER, True)
@@ -304,8 +331,9 @@ class ExpressionCompiler:
         if self.peek() == OPEN_PARENTHESIS:
             indexes = self.subscripts()
             array = self.array(name, kind)
-            method = {1: "get1", 2: "get2"}.get(len(indexes), "get")
-            return Expression(f"{array}.{method}({', '.join(indexes)})", value_kind, True)
+            # one look-up; a subscript that is not a whole number in bounds is missing
+            # from the cells and goes the ROM's way (values.Cells)
+            return Expression(f"{array}.cells[{', '.join(indexes)}]", value_kind, True)
         if name == "TI" and kind is Kind.NUMBER:
             return Expression("rt.jiffies()", Kind.NUMBER, True)
         if name == "TI" and kind is Kind.STRING:
@@ -329,9 +357,14 @@ class ExpressionCompiler:
                 arguments.append(self.numeric())
             self.expect(CLOSE_PARENTHESIS)
             helper = {"LEFT$": "_left", "RIGHT$": "_right", "MID$": "_mid"}[keyword]
-            return Expression(f"{helper}({', '.join(arguments)})", Kind.STRING, True)
+            call = f"{helper}({', '.join(arguments)})"
+            if keyword == "MID$":
+                return Expression(self.slice_mid(call, *arguments), Kind.STRING, True)
+            if keyword == "LEFT$":
+                return Expression(self.slice_left(call, *arguments), Kind.STRING, True)
+            return Expression(call, Kind.STRING, True)
         self.expect(OPEN_PARENTHESIS)
-        code, kind, exact, _ = self.expression()
+        code, kind, exact, _, _ = self.expression()
         self.expect(CLOSE_PARENTHESIS)
         string_argument = keyword in ("LEN", "VAL", "ASC")
         if (kind is Kind.STRING) != string_argument:
@@ -342,15 +375,49 @@ class ExpressionCompiler:
             "SQR": ("_sqr({})", False), "RND": ("rt.rnd({})", True), "LOG": ("_log({})", False),
             "EXP": ("_exp({})", False), "COS": ("_cos({})", False), "SIN": ("_sin({})", False),
             "TAN": ("_tan({})", False), "ATN": ("_atn({})", False), "PEEK": ("rt.peek({})", True),
-            "LEN": ("float(len({}))", True), "VAL": ("_val({})", False),
+            "LEN": ("float(len({}))", True),
             "ASC": ("_asc({})", True),
         }
         if keyword in simple:
             template, result_exact = simple[keyword]
             return Expression(template.format(code), Kind.NUMBER, result_exact)
+        if keyword == "VAL":
+            # VAL of a text met before is a look-up (values.Values)
+            return Expression(f"_VAL[{code}]", Kind.NUMBER, False, rounded=f"_VALR[{code}]")
         if keyword == "STR$":
             return Expression(f"_str({code})", Kind.STRING, True)
         if keyword == "CHR$":
             return Expression(f"_chr({code})", Kind.STRING, True)
         raise CompileError("SYNTAX")
 
+
+    # -- string slices without a call: MID$ and LEFT$ whose numbers are known to be in
+    # range (1..255 for a start, 0..255 for a length) are Python slices; others call
+    # the helper, which raises the ROM's ?ILLEGAL QUANTITY
+    def slice_mid(self, call: str, text: str, start: str, length: str | None = None) -> str:
+        first = self.constant(start)
+        count = 255.0 if length is None else self.constant(length)
+        if count is None or not 0.0 <= count < 256.0:
+            return call
+        text = text if self.is_simple(text) else f"({text})"
+        if first is not None:
+            if not 1.0 <= first < 256.0:
+                return call
+            begin = int(first) - 1
+            return f"{text}[{begin}:{begin + int(count)}]" if length is not None else f"{text}[{begin}:]"
+        if not self.is_simple(start):
+            return call
+        if length is None:
+            return f"({text}[int({start}) - 1:] if 1.0 <= {start} < 256.0 else {call})"
+        place = self.temporary("m")
+        end = place if int(count) == 1 else f"{place} + {int(count) - 1}"
+        return f"({text}[({place} := int({start})) - 1:{end}] if 1.0 <= {start} < 256.0 else {call})"
+
+    def slice_left(self, call: str, text: str, length: str) -> str:
+        count = self.constant(length)
+        text = text if self.is_simple(text) else f"({text})"
+        if count is not None:
+            return f"{text}[:{int(count)}]" if 0.0 <= count < 256.0 else call
+        if not self.is_simple(length):
+            return call
+        return f"({text}[:int({length})] if 0.0 <= {length} < 256.0 else {call})"

@@ -94,6 +94,8 @@ class StatementCompiler(ExpressionCompiler):
         self.line_first_segment: dict[int, int] = {}
         self.segments: list[Segment] = []
         self.indent = 1
+        # the variables of the FOR loops open at this point of the text, innermost last
+        self.open_loops: list[str] = []
 
     def compile(self) -> Program:
         for line in self.lines:
@@ -191,8 +193,16 @@ class StatementCompiler(ExpressionCompiler):
             self.expect(EQUAL)
             array = self.array(name, kind)
             value = self.value_for(kind)
-            method = {1: "set1", 2: "set2"}.get(len(indexes), "set")
-            self.emit(f"{array}.{method}({value}, {', '.join(indexes)})")
+            # the ROM finds the element first, then evaluates the value (LET, $A9A5)
+            key = indexes[0] if len(indexes) == 1 else f"({', '.join(indexes)})"
+            if not self.is_simple(key):
+                self.emit(f"_k = {key}")
+                key = "_k"
+            if kind is not Kind.INTEGER:
+                self.emit(f"if {key} in {array}.writable: {array}.writable[{key}] = {value}")
+                self.emit(f"else: {array}.place({key})({value})")
+            else:
+                self.emit(f"{array}.place({key})({value})")
             return
         self.expect(EQUAL)
         if name == "TI" and kind is Kind.STRING:
@@ -204,15 +214,15 @@ class StatementCompiler(ExpressionCompiler):
         self.emit(f"{target} = {self.value_for(kind)}")
 
     def value_for(self, kind: Kind) -> str:
-        code, value_kind, exact, _ = self.expression()
-        if value_kind.is_string != kind.is_string:
+        value = self.expression()
+        if value.kind.is_string != kind.is_string:
             raise CompileError("TYPE MISMATCH")
         if kind is Kind.INTEGER:
             # assigning to an integer rounds first, then floors ($A9C4)
-            return f"_int16({code})" if exact else f"_int16(_r({code}))"
-        if kind is Kind.NUMBER and not exact:
-            return f"_r({code})"
-        return code
+            return f"_int16({self.stored(value)})"
+        if kind is Kind.NUMBER:
+            return self.stored(value)
+        return value.code
 
     def statement_END(self, number: int) -> bool:
         self.leave(END)
@@ -275,7 +285,7 @@ class StatementCompiler(ExpressionCompiler):
         return True
 
     def statement_IF(self, number: int) -> bool | None:
-        code, kind, _, condition = self.expression()
+        code, kind, _, condition, _ = self.expression()
         if kind is Kind.STRING:
             condition = f"len({code})"
         elif condition is None:
@@ -308,6 +318,13 @@ class StatementCompiler(ExpressionCompiler):
             step = self.value_for(Kind.NUMBER)
         self.emit(f"{variable} = {start}")
         self.emit(f"rt.push_for({variable!r}, {limit}, {step}, {len(self.segments)}, {number})")
+        constant = self.constant(start)
+        if constant is not None and constant == int(constant) and abs(constant) < 4294967296.0:
+            # NEXT may add in Python from the first step (see ForFrame)
+            self.emit(f"STACK[-1].value = {variable}")
+        if variable in self.open_loops:
+            del self.open_loops[self.open_loops.index(variable):]
+        self.open_loops.append(variable)
         self.new_segment(number)
         return False
 
@@ -324,26 +341,30 @@ class StatementCompiler(ExpressionCompiler):
                     break
                 self.position += 1
         for variable in names:
-            # the innermost frame is checked inline; anything else asks the runtime
+            # The loop this NEXT closes, as far as the program's text tells (FOR and
+            # NEXT nest in it): its variable gets the shortcut, checked when it runs.
+            guess = variable
             if variable is None:
-                self.emit("frame = STACK[-1] if STACK and STACK[-1].variable else rt.for_frame(None)")
-                self.emit("x = globals_[frame.variable]")
+                guess = self.open_loops.pop() if self.open_loops else None
+            elif variable in self.open_loops:
+                del self.open_loops[self.open_loops.index(variable):]
+            if guess is not None:
+                # a whole step added to a whole number, the sum inside +-2**32, is what
+                # FADD and the store give: the loop goes on or ends without the ROM's
+                # routine (see ForFrame)
+                self.emit(f"if STACK and (frame := STACK[-1]).variable == {guess!r} "
+                          f"and ({guess} is frame.value or {guess} == int({guess})):")
+                self.emit(f"    v = {guess} + frame.step")
+                self.emit("    if frame.low <= v <= frame.high:")
+                self.emit(f"        frame.value = {guess} = v")
+                self.emit("        return frame.resume")
+                self.emit("    if frame.past_low < v < frame.past_high:")
+                self.emit(f"        {guess} = v")
+                self.emit("        rt.pop_for()")
+                self.emit(f"    elif _next(rt, {variable!r}): return STACK[-1].resume")
+                self.emit(f"elif _next(rt, {variable!r}): return STACK[-1].resume")
             else:
-                self.emit(f"frame = STACK[-1] if STACK and STACK[-1].variable == {variable!r} "
-                          f"else rt.for_frame({variable!r})")
-                self.emit(f"x = {variable}")
-            # whole numbers below 2**32 add exactly (see floats.add); anything else goes
-            # through the ROM's add
-            self.emit("v = x + frame.step")
-            self.emit("if not (frame.whole and -4294967296.0 < x < 4294967296.0 and v == int(v)): "
-                      "v = _r(_add(x, frame.step))")
-            if variable is None:
-                self.emit("globals_[frame.variable] = v")
-            else:
-                self.emit(f"{variable} = v")
-            # the ROM compares the stored (rounded) value with the limit: exact floats
-            self.emit("if (v > frame.limit) - (v < frame.limit) != frame.sign: return frame.resume")
-            self.emit("rt.pop_for()")
+                self.emit(f"if _next(rt, {variable!r}): return STACK[-1].resume")
         return False
 
     def statement_DIM(self, number: int) -> bool:
@@ -394,7 +415,7 @@ class StatementCompiler(ExpressionCompiler):
                 method = "tab" if byte == TOKEN["TAB("] else "spc"
                 self.emit(f"{output}.{method}(_byte({amount}))")
                 continue
-            code, kind, _, _ = self.expression()
+            code, kind, _, _, _ = self.expression()
             self.emit(f"{output}.{'text' if kind is Kind.STRING else 'number'}({code})")
             newline = self.at_statement_end()
         if newline:

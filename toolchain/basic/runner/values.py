@@ -8,6 +8,7 @@ program's variables (whose names start with a capital letter).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -63,7 +64,33 @@ def _val(text: str) -> float:
     with its space cut off) needs no ROM steps to be exact."""
     if text.isascii() and text.isdigit() and len(text) < 10:
         return float(text)
-    return floats.parse_number(text.encode("latin-1"))[0]
+    try:
+        return floats.parse_number(text.encode("latin-1"))[0]
+    except floats.FloatError as error:
+        raise BasicError(error.error) from None
+
+
+class Values(dict):
+    """VAL of the texts met so far (generated code reads ``_VAL[text]``: FIN is a pure
+    function of the text, and programs take VAL of the same few strings again and
+    again); with ``rounded``, the value as a variable stores it.  Bounded: it starts
+    afresh when full."""
+
+    __slots__ = ("rounded",)
+    LIMIT = 4096
+
+    def __init__(self, rounded: bool) -> None:
+        super().__init__()
+        self.rounded = rounded
+
+    def __missing__(self, text: str) -> float:
+        value = _val(text)
+        if self.rounded:
+            value = _r(value)
+        if len(self) >= self.LIMIT:
+            self.clear()
+        self[text] = value
+        return value
 
 
 def _mid(text: str, start: float, length: float = 255.0) -> str:
@@ -82,7 +109,7 @@ def _left(text: str, length: float) -> str:
 
 def _right(text: str, length: float) -> str:
     count = _byte(length)
-    return text[len(text) - count :] if count else ""
+    return text[max(len(text) - count, 0) :] if count else ""
 
 
 def _chr(value: float) -> str:
@@ -126,85 +153,91 @@ def _floats_call(function: Callable[..., float]) -> Callable[..., float]:
     return call
 
 
-class Array:
-    """A dimensioned array: flat storage, C64 bounds (0..n in each dimension).
-    Integer arrays hold Python ints and hand out floats."""
+class Cells(dict):
+    """An array's elements by their subscripts as the program computes them: a float
+    for one dimension, a tuple of floats for more.  Generated code reads an element
+    with one look-up (``AN_A.cells[N_I]``); a subscript that is not a whole number in
+    bounds, or an array not yet dimensioned, is missing and goes to the array's own
+    check (floor, bounds, errors)."""
 
-    __slots__ = ("data", "sizes", "kind", "size0", "integer")
+    __slots__ = ("array",)
+
+    def __init__(self, array: Array | Undimensioned) -> None:
+        super().__init__()
+        self.array = array
+
+    def __missing__(self, key: float | tuple[float, ...]) -> Any:
+        return self.array.get(*key) if isinstance(key, tuple) else self.array.get(key)
+
+
+class Array:
+    """A dimensioned array: C64 bounds (0..n in each dimension), the elements in
+    ``cells`` keyed by whole-number subscripts.  Integer arrays hold whole floats
+    (what the program reads) and convert what is stored (``_int16``).  ``writable``
+    is ``cells`` where generated code may store a value as it is (numbers, strings),
+    an empty dict where it must ask :meth:`place` (integers)."""
+
+    __slots__ = ("cells", "writable", "sizes", "kind", "integer")
 
     def __init__(self, sizes: tuple[int, ...], kind: Kind) -> None:
         self.sizes = sizes
-        # get1/set1 serve one subscript; an array of more dimensions sends them on
-        self.size0 = sizes[0] if len(sizes) == 1 else -len(sizes)
         self.kind = kind
         self.integer = kind is Kind.INTEGER
-        count = 1
-        for size in sizes:
-            count *= size
-        self.data: list[Any] = [kind.initial()] * count
+        initial = float(kind.initial()) if self.integer else kind.initial()
+        self.cells = Cells(self)
+        if len(sizes) == 1:
+            self.cells.update(dict.fromkeys(map(float, range(sizes[0])), initial))
+        else:
+            keys: list[tuple[float, ...]] = [()]
+            for size in sizes:
+                keys = [key + (float(index),) for key in keys for index in range(size)]
+            self.cells.update(dict.fromkeys(keys, initial))
+        self.writable: dict[Any, Any] = {} if self.integer else self.cells
 
-    def _offset(self, indexes: tuple[float, ...]) -> int:
+    def _key(self, indexes: tuple[float, ...]) -> float | tuple[float, ...]:
+        """The cell of these subscripts, or the ROM's error: each subscript is checked
+        as it is evaluated (?ILLEGAL QUANTITY below 0 or from 32768, $B1B2), then,
+        with all of them read, their count ($B256) and the bounds ($B2FC) (?BAD
+        SUBSCRIPT).  Measured on VICE: A(5,-1) of a 3x3 array is ?ILLEGAL QUANTITY."""
+        for index in indexes:
+            if not 0.0 <= index < 32768.0:
+                raise BasicError("ILLEGAL QUANTITY")
         if len(indexes) != len(self.sizes):
             raise BasicError("BAD SUBSCRIPT")
-        offset = 0
         for index, size in zip(indexes, self.sizes, strict=True):
-            if not 0.0 <= index < size:
-                if index < 0 or index >= 32768:
-                    raise BasicError("ILLEGAL QUANTITY")
+            if index >= size:
                 raise BasicError("BAD SUBSCRIPT")
-            offset = offset * size + int(index)
-        return offset
-
-    def get1(self, index: float) -> Any:
-        if 0.0 <= index < self.size0:
-            value = self.data[int(index)]
-            return float(value) if self.integer else value
-        return self.get(index)
-
-    def set1(self, value: Any, index: float) -> None:
-        if 0.0 <= index < self.size0 and not self.integer:
-            self.data[int(index)] = value
-        else:
-            self.set(value, index)
-
-    def get2(self, first: float, second: float) -> Any:
-        if self.size0 == -2 and 0.0 <= first < self.sizes[0] and 0.0 <= second < self.sizes[1]:
-            value = self.data[int(first) * self.sizes[1] + int(second)]
-            return float(value) if self.integer else value
-        return self.get(first, second)
-
-    def set2(self, value: Any, first: float, second: float) -> None:
-        if (self.size0 == -2 and not self.integer and 0.0 <= first < self.sizes[0]
-                and 0.0 <= second < self.sizes[1]):
-            self.data[int(first) * self.sizes[1] + int(second)] = value
-        else:
-            self.set(value, first, second)
+        if len(indexes) == 1:
+            return float(int(indexes[0]))
+        return tuple(float(int(index)) for index in indexes)
 
     def get(self, *indexes: float) -> Any:
-        if len(indexes) == 1 and len(self.sizes) == 1:
-            index = indexes[0]
-            if 0.0 <= index < self.sizes[0]:
-                value = self.data[int(index)]
-                return float(value) if self.integer else value
-        value = self.data[self._offset(indexes)]
-        return float(value) if self.integer else value
+        return dict.__getitem__(self.cells, self._key(indexes))
 
     def set(self, value: Any, *indexes: float) -> None:
+        self._put(self._key(indexes), value)
+
+    def place(self, key: float | tuple[float, ...]) -> Callable[[Any], None]:
+        """The element ``key`` (as in ``cells``) checked, for an assignment generated
+        code does not make itself (a subscript out of bounds, an integer array): the
+        ROM finds the element before it evaluates the value (LET, $A9A5)."""
+        return functools.partial(self._put, self._key(key if isinstance(key, tuple) else (key,)))
+
+    def _put(self, key: float | tuple[float, ...], value: Any) -> None:
         if self.integer:
-            value = _int16(value)
-        if len(indexes) == 1 and len(self.sizes) == 1 and 0.0 <= indexes[0] < self.sizes[0]:
-            self.data[int(indexes[0])] = value
-            return
-        self.data[self._offset(indexes)] = value
+            value = float(_int16(value))
+        dict.__setitem__(self.cells, key, value)
 
 
 class Undimensioned:
     """An array not yet DIMed: the first use dimensions it to 10 in each subscript."""
 
-    __slots__ = ("namespace", "name", "kind")
+    __slots__ = ("namespace", "name", "kind", "cells")
+    writable: dict[Any, Any] = {}  # stays empty: every assignment asks place()
 
     def __init__(self, namespace: dict[str, Any], name: str, kind: Kind) -> None:
         self.namespace, self.name, self.kind = namespace, name, kind
+        self.cells = Cells(self)
 
     def _create(self, count: int) -> Array:
         array = self.namespace["rt"].new_array((11,) * count, self.kind)
@@ -217,17 +250,37 @@ class Undimensioned:
     def set(self, value: Any, *indexes: float) -> None:
         self._create(len(indexes)).set(value, *indexes)
 
-    def get1(self, index: float) -> Any:
-        return self.get(index)
+    def place(self, key: float | tuple[float, ...]) -> Callable[[Any], None]:
+        return self._create(len(key) if isinstance(key, tuple) else 1).place(key)
 
-    def get2(self, first: float, second: float) -> Any:
-        return self.get(first, second)
 
-    def set2(self, value: Any, first: float, second: float) -> None:
-        self.set(value, first, second)
-
-    def set1(self, value: Any, index: float) -> None:
-        self.set(value, index)
+def _next(rt: Any, variable: str | None) -> bool:
+    """NEXT the ROM's way, where the generated code's shortcut does not apply: the
+    loop of ``variable`` (None: the innermost), its step added to the variable by
+    FADD and stored (rounded), compared with the limit ($AD1E).  True while the loop
+    goes on (its frame is then the top of the stack), else the frame is gone."""
+    stack = rt.stack
+    frame = stack[-1] if stack else None
+    if frame is None or frame.variable is None or (variable is not None and frame.variable != variable):
+        frame = rt.for_frame(variable)
+    namespace = rt.namespace
+    name = frame.variable
+    before, step = namespace[name], frame.step
+    value = before + step
+    if (-4294967296.0 < value < 4294967296.0 and value == int(value) and value - step == before
+            and -4294967296.0 < step < 4294967296.0):
+        # whole numbers below 2**32 (floats.add's fast path): the shortcut may take
+        # the next step
+        frame.value = value
+    else:
+        value = _r(_add(before, step))
+        frame.value = value if -4294967296.0 < value < 4294967296.0 and value == int(value) else None
+    namespace[name] = value
+    limit = frame.limit
+    if (value > limit) - (value < limit) != (step > 0.0) - (step < 0.0):
+        return True
+    rt.pop_for()
+    return False
 
 
 def undefined_function(*_: float) -> float:
@@ -240,12 +293,14 @@ def helpers() -> dict[str, Any]:
     """The names generated code calls, bound as it calls them."""
     return {
         "floats": floats, "BasicError": BasicError, "_r": _r, "_add": _add, "_sub": _sub, "_mul": _mul,
+        "_add_r": floats.add_stored, "_sub_r": floats.subtract_stored, "_mul_r": floats.multiply_stored,
         "_fdiv": _floats_call(_div), "_fpow": _floats_call(_pow), "_int16": _floats_call(_int16),
         "_byte": _byte, "_address": _address, "_cmp": _cmp, "_scmp": _scmp, "_concat": _concat,
-        "_str": floats.format_number, "_val": _floats_call(_val), "_mid": _mid, "_left": _left,
+        "_str": floats.format_number, "_val": _val, "_mid": _mid, "_left": _left,
         "_right": _right, "_chr": _chr, "_asc": _asc, "_bool": _bool, "_and": _and, "_or": _or,
         "_not": _not, "_floor": floats.floor, "_sqr": _floats_call(floats.sqr),
         "_log": _floats_call(floats.log), "_exp": _floats_call(floats.exp), "_cos": _floats_call(floats.cos),
         "_sin": _floats_call(floats.sin), "_tan": _floats_call(floats.tan), "_atn": _floats_call(floats.atn),
-        "K": Kind, "_fail": _fail,
+        "K": Kind, "_fail": _fail, "_next": _next,
+        "_VAL": Values(rounded=False), "_VALR": Values(rounded=True),
     }  # fmt: skip
