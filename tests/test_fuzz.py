@@ -1,0 +1,234 @@
+"""Every command on mutated real inputs (issue 12): BASIC listings, assembler sources,
+MSE dumps, PRGs (BASIC and machine code), disk images and the build manifest, with
+bytes flipped, inserted, deleted, duplicated and cut off.  Whatever a command gets, it
+ends with exit status 0, 1, 2 or 3, prints no traceback, finishes within seconds, and
+when it fails it leaves its output file as it was.  The default run tries a few
+examples per command (derandomized, so it is the same run every time); ``-m slow``
+runs a long random profile.  The disk commands' own damage fuzzing is in
+test_disk_fuzz.py, the assembler's in test_asm_hardening.py."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import REPO
+from toolchain.asm import assemble
+from toolchain.basic import tokenize_text
+from toolchain.cli import main
+from toolchain.disk import d64
+
+SOURCES = REPO / "sources"
+SECONDS = 30  # the bound on one command's work (generous for a loaded 2-core machine)
+FUZZ = dict(deadline=None, derandomize=True, database=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                   HealthCheck.function_scoped_fixture])
+LONG = FUZZ | {"derandomize": False}
+
+# bytes that tend to matter to the readers: line ends, quotes, braces, token bytes,
+# the PRG's link bytes, the disk's track/sector numbers and padding
+NASTY = [b"\x00", b"\r", b"\n", b'"', b"{", b"}", b":", b"$", b"\xff", b"\x80", b"\xa0", b"\x12", b"\x01\x08",
+         b"{999999999 down}", b"9" * 80, b"(" * 300, b"\x22\x22"]
+
+
+@st.composite
+def mutated(draw: st.DrawFn, original: bytes) -> bytes:
+    """A few small changes, so that most inputs still get past the first check."""
+    data = bytearray(original)
+    for _ in range(draw(st.integers(1, 4))):
+        position = draw(st.integers(0, len(data)))
+        action = draw(st.integers(0, 11))
+        if action <= 4 and position < len(data):
+            data[position] = draw(st.integers(0, 255))
+        elif action <= 6:
+            data[position:position] = draw(st.sampled_from(NASTY))
+        elif action <= 8:
+            del data[position : position + draw(st.integers(1, 8))]
+        elif action == 9:
+            length = draw(st.integers(1, 256))
+            data[position:position] = data[position : position + length]
+        elif action == 10:
+            data[position:position] = draw(st.binary(max_size=16))
+        else:
+            del data[position:]
+    return bytes(data)
+
+
+def invoke(arguments: list[str], stdin: bytes | None = None) -> tuple[int, str]:
+    started = time.monotonic()
+    result = CliRunner().invoke(main, arguments, input=stdin)
+    elapsed = time.monotonic() - started
+    output = result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
+        f"c64tc {' '.join(arguments)}: {result.exception!r}\n{output[-2000:]}")
+    assert "Traceback" not in output, output[-2000:]
+    assert result.exit_code in (0, 1, 2, 3), f"exit status {result.exit_code}: {output[-2000:]}"
+    assert elapsed < SECONDS, f"c64tc {' '.join(arguments)} took {elapsed:.1f} s"
+    return result.exit_code, output
+
+
+def unchanged_on_failure(output: Path, command: Callable[[], int]) -> None:
+    """Runs ``command``; when it fails, ``output`` holds the bytes it held before."""
+    before = output.read_bytes()
+    if command() != 0:
+        assert output.read_bytes() == before, f"{output} changed by a failing command"
+
+
+# -- the inputs ------------------------------------------------------------------------------------
+
+LISTING = (SOURCES / "mastermind.bas").read_bytes()
+ASSEMBLER = (SOURCES / "superhirn2.asm").read_bytes()
+MSE = (SOURCES / "superhirn2.mse").read_bytes()
+MANIFEST = (SOURCES / "manifest.toml").read_bytes()
+BASIC_PRG = tokenize_text((SOURCES / "foxhunt.bas").read_text(encoding="utf-8")).to_bytes()
+_CODE = assemble((SOURCES / "superhirn2.asm").read_text(encoding="utf-8"), "superhirn2.asm")
+CODE_PRG = _CODE.start.to_bytes(2, "little") + _CODE.image
+
+
+def _disk(tmp_path: Path) -> bytes:
+    image = tmp_path / "seed.d64"
+    d64.build_image(image, "FUZZ", "FZ", [("FOXHUNT", "PRG", BASIC_PRG), ("SUPERHIRN", "PRG", CODE_PRG)])
+    return image.read_bytes()
+
+
+def _write(folder: Path, name: str, data: bytes) -> Path:
+    path = folder / name
+    path.write_bytes(data)
+    return path
+
+
+def _fresh(tmp_path: Path, name: str) -> Path:
+    """A new folder per example (hypothesis runs the examples in one test call)."""
+    folder = tmp_path / f"{name}-{time.monotonic_ns()}"
+    folder.mkdir()
+    return folder
+
+
+# -- the commands ----------------------------------------------------------------------------------
+
+def _listing_commands(tmp_path: Path, data: bytes) -> None:
+    folder = _fresh(tmp_path, "bas")
+    listing = _write(folder, "p.bas", data)
+    output = _write(folder, "p.prg", b"previous")
+    unchanged_on_failure(output, lambda: invoke(["tok", str(listing), "-o", str(output)])[0])
+    invoke(["run", str(listing), "--input", "3|3|+|-||", "--max-statements", "3000"])
+
+
+def _assembler_commands(tmp_path: Path, data: bytes) -> None:
+    folder = _fresh(tmp_path, "asm")
+    source = _write(folder, "p.asm", data)
+    output = _write(folder, "p.prg", b"previous")
+    listing = _write(folder, "p.lst", b"previous listing")
+    status, _ = invoke(["asm", str(source), "-o", str(output), "-l", str(listing)])
+    if status != 0:
+        assert output.read_bytes() == b"previous" and listing.read_bytes() == b"previous listing"
+
+
+def _mse_commands(tmp_path: Path, data: bytes) -> None:
+    folder = _fresh(tmp_path, "mse")
+    dump = _write(folder, "p.mse", data)
+    invoke(["mse", "check", str(dump)])
+    output = _write(folder, "p.prg", b"previous")
+    unchanged_on_failure(output, lambda: invoke(["mse", "toprg", str(dump), "-o", str(output)])[0])
+
+
+def _basic_prg_commands(tmp_path: Path, data: bytes) -> None:
+    folder = _fresh(tmp_path, "prg")
+    program = _write(folder, "p.prg", data)
+    invoke(["detok", str(program)])
+    invoke(["list", str(program)])
+    invoke(["run", str(program), "--input", ".5|3|2.7|6.0|1.1|", "--max-statements", "3000"])
+
+
+def _code_prg_commands(tmp_path: Path, data: bytes) -> None:
+    folder = _fresh(tmp_path, "code")
+    program = _write(folder, "p.prg", data)
+    invoke(["disasm", str(program)])
+    invoke(["disasm", str(program), "--format", "source"])
+    invoke(["run", str(program), "--sys", "13312", "--input", "1|1|0|0|1|2", "--max-cycles", "300000"])
+    invoke(["monitor", str(program), "--sys", "13312", "--monitor-commands", "-", "--input", "1|1",
+            "--max-cycles", "300000"],
+           stdin=b"break 3436\ng\nr\nm 0340 0360\nz\nn\nx\n")
+
+
+def _disk_commands(tmp_path: Path, data: bytes) -> None:
+    folder = _fresh(tmp_path, "disk")
+    image = _write(folder, "p.d64", data)
+    invoke(["d64", "list", str(image)])
+    invoke(["d64", "validate", str(image)])
+    invoke(["run", f"{image}:foxhunt", "--input", ".5|3|", "--max-statements", "3000"])
+    extracted = folder / "out"
+    extracted.mkdir()
+    invoke(["d64", "extract", str(image), "--all", "-d", str(extracted)])
+    new = _write(folder, "new.prg", b"\x01\x08\x00\x00\x00")
+    unchanged_on_failure(image, lambda: invoke(["d64", "add", str(image), str(new)])[0])
+    unchanged_on_failure(image, lambda: invoke(["d64", "rm", str(image), "superhirn"])[0])
+
+
+def _manifest_commands(tmp_path: Path, data: bytes) -> None:
+    folder = _fresh(tmp_path, "manifest")
+    (folder / "sources").mkdir()
+    for path in SOURCES.iterdir():
+        if path.name != "manifest.toml":
+            _write(folder / "sources", path.name, path.read_bytes())
+    _write(folder / "sources", "manifest.toml", data)
+    out = folder / "build"
+    out.mkdir()
+    marker = _write(out, "previous.txt", b"the previous build")
+    status, _ = invoke(["build", "--manifest", str(folder / "sources" / "manifest.toml"), "--out", str(out)])
+    if status != 0:
+        assert marker.read_bytes() == b"the previous build" and sorted(p.name for p in out.iterdir()) == [
+            "previous.txt"]
+
+
+COMMANDS: dict[str, tuple[Callable[[Path, bytes], None], Callable[[Path], bytes], int]] = {
+    # name: (the commands, the original input, examples in the default run)
+    "listing": (_listing_commands, lambda _: LISTING, 12),
+    "assembler": (_assembler_commands, lambda _: ASSEMBLER, 12),
+    "mse": (_mse_commands, lambda _: MSE, 12),
+    "basic-prg": (_basic_prg_commands, lambda _: BASIC_PRG, 12),
+    "code-prg": (_code_prg_commands, lambda _: CODE_PRG, 8),
+    "disk": (_disk_commands, _disk, 8),
+    "manifest": (_manifest_commands, lambda _: MANIFEST, 6),
+}
+
+
+def _fuzz(name: str, tmp_path: Path, examples: int, profile: Mapping[str, object]) -> None:
+    commands, original_of, _ = COMMANDS[name]
+    original = original_of(tmp_path)
+
+    @settings(max_examples=examples, **profile)  # type: ignore[arg-type]
+    @given(mutated(original))
+    def check(data: bytes) -> None:
+        commands(tmp_path, data)
+
+    check()
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_mutated_inputs_end_with_a_status_and_no_traceback(name: str, tmp_path: Path) -> None:
+    _fuzz(name, tmp_path, COMMANDS[name][2], FUZZ)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_mutated_inputs_long_profile(name: str, tmp_path: Path) -> None:
+    _fuzz(name, tmp_path, 300, LONG)
+
+
+def test_the_unmutated_inputs_work(tmp_path: Path) -> None:
+    """The originals pass every command: the fuzzing starts from working inputs."""
+    assert invoke(["tok", "-o", str(tmp_path / "m.prg"), str(SOURCES / "mastermind.bas")])[0] == 0
+    assert invoke(["asm", str(SOURCES / "superhirn2.asm"), "-o", str(tmp_path / "s.prg")])[0] == 0
+    assert invoke(["mse", "check", str(SOURCES / "superhirn2.mse")])[0] == 0
+    image = _write(tmp_path, "seed.d64", _disk(tmp_path))
+    assert invoke(["d64", "validate", str(image)])[0] == 0
+    status, output = invoke(["run", f"{image}:superhirn", "--sys", "13312",
+                             "--input", "1|1|0|0|1|2|1|2|3|0|4"])
+    assert status == 0 and "3436" in output
