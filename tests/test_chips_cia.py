@@ -1,6 +1,6 @@
 """The 6526 CIAs: ports, timers, interrupt control and the time-of-day clock (the MOS
 6526 datasheet; VICE 3.10's behaviour, measured in tests/test_chips_vice.py and
-tests/data/machine: chips.vice.txt shows "USER PORT 255 JOY 127 255")."""
+tests/data/machine: chips.vice.txt shows "USER PORT 255 JOY 127 255", tod.vice.txt the TOD facts)."""
 
 from __future__ import annotations
 
@@ -315,3 +315,122 @@ def test_an_invalid_time_counts_as_the_6526_does() -> None:
     set_time(cia, 0x01, 0x7F, 0x7F, 0x0F, 0)
     cia.advance(20_000 * CYCLES_PER_SECOND // 10)  # long enough to count through the oddities
     assert cia.read(0xB, 20_000 * CYCLES_PER_SECOND // 10) in range(0x01, 0x13)
+
+
+# -- time of day: the facts of tests/data/machine/tod.bas at cycle level -------------------------------------
+
+def mains_tick(index: int) -> int:
+    """The cycle of mains tick ``index`` of a Cia with the default phase (50 Hz)."""
+    return index * CYCLES_PER_SECOND // 50
+
+
+@pytest.mark.parametrize(("cra", "ticks"), [(0x80, 5), (0x00, 6)])
+def test_the_first_tenth_comes_5_or_6_mains_ticks_after_tenths_are_written(cra: int, ticks: int) -> None:
+    cia = Cia()
+    cia.write(0xE, cra, 0)
+    written = mains_tick(3) + 100  # between ticks 3 and 4: the ring counter starts from 0
+    set_time(cia, 1, 0, 0, 0, written)
+    step = mains_tick(3 + ticks)
+    assert cia.read(0x8, step - 1) == 0 and cia.read(0x8, step) == 1
+    # then one every 5 or 6 ticks: 100 ms or 120 ms (VICE: "TENTH MS 120 100")
+    assert cia.read(0x8, mains_tick(3 + 2 * ticks) - 1) == 1 and cia.read(0x8, mains_tick(3 + 2 * ticks)) == 2
+
+
+def test_changing_the_divider_keeps_the_ring_counter() -> None:
+    """VICE's ring counter goes on from where it is; at 5 (past the 50 Hz match) it wraps."""
+    cia = Cia()
+    set_time(cia, 1, 0, 0, 0, 0)  # 60 Hz: the match at 5
+    cia.advance(mains_tick(5))  # ticks 1..5 counted: the ring counter is at 5
+    assert cia.tod_ticks == 5 and cia.read(0x8, mains_tick(5)) == 0
+    cia.write(0xE, 0x80, mains_tick(5))  # now the match is at 4: 5 -> 0 -> ... -> 4, then the step
+    assert cia.read(0x8, mains_tick(11) - 1) == 0 and cia.read(0x8, mains_tick(11)) == 1
+
+
+@pytest.mark.parametrize(("before", "after"), [
+    ((0x1F, 0x59, 0x59, 9), (0x10, 0x00, 0x00, 0)),  # invalid hours count on: $1F -> $10
+    ((0x13, 0x59, 0x59, 9), (0x14, 0x00, 0x00, 0)),
+    ((0x01, 0x00, 0x79, 9), (0x01, 0x00, 0x00, 0)),  # seconds' 3-bit tens: 7 -> 0, no carry
+    ((0x01, 0x5F, 0x59, 9), (0x01, 0x50, 0x00, 0)),  # minutes' units 15 -> 0, no carry
+    ((0x00, 0x59, 0x59, 9), (0x01, 0x00, 0x00, 0)),
+])
+def test_carries_from_invalid_bcd_as_measured(before: tuple[int, int, int, int],
+                                              after: tuple[int, int, int, int]) -> None:
+    cia = Cia()
+    cia.write(0xE, 0x80, 0)
+    set_time(cia, *before, 0)
+    assert read_time(cia, TENTH_50HZ + 1) == after
+
+
+def test_tenths_15_count_to_0_without_a_carry() -> None:
+    cia = Cia()
+    cia.write(0xE, 0x80, 0)
+    set_time(cia, 1, 0, 0, 0xFF, 0)  # written as $FF: 15
+    assert cia.read(0x8, 1) == 0x0F
+    assert read_time(cia, TENTH_50HZ + 1) == (0x01, 0x00, 0x00, 0x00)
+    assert read_time(cia, mains_tick(55) - 1) == (0x01, 0x00, 0x00, 0x09)  # 11 steps: 15, 0, ..., 9
+    assert read_time(cia, mains_tick(55)) == (0x01, 0x00, 0x01, 0x00)
+
+
+def test_written_values_are_masked() -> None:
+    cia = Cia()
+    for register, read in ((0xA, 0x7F), (0x9, 0x7F), (0x8, 0x0F)):
+        cia.write(register, 0xFF, 0)
+        assert cia.read(register, 0) == read
+    cia.write(0xB, 0x80, 0)
+    assert cia.read(0xB, 0) == 0x80  # hour 0 PM stays as written
+
+
+def test_an_alarm_written_equal_to_the_stopped_time_sets_the_flag_at_once() -> None:
+    for cia in (Cia(), Cia(interrupt="nmi")):  # after reset: 1:00:00.0 stopped, the alarm 0:00:00.0
+        cia.write(0xF, 0x80, 10)
+        cia.write(0xB, 0x01, 10)
+        assert cia.read(0xD, 10) == ALARM
+        cia.write(0x8, 0x03, 10)  # 1:00:00.3: no longer equal
+        assert cia.read(0xD, 10) == 0
+        cia.write(0xF, 0x00, 10)
+        cia.write(0x8, 0x00, 10)  # tenths unchanged: no match looked for; the clock starts
+        assert cia.read(0xD, 10) == 0
+        assert cia.read(0xD, 10 + CYCLES_PER_SECOND // 2) == ALARM  # at 0.36 s; masked: no line pulled
+        assert cia.read(0xD, 10 + CYCLES_PER_SECOND // 2) == 0
+
+
+def test_the_alarm_of_cia_2_pulls_the_nmi_line() -> None:
+    _, cia2 = started()
+    cia2.write(0xE, 0x80, 0)
+    cia2.write(0xF, 0x80, 0)
+    set_time(cia2, 1, 0, 0, 2, 0)
+    cia2.write(0xF, 0x00, 0)
+    set_time(cia2, 1, 0, 0, 0, 0)
+    assert cia2.read(0xD, 0) == ALARM  # the alarm's hours met the stopped time on the way
+    assert cia2.next_event(0) == NEVER  # the alarm is no event while it is masked
+    cia2.write(0xD, 0x84, 0)
+    when = cia2.next_event(0)
+    assert when == mains_tick(10)  # the second tenth, 10 ticks after the start
+    cia2.advance(when)
+    assert cia2.nmi and not cia2.irq
+
+
+def test_reading_minutes_alone_does_not_latch_and_a_look_shows_the_counters() -> None:
+    cia = Cia()
+    cia.write(0xE, 0x80, 0)
+    set_time(cia, 1, 0, 0, 0, 0)
+    assert cia.read(0x9, 0) == 0 and cia.read(0x9, 2 * CYCLES_PER_SECOND) == 0x02  # not held
+    assert cia.read(0xB, 2 * CYCLES_PER_SECOND) == 0x01  # held from here
+    assert cia.peek(0x9, 4 * CYCLES_PER_SECOND) == 0x04  # the monitor sees the counters (VICE)
+    assert cia.read(0x9, 4 * CYCLES_PER_SECOND) == 0x02  # a program the held value
+    assert cia.read(0x8, 4 * CYCLES_PER_SECOND) == 0x00
+    assert cia.read(0x9, 4 * CYCLES_PER_SECOND) == 0x04
+
+
+def test_a_copied_cia_counts_on_alone() -> None:
+    """Machine snapshots deep-copy the chips: the copy's clock is its own."""
+    import copy
+
+    cia = Cia()
+    cia.write(0xE, 0x80, 0)
+    set_time(cia, 1, 0, 0, 0, 0)
+    cia.read(0xB, 100)  # latched
+    twin = copy.deepcopy(cia)
+    cia.read(0x8, 100)
+    assert read_time(twin, 3 * CYCLES_PER_SECOND) == (0x01, 0x00, 0x00, 0x00)  # twin: still held
+    assert read_time(twin, 3 * CYCLES_PER_SECOND) == read_time(cia, 3 * CYCLES_PER_SECOND) == (1, 0, 3, 0)

@@ -6,8 +6,8 @@ $DD00 (serial bus, VIC bank, user port; its interrupt is the NMI).
 
 Sources: the MOS 6526 datasheet (registers, timer modes, TOD, ICR); VICE 3.10's
 ciacore.c and c64cia1.c/c64cia2.c (reset values, port wiring, TOD details); and
-measurements on VICE 3.10 (x64sc, the default old 6526) kept in tests/test_chips_cia.py,
-which fix the cycle timing:
+measurements on VICE 3.10 (x64sc, the default old 6526) kept in tests/test_chips_cia.py
+and tests/data/machine (tod.bas: the time-of-day clock), which fix the timing:
 
 * A timer counts down once a cycle.  Started (CRA/CRB bit 0 going to 1) by a write at
   cycle W, it counts from its held value from W+2 on; force-loaded (bit 4) by a write at
@@ -348,14 +348,16 @@ class Cia:
             return value & 0xFF if register == TB_LO else value >> 8
         if TOD_TENTHS <= register <= TOD_HOURS:
             index = register - TOD_TENTHS
-            # reading hours holds the outputs until tenths are read (datasheet; VICE)
+            if not effects:  # a look shows the counters themselves, as VICE's monitor does (ciacore_peek)
+                return self.tod[index]
+            # reading hours holds the outputs until tenths are read (datasheet; VICE; measured:
+            # tests/data/machine/tod.bas); the counters go on counting behind the latch
             shown = self.tod_latch if self.tod_latch is not None else self.tod
             value = shown[index]
-            if effects:
-                if register == TOD_HOURS and self.tod_latch is None:
-                    self.tod_latch = list(self.tod)
-                elif register == TOD_TENTHS:
-                    self.tod_latch = None
+            if register == TOD_HOURS and self.tod_latch is None:
+                self.tod_latch = list(self.tod)
+            elif register == TOD_TENTHS:
+                self.tod_latch = None
             return value
         if register == SDR:
             return self.sdr
@@ -433,6 +435,11 @@ class Cia:
             timer.start = now + LOAD_DELAY if running and not cascade else now
 
     # -- the time-of-day clock ---------------------------------------------------------------------
+    # Worked out from the cycle count when something looks (a read, a write, an event): the
+    # mains ticks since the last look step a ring counter, and every 5th (CRA bit 7 set) or
+    # 6th (clear) tick steps the tenths.  The KERNAL leaves CRA bit 7 clear, so on a PAL C64
+    # (50 Hz mains) a tenth takes 120 ms until a program sets it (measured on VICE:
+    # tests/data/machine/tod.bas, "TENTH MS 120 100").  Only an enabled alarm is an event.
     def _mains_ticks(self, now: int) -> int:
         """How many mains ticks came at cycles up to ``now`` (tick k at k*CPS//hz + phase)."""
         if now < self.mains_phase:
