@@ -134,3 +134,13 @@ def test_cli(tmp_path: Path) -> None:
     assert result.output == ".C:3400  A9 93     LDA #$93\n"
     result = CliRunner().invoke(main, ["disasm", str(prg), "--start", "$1000"])
     assert result.exit_code == 1 and "outside the program ($3400-$360A)" in result.output
+
+
+def test_the_title_names_the_program_also_with_label_files(tmp_path: Path) -> None:
+    prg = tmp_path / "sh.prg"
+    prg.write_bytes(SUPERHIRN_PRG)
+    labels = tmp_path / "sh.labels"
+    labels.write_text("al C:3400 .start\nal C:ffd2 .chrout\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["disasm", str(prg), "--format", "source", "--labels", str(labels)])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0] == "; sh.prg: $3400-$360A, disassembled by c64tc"

@@ -90,8 +90,8 @@ def disasm_command(file: str, output_format: str, start: int | None, end: int | 
                                f"(${load:04X}-${last:04X})")
     names: dict[int, str] = {}
     for label_file in (*label_files, *symbol_files):
-        for address, name in read_label_file(read_text(label_file)).items():
-            names.setdefault(address, name)
+        for address, label in read_label_file(read_text(label_file)).items():
+            names.setdefault(address, label)
     stop = min(stop, last)
     if output_format == "listing":
         text = listing(image, load, first, stop, names)
