@@ -63,3 +63,11 @@ class UserError(Exception):
 
     def report(self) -> str:
         return "\n".join(d.format() for d in self.diagnostics)
+
+
+def counted(number: int, noun: str, plural: str | None = None) -> str:
+    """``1 error``, ``2 errors``, ``1,000 statement groups``: a count with its noun in
+    the right number (``plural`` where adding an s is wrong)."""
+    if number == 1:
+        return f"1 {noun}"
+    return f"{number:,} {plural or noun + 's'}"

@@ -172,6 +172,14 @@ DOCUMENTED = Dialect(MNEMONICS, {})
 UNDOCUMENTED = Dialect(ALL_MNEMONICS, MNEMONIC_ALIASES)
 
 
+def unknown_mnemonic(word: str, dialect: Dialect) -> str:
+    """The message for a word that is no mnemonic of ``dialect``, with the way out
+    when it is an undocumented opcode's name."""
+    if dialect is DOCUMENTED and UNDOCUMENTED.canonical(word) is not None:
+        return f"unknown mnemonic '{word}' (an undocumented opcode: assemble with --undocumented)"
+    return f"unknown mnemonic '{word}'"
+
+
 # -- tokens ----------------------------------------------------------------------------------
 # One token: (kind, text, column).  Kinds: name, dir, dec, hex, bin, char, open_char,
 # string, and the punctuation itself; "end" closes every line.
@@ -709,7 +717,7 @@ def parse_line_fully(line: SourceLine, dialect: Dialect = DOCUMENTED) -> list[St
                 raise ParseError(f"syntax error: unexpected character '{found[1]}'", column) from None
             unknown = _unknown_mnemonic(text, column, found if found[0] == "name" else None, dialect)
             if unknown is not None:
-                raise ParseError(f"unknown mnemonic '{unknown[0]}'", unknown[1]) from None
+                raise ParseError(unknown_mnemonic(unknown[0], dialect), unknown[1]) from None
             raise ParseError(f"syntax error: unexpected {_describe(found)}", column) from None
         start = index + 1
     return statements

@@ -25,6 +25,7 @@ from toolchain.asm.parser import (
     make_instruction,
     number_token,
     text_bytes,
+    unknown_mnemonic,
 )
 from toolchain.petscii import char_to_petscii
 
@@ -172,7 +173,7 @@ def parse_line_with_grammar(line: SourceLine, dialect: Dialect = DOCUMENTED) -> 
         unknown = _unknown_mnemonic(text, column, (token.type.lower(), token.value, column)
                                     if token.type == "NAME" else None, dialect)
         if unknown is not None:
-            raise ParseError(f"unknown mnemonic '{unknown[0]}'", unknown[1]) from None
+            raise ParseError(unknown_mnemonic(unknown[0], dialect), unknown[1]) from None
         raise ParseError(f"syntax error: unexpected {_describe(token)}", column) from None
     except UnexpectedEOF:
         raise ParseError("syntax error: unexpected end of line", len(text) + 1) from None

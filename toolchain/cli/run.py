@@ -14,7 +14,7 @@ import click
 from toolchain.c64.outcome import Stop
 from toolchain.cli.common import ADDRESS, COUNT, ProgressBar, progress_printer, reports_user_errors
 from toolchain.cli.monitor import monitor_reads_stdin, run_monitor
-from toolchain.diagnostics import UserError
+from toolchain.diagnostics import UserError, counted
 from toolchain.fileio import STDIO, read_text, write_stdout
 
 if TYPE_CHECKING:
@@ -201,12 +201,12 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
         # a progress line would mix with the dialogue when the player is typing
         progress = progress_printer() if terminal is None and live is None else (lambda message: None)
         result = run(keyboard, max_cycles, max_statements, progress=lambda done, line: progress(
-            f"line {line}: {done:,} statement groups"), every=every)
+            f"line {line}: {counted(done, 'statement group')}"), every=every)
         progress("")
         if not compiled_basic:  # BASIC in ROM ran it: 6502 cycles, no statement groups
             summary = f"{result.message}: {result.cycles:,} cycles ({result.seconds:.2f} s on a PAL C64)"
         else:
-            summary = (f"{result.message}: {result.statements:,} statement groups in "
+            summary = (f"{result.message}: {counted(result.statements, 'statement group')} in "
                        f"{result.wall_seconds:.2f} s")
         typed = program.where_typed(result.line) if result.stop is Stop.ERROR else None
         if typed is not None:  # where to fix it, for the editor
@@ -217,8 +217,8 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
             result = run_monitor(session, keyboard, max_cycles, monitor_commands, label_files, terminal)
         else:
             result = run(keyboard, max_cycles, trace=tracer, every=every)
-        summary = (f"{result.message}: {result.instructions:,} instructions, {result.cycles:,} "
-                   f"cycles ({result.seconds:.2f} s on a PAL C64)")
+        summary = (f"{result.message}: {counted(result.instructions, 'instruction')}, "
+                   f"{counted(result.cycles, 'cycle')} ({result.seconds:.2f} s on a PAL C64)")
     if pictures is not None:
         pictures.final()
     if dump_python:
@@ -281,7 +281,7 @@ def _live_play(session: Any, ascii_glyphs: bool, compiled_basic: bool) -> Any:
                 return machine.cpu.cycles
             return max(machine.cpu.cycles, runtime.cycle_base + runtime.statements * STATEMENT_CYCLES)
 
-        return LivePlay(machine, name, basic=True, work=lambda: f"{statements():,} statement groups",
+        return LivePlay(machine, name, basic=True, work=lambda: counted(statements(), "statement group"),
                         machine_cycles=basic_cycles, ascii=ascii_glyphs)
     return LivePlay(machine, name, basic=False, work=lambda: f"{machine.cpu.cycles:,} cycles",
                     machine_cycles=lambda: machine.cpu.cycles, ascii=ascii_glyphs)
