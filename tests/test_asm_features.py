@@ -120,7 +120,8 @@ def test_defines_clash_with_source_definitions() -> None:
 # -- undocumented opcodes ---------------------------------------------------------------------
 
 def test_undocumented_opcodes_only_when_asked() -> None:
-    assert "unknown mnemonic 'lax' (an undocumented opcode: assemble with --undocumented)" in _errors("*= $1000\n lax $12\n")[0]
+    assert ("unknown mnemonic 'lax' (an undocumented opcode: assemble with --undocumented)"
+            in _errors("*= $1000\n lax $12\n")[0])
     options = AssemblyOptions(undocumented=True)
     source = ("*= $1000\n lax $12\n lax $1234,y\n sax $12,y\n dcp ($12),y\n isc $1234,x\n slo $12\n"
               " anc #1\n alr #2\n arr #3\n sbx #4\n las $1234,y\n nop #5\n nop $12\n nop $12,x\n"
