@@ -259,6 +259,8 @@ class BreakRuntime(Runtime):
         order: dict[int, dict[str, int]] = {}
         for text, line in zip(self.module.source.splitlines(), self.module.basic_lines[:-1], strict=False):
             names = order.setdefault(line, {})
+            if text.lstrip().startswith("global "):  # every function's list of them, sorted
+                continue
             for name in _GENERATED_NAME.findall(text):
                 if name in self.variables:
                     names.setdefault(name, len(names))
