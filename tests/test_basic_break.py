@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from tests.conftest import play_on_terminal
 from toolchain.basic.runner import compile_program
 from toolchain.basic.runner.contract import LINE_HOOK
 from toolchain.cli import main
@@ -224,6 +225,19 @@ def test_commands_from_standard_input(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, arguments, input="vars c$\nx\n")
     assert result.exit_code == 0, result.output
     assert after(result.stdout.splitlines(), "vars c$") == ['C$ = "HELLO"']
+
+
+def test_typed_commands_on_a_terminal(tmp_path: Path) -> None:
+    """On a terminal the commands are typed at the prompt (a mistake is said and the
+    session goes on), and what the program printed shows before each stop."""
+    program = listing(tmp_path, LOOP)
+    status, shown = play_on_terminal(["run", str(program), "--break-line", "50"],
+                                     ["vars s", "g", "fly", "vars i", "x"])
+    assert status == 0
+    assert shown[:9] == [" .333333333", "BREAK AT LINE 50", "(LINE 50) vars s", "S = .333333333",
+                         "(LINE 50) g", " 1", "BREAK AT LINE 50", "(LINE 50) fly",
+                         "error: unknown command fly (help lists them)"]
+    assert shown[9:11] == ["(LINE 50) vars i", "I = 2"]
 
 
 def test_monitor_commands_with_basic_need_break_lines(tmp_path: Path) -> None:

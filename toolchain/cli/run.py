@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -102,8 +103,9 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
               "and fonts without Unicode 13's legacy computing symbols (the PETSCII graphics).")
 @click.option("--monitor", is_flag=True, help="Machine code: open a monitor in the style of VICE's before "
               "the first instruction (c64tc monitor --help).")
-@click.option("--monitor-commands", type=click.Path(dir_okay=False, allow_dash=True), help="Machine code: "
-              "run these monitor commands ('-': standard input), like VICE's -moncommands.")
+@click.option("--monitor-commands", type=click.Path(dir_okay=False, allow_dash=True), help="Machine code, "
+              "or BASIC with --break-line: run these monitor commands ('-': standard input), like VICE's "
+              "-moncommands.")
 @click.option("--labels", "label_files", type=click.Path(dir_okay=False, exists=True), multiple=True,
               help="Labels for the monitor (c64tc asm --vice-labels or --symbols).")
 @click.option("--break-line", "break_lines", type=click.IntRange(0, 63999), multiple=True, metavar="LINE",
@@ -334,7 +336,8 @@ def _check_monitor_options(program: Program, monitor: bool, commands: str | None
         return False
     if program.is_basic:
         raise click.UsageError(f"the monitor follows machine code; {program.name} is a BASIC program (give "
-                               "--sys ADDRESS for machine code it holds)")
+                               "--sys ADDRESS for machine code it holds, or --break-line LINE to stop the "
+                               "program at a line)")
     for option, given in (("--trace", trace), ("--screenshot-every", screenshot_every is not None)):
         if given:
             raise click.UsageError(f"{option} cannot go with the monitor (its z and n show each instruction)")
@@ -419,6 +422,8 @@ def _break_at_lines(session: Any, lines: list[int], break_lines: tuple[int, ...]
     basic_monitor = BasicMonitor(lines, break_lines, next_command, lambda text: click.echo(text, nl=False),
                                  show_output)
     session.runtime = BreakRuntime(session.program.prg.data, session.machine, basic_monitor)
+    if interactive:  # Ctrl-C stops the program at the next line start
+        signal.signal(signal.SIGINT, lambda number, frame: basic_monitor.interrupt())
     return basic_monitor
 
 

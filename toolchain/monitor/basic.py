@@ -411,6 +411,16 @@ class BasicMonitor:
         self.show_output = show_output
         self.runtime: BreakRuntime | None = None
         self.quit_line: int | None = None  # the line q ended the run at
+        self.prompting = False  # at a stop, reading commands
+        self.interrupted = False  # Ctrl-C pressed while the program runs
+
+    def interrupt(self) -> None:
+        """Ctrl-C: while the program runs, it stops at the next line start (a second
+        Ctrl-C before that stops c64tc); at the prompt, the typed line is dropped."""
+        if self.prompting or self.interrupted or self.runtime is None:
+            raise KeyboardInterrupt
+        self.interrupted = True
+        self.runtime.stepping, self.runtime.detached = True, False
 
     def stopped_at(self, line: int) -> None:
         """The run is at the start of ``line``: commands until one lets it go on."""
@@ -419,13 +429,17 @@ class BasicMonitor:
         if self.show_output is not None:
             self.show_output()
         self.write(f"BREAK AT LINE {line}\n")
-        while True:
-            given = self.next_command(f"(LINE {line}) ")
-            if given is None:  # nothing more to do: the program runs to its end
-                runtime.detached = True
-                return
-            if self._execute(given[1], line):
-                return
+        self.interrupted, self.prompting = False, True
+        try:
+            while True:
+                given = self.next_command(f"(LINE {line}) ")
+                if given is None:  # nothing more to do: the program runs to its end
+                    runtime.detached = True
+                    return
+                if self._execute(given[1], line):
+                    return
+        finally:
+            self.prompting = False
 
     def _execute(self, command: MonitorCommand, line: int) -> bool:
         """Carry out ``command``; True when the program goes on."""
