@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -102,10 +103,15 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
               "and fonts without Unicode 13's legacy computing symbols (the PETSCII graphics).")
 @click.option("--monitor", is_flag=True, help="Machine code: open a monitor in the style of VICE's before "
               "the first instruction (c64tc monitor --help).")
-@click.option("--monitor-commands", type=click.Path(dir_okay=False, allow_dash=True), help="Machine code: "
-              "run these monitor commands ('-': standard input), like VICE's -moncommands.")
+@click.option("--monitor-commands", type=click.Path(dir_okay=False, allow_dash=True), help="Machine code, "
+              "or BASIC with --break-line: run these monitor commands ('-': standard input), like VICE's "
+              "-moncommands.")
 @click.option("--labels", "label_files", type=click.Path(dir_okay=False, exists=True), multiple=True,
               help="Labels for the monitor (c64tc asm --vice-labels or --symbols).")
+@click.option("--break-line", "break_lines", type=click.IntRange(0, 63999), multiple=True, metavar="LINE",
+              help="BASIC: stop each time the run reaches this line (before its first statement; "
+              "repeatable) and read commands: vars [NAME], n, g, break LINE, del LINE, x, q, help; from the "
+              "terminal or --monitor-commands FILE.")
 @reports_user_errors
 def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, input_text: str | None,
                 input_file: str | None, max_cycles: int, max_statements: int | None, screen: bool,
@@ -113,7 +119,7 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
                 screenshot_every: int | None, roms_dir: str | None, no_roms: bool, boot: bool,
                 stop_on_brk: bool, disk_path: str | None, write_disk: bool, dump_python: bool,
                 ascii_glyphs: bool, monitor: bool, monitor_commands: str | None,
-                label_files: tuple[str, ...]) -> None:
+                label_files: tuple[str, ...], break_lines: tuple[int, ...] = ()) -> None:
     """Run PROGRAM on the emulated C64: a BASIC program as RUN would, machine code as
     SYS would.
 
@@ -153,12 +159,14 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
                                "after it)")
     program = load_program(path, errata, sys_address)
     _check_options(program, path, trace, max_statements, shows, dump_python)
-    monitored = _check_monitor_options(program, monitor, monitor_commands, label_files, trace,
-                                       screenshot_every, [path, *errata, input_file])
+    basic_lines = _check_break_lines(program, break_lines, monitor, monitor_commands, label_files, boot,
+                                     [path, *errata, input_file])
+    monitored = basic_lines is not None or _check_monitor_options(
+        program, monitor, monitor_commands, label_files, trace, screenshot_every, [path, *errata, input_file])
     if dump_python and program.is_basic:
         from toolchain.basic.runner import compile_program
 
-        click.echo(compile_program(program.prg.data)[1].source, nl=False)
+        click.echo(compile_program(program.prg.data, line_hooks=bool(break_lines))[1].source, nl=False)
         return
     if no_roms and roms_dir is not None:
         raise click.UsageError("--roms and --no-roms cannot go together")
@@ -185,7 +193,8 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
     terminal = LineTerminal(machine) if interactive and live is None else None
     line_source: Callable[[], str | None] | None = terminal
     if typed_by_hand and not interactive and sys.stdin is not None and not (
-            monitored and monitor_reads_stdin(monitor, monitor_commands)):
+            monitored and monitor_reads_stdin(monitor, monitor_commands)
+            or basic_lines is not None and monitor_commands == STDIO):
         line_source = typed_lines_from(sys.stdin)  # a pipe: its lines are typed
     try:
         keyboard = live.keyboard if live is not None else Keyboard(input_text, line_source)
@@ -198,11 +207,16 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
                           lambda: session.runtime.statements if session.runtime is not None else 0)
     run = session.run if live is None else _on_the_live_screen(live, session.run)
     if program.is_basic:
-        # a progress line would mix with the dialogue when the player is typing
-        progress = progress_printer() if terminal is None and live is None else (lambda message: None)
+        # a progress line would mix with the dialogue when the player is typing (or the monitor's)
+        progress = (progress_printer() if terminal is None and live is None and basic_lines is None
+                    else (lambda message: None))
+        basic_monitor = (_break_at_lines(session, basic_lines, break_lines, monitor_commands, terminal)
+                         if basic_lines is not None else None)
         result = run(keyboard, max_cycles, max_statements, progress=lambda done, line: progress(
             f"line {line}: {counted(done, 'statement group')}"), every=every)
         progress("")
+        if basic_monitor is not None and basic_monitor.quit_line is not None:
+            result.message = f"quit in the monitor at line {basic_monitor.quit_line}"
         if not compiled_basic:  # BASIC in ROM ran it: 6502 cycles, no statement groups
             summary = f"{result.message}: {result.cycles:,} cycles ({result.seconds:.2f} s on a PAL C64)"
         else:
@@ -322,13 +336,95 @@ def _check_monitor_options(program: Program, monitor: bool, commands: str | None
         return False
     if program.is_basic:
         raise click.UsageError(f"the monitor follows machine code; {program.name} is a BASIC program (give "
-                               "--sys ADDRESS for machine code it holds)")
+                               "--sys ADDRESS for machine code it holds, or --break-line LINE to stop the "
+                               "program at a line)")
     for option, given in (("--trace", trace), ("--screenshot-every", screenshot_every is not None)):
         if given:
             raise click.UsageError(f"{option} cannot go with the monitor (its z and n show each instruction)")
     if commands == STDIO and STDIO in inputs:
         raise click.UsageError("standard input ('-') can be read only once")
     return True
+
+
+def _check_break_lines(program: Program, break_lines: tuple[int, ...], monitor: bool, commands: str | None,
+                       label_files: tuple[str, ...], boot: bool,
+                       inputs: list[str | None]) -> list[int] | None:
+    """With --break-line: the program's line numbers (every break line is one of them);
+    options that do not go with it say so.  None without --break-line."""
+    if not break_lines:
+        if program.is_basic and commands is not None and not monitor:
+            raise click.UsageError("--monitor-commands with a BASIC program gives the commands for its break "
+                                   "lines: give --break-line LINE")
+        return None
+    if not program.is_basic:
+        raise click.UsageError(f"--break-line stops a BASIC program at a line; {program.name} runs as "
+                               "machine code (--monitor stops it at an address: break ADDRESS)")
+    if monitor:
+        raise click.UsageError("--monitor follows machine code; with --break-line the BASIC program stops at "
+                               "its lines by itself")
+    if label_files:
+        raise click.UsageError("--labels names addresses for the machine-code monitor, not BASIC lines")
+    if boot:
+        raise click.UsageError("--break-line stops c64tc's BASIC runner; with --boot the program runs as "
+                               "the C64 starts it (leave out --boot)")
+    if commands == STDIO and STDIO in inputs:
+        raise click.UsageError("standard input ('-') can be read only once")
+    from toolchain.basic.detokenizer import split_program
+    from toolchain.c64.memory import BASIC_PROGRAM_START
+    from toolchain.monitor.basic import lines_error
+
+    lines = [line.number for line in split_program(program.prg.data, BASIC_PROGRAM_START, program.name)]
+    for line in break_lines:
+        problem = lines_error(line, lines)
+        if problem is not None:
+            raise click.UsageError(f"--break-line {line}: {problem}")
+    return lines
+
+
+def _break_at_lines(session: Any, lines: list[int], break_lines: tuple[int, ...], commands: str | None,
+                    terminal: Any) -> Any:
+    """The session's BASIC program compiled with line hooks, stopping at ``break_lines``:
+    the commands of ``commands`` (a file, '-' standard input), then, on a terminal,
+    typed ones; with none left, the program runs to its end without stopping."""
+    from toolchain.cli.monitor import _output_shower
+    from toolchain.monitor.basic import BasicMonitor, BreakRuntime, CommandError, parse_command, parse_script
+
+    script = parse_script(commands, read_text(commands), lines) if commands is not None else []
+    interactive = sys.stdin is not None and sys.stdin.isatty() and commands != STDIO
+    position = 0
+
+    def next_command(prompt: str) -> Any:
+        nonlocal position
+        if position < len(script):
+            text, command = script[position]
+            position += 1
+            click.echo(prompt + text)  # echoed as if typed, so that the output reads as a session
+            return text, command
+        while interactive:
+            try:
+                typed = input(prompt)
+            except EOFError:
+                click.echo()
+                return None
+            except KeyboardInterrupt:
+                click.echo()
+                continue
+            try:
+                typed_command = parse_command(typed, lines)
+            except CommandError as exc:
+                click.echo(f"error: {exc.message}", err=True)
+                continue
+            if typed_command is not None:
+                return typed, typed_command
+        return None
+
+    show_output = _output_shower(terminal) if terminal is not None and interactive else None
+    basic_monitor = BasicMonitor(lines, break_lines, next_command, lambda text: click.echo(text, nl=False),
+                                 show_output)
+    session.runtime = BreakRuntime(session.program.prg.data, session.machine, basic_monitor)
+    if interactive:  # Ctrl-C stops the program at the next line start
+        signal.signal(signal.SIGINT, lambda number, frame: basic_monitor.interrupt())
+    return basic_monitor
 
 
 def _attach_disk(machine: Any, path: str, disk_path: str | None, write_disk: bool,

@@ -23,6 +23,11 @@ from toolchain.c64.outcome import Stop
 FOR_BYTES, GOSUB_BYTES = 18, 7
 FOR_ROOM, GOSUB_ROOM = 156, 157  # the most bytes of frames a new FOR / GOSUB may find
 BASIC_BYTES_FREE = 38911  # what the start-up screen says
+# Compiled with line hooks (only then: a run without them pays nothing), every line's
+# code starts with this call, given the line number, before its first statement: the
+# monitor's line breakpoints (toolchain/monitor/basic.py).  Inside a superblock too,
+# since a line's code carries its hook wherever the linker places it.
+LINE_HOOK = "rt.line_reached"
 STATEMENT_CYCLES = 985  # the C64's time for a statement group: a millisecond (TI's 1000 a second)
 
 

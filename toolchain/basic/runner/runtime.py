@@ -68,10 +68,11 @@ class DataItem(NamedTuple):
     line: int
 
 
-def compile_program(program: bytes) -> tuple[list[Line], Module, dict[str, Any]]:
-    """The program's lines, its generated module, and the variables it declares."""
+def compile_program(program: bytes, line_hooks: bool = False) -> tuple[list[Line], Module, dict[str, Any]]:
+    """The program's lines, its generated module, and the variables it declares;
+    ``line_hooks``: each line's code starts with a call of LINE_HOOK (contract.py)."""
     lines = [Line(line.number, line.body) for line in split_program(program, BASIC_PROGRAM_START)]
-    compiled = StatementCompiler(lines).compile()
+    compiled = StatementCompiler(lines, line_hooks).compile()
     return lines, link(compiled), compiled.variables
 
 
@@ -144,10 +145,12 @@ CHECK_EVERY = 1 << 16  # ... between looking at limits and showing progress
 class Runtime:
     """The state a running program shares with its compiled code."""
 
+    line_hooks = False  # a subclass that defines line_reached(number) sets it (see LINE_HOOK)
+
     def __init__(self, program: bytes, machine: C64) -> None:
         self.program = program
         self.machine = machine
-        self.lines, self.module, self.variables = compile_program(program)
+        self.lines, self.module, self.variables = compile_program(program, self.line_hooks)
         self.io = BasicIO(machine)
         self.stack: list[Frame] = []
         self.namespace: dict[str, Any] = {**helpers(), "rt": self, "io": self.io, "STACK": self.stack,
@@ -437,7 +440,7 @@ class Runtime:
         program = linked_program(self.machine)
         if program != self.program:
             try:
-                lines, module, variables = compile_program(program)
+                lines, module, variables = compile_program(program, self.line_hooks)
             except Exception as error:  # not BASIC lines: what would the C64 run?
                 raise Ended(Stop.ROM_CALL, "LOAD put bytes at $0801 that are not a BASIC program: c64tc "
                             f"cannot run them ({error})") from None

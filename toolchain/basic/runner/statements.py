@@ -18,7 +18,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from toolchain.basic.runner.contract import Kind, Variable
+from toolchain.basic.runner.contract import LINE_HOOK, Kind, Variable
 from toolchain.basic.runner.expressions import (
     CLOSE_PARENTHESIS,
     COLON,
@@ -88,9 +88,10 @@ class Program:
 class StatementCompiler(ExpressionCompiler):
     """Tokenized lines -> segments."""
 
-    def __init__(self, lines: list[Line]) -> None:
+    def __init__(self, lines: list[Line], line_hooks: bool = False) -> None:
         super().__init__()
         self.lines = lines
+        self.line_hooks = line_hooks  # each line starts with a call (LINE_HOOK in contract.py)
         self.line_first_segment: dict[int, int] = {}
         self.segments: list[Segment] = []
         self.indent = 1
@@ -104,6 +105,8 @@ class StatementCompiler(ExpressionCompiler):
             self.body = line.body
             self.position = 0
             self.indent = 1
+            if self.line_hooks:
+                self.emit(f"{LINE_HOOK}({line.number})")
             self.compile_line(line)
         return Program(self.segments, [line.number for line in self.lines], self.line_first_segment,
                        self.variables)
