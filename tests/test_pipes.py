@@ -86,3 +86,23 @@ def test_binary_output_is_refused_on_a_terminal(tmp_path: Path) -> None:
     prg.write_bytes(Prg(0xC000, b"\x60").to_bytes())
     status, shown = play_on_terminal(["run", str(prg), "--sys", "$c000", "--raw"], [])
     assert status == 2 and "--raw writes PETSCII bytes: redirect standard output" in shown[-1]
+
+
+def test_ctrl_c_ends_a_piped_run_with_130_and_what_it_printed(tmp_path: Path) -> None:
+    """SIGINT (Ctrl-C) is the user's stop, not an error: status 130 as a shell counts
+    it, and the transcript so far, as a finished run prints it."""
+    import os
+    import signal
+    import time
+
+    listing = tmp_path / "loop.bas"
+    listing.write_text('10 print "counting"\n20 i=i+1:goto 20\n', encoding="utf-8")
+    process = subprocess.Popen([sys.executable, "-m", "toolchain", "run", str(listing)], cwd=REPO,
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(3)  # started and looping
+    os.kill(process.pid, signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert stdout.decode().splitlines()[0] == "COUNTING"
+    assert stderr.decode().rstrip().endswith("stopped by Ctrl-C")
+    assert b"Traceback" not in stderr

@@ -8,12 +8,26 @@ display).
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from toolchain.cli import asm, basic, build, disasm, disk, monitor, mse, run, screen, vice
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The command group; Ctrl-C ends any command with status 130 (as a shell counts
+    SIGINT), not click's "Aborted!" with status 1, which is an error's status here."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("\nstopped by Ctrl-C", err=True)
+            sys.exit(130)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="c64tc")
 def main() -> None:
     """c64tc: from 1980s magazine listings to verified C64 PRG files and D64 disks."""

@@ -205,7 +205,8 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
     if live is not None and compiled_basic:
         every = _together(every, live.statement_tick(),
                           lambda: session.runtime.statements if session.runtime is not None else 0)
-    run = session.run if live is None else _on_the_live_screen(live, session.run)
+    run = _stopped_by_ctrl_c(session.run, machine, terminal) if live is None \
+        else _on_the_live_screen(live, session.run)
     if program.is_basic:
         # a progress line would mix with the dialogue when the player is typing (or the monitor's)
         progress = (progress_printer() if terminal is None and live is None and basic_lines is None
@@ -275,6 +276,26 @@ def _on_the_live_screen(live: Any, run: Callable[..., Any]) -> Callable[..., Any
             live.show_warnings()
 
     return run_live
+
+
+def _stopped_by_ctrl_c(run: Callable[..., Any], machine: Any, terminal: Any) -> Callable[..., Any]:
+    """``run``, where Ctrl-C ends c64tc with status 130 (as a shell counts SIGINT) after
+    printing what the program had printed so far (the transcript, as a finished run
+    prints it), so a long run stopped by hand still shows where it was."""
+
+    def run_until_ctrl_c(*arguments: Any, **options: Any) -> Any:
+        try:
+            return run(*arguments, **options)
+        except KeyboardInterrupt:
+            if terminal is None:
+                click.echo(machine.screen.transcript(), nl=False)
+            else:
+                terminal.flush()
+                click.echo()
+            click.echo("stopped by Ctrl-C", err=True)
+            sys.exit(130)
+
+    return run_until_ctrl_c
 
 
 def _live_play(session: Any, ascii_glyphs: bool, compiled_basic: bool) -> Any:
