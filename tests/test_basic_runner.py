@@ -215,7 +215,8 @@ def test_run_clears_variables_and_starts_again() -> None:
 
 
 def test_list_prints_the_program() -> None:
-    assert printed('10 print "hi":list\n') == ["HI", '10 PRINT "HI":LIST']
+    # LIST prints RETURN before each line, so an empty row follows HI (the real ROM's too)
+    assert printed('10 print "hi":list\n') == ["HI", "", '10 PRINT "HI":LIST']
 
 
 def test_let_new_pi_st() -> None:

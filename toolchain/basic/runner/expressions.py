@@ -54,6 +54,19 @@ class ExpressionCompiler:
         self.body = b""
         self.position = 0
         self.depth = 0  # nested evaluations (FRMEVL calls) in the expression being compiled
+        # Where BASIC's text pointers are at the points a program can observe them (PEEK,
+        # SYS): per site, the line (CURLIN), TXTPTR, and OLDTXT (None in direct mode)
+        self.sites: list[tuple[int, int, int | None]] = []
+        self.line_number_now = 0
+        self.body_address = 0  # where the body of the line being compiled is in memory
+        self.statement_start: int | None = 0  # OLDTXT: where NEWSTT found this statement
+
+    def site(self) -> int:
+        """The number of an observation point here: TXTPTR at the next non-space byte (as
+        CHRGET leaves it), the current line, and where the statement began."""
+        self.peek()
+        self.sites.append((self.line_number_now, self.body_address + self.position, self.statement_start))
+        return len(self.sites) - 1
 
     # -- bytes -------------------------------------------------------------------------------
     def peek(self) -> int:
@@ -366,6 +379,10 @@ class ExpressionCompiler:
         self.expect(OPEN_PARENTHESIS)
         code, kind, exact, _, _ = self.expression()
         self.expect(CLOSE_PARENTHESIS)
+        if keyword == "PEEK":
+            if kind is Kind.STRING:
+                raise CompileError("TYPE MISMATCH")
+            return Expression(f"rt.peek({code}, {self.site()})", Kind.NUMBER, True)
         string_argument = keyword in ("LEN", "VAL", "ASC")
         if (kind is Kind.STRING) != string_argument:
             raise CompileError("TYPE MISMATCH")
@@ -374,7 +391,7 @@ class ExpressionCompiler:
             "USR": ("rt.usr({})", False), "FRE": ("rt.free()", True), "POS": ("io.position()", True),
             "SQR": ("_sqr({})", False), "RND": ("rt.rnd({})", True), "LOG": ("_log({})", False),
             "EXP": ("_exp({})", False), "COS": ("_cos({})", False), "SIN": ("_sin({})", False),
-            "TAN": ("_tan({})", False), "ATN": ("_atn({})", False), "PEEK": ("rt.peek({})", True),
+            "TAN": ("_tan({})", False), "ATN": ("_atn({})", False),
             "LEN": ("float(len({}))", True),
             "ASC": ("_asc({})", True),
         }

@@ -15,7 +15,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from toolchain.basic.runner.statements import LINE_MARK, NEXT_MARK, Exit, ExitTo, Program, Segment
+from toolchain.basic.runner.statements import (
+    DIRECT_LINE,
+    LINE_MARK,
+    NEXT_MARK,
+    Exit,
+    ExitTo,
+    Program,
+    Segment,
+)
 
 # At most this many segments run in one function: more inlining saves dispatcher
 # calls but grows the code every jumper to them duplicates.
@@ -37,8 +45,15 @@ class Linker:
         # the end of the program is one segment more: the runtime's, which ends the run
         self.end = len(program.segments)
         # where each line goes on when it is done: the first segment of the next line
-        self.next_line = {number: first[numbers[index + 1]] if index + 1 < len(numbers) else self.end
-                          for index, number in enumerate(numbers)}
+        self.next_line: dict[int, int | str] = {
+            number: first[numbers[index + 1]] if index + 1 < len(numbers) else self.end
+            for index, number in enumerate(numbers)}
+        if numbers and numbers[-1] == DIRECT_LINE:
+            # a line typed in direct mode follows the program's, but the program's last
+            # line still ends the run, and the direct line's end is READY. ($A7CB)
+            if len(numbers) > 1:
+                self.next_line[numbers[-2]] = self.end
+            self.next_line[DIRECT_LINE] = "rt.direct_done()"
 
     def target(self, exit: Exit, segment: Segment) -> int | str | None:
         """Where an exit goes: a segment number, code computing it, or None (raises)."""

@@ -11,6 +11,7 @@ when a statement executes (a syntax error in line 270 is reported only when line
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -33,10 +34,11 @@ from toolchain.basic.runner.contract import (
     ProgramEnded,
     scalar_name,
 )
+from toolchain.basic.runner.direct import crunch_typed, edit_program, line_number_of
 from toolchain.basic.runner.expressions import COLON, COMMA, QUOTE
-from toolchain.basic.runner.io import UNCHANGED, BasicIO
+from toolchain.basic.runner.io import UNCHANGED, BasicIO, ScreenOutput
 from toolchain.basic.runner.linker import Module, link
-from toolchain.basic.runner.statements import Line, StatementCompiler
+from toolchain.basic.runner.statements import DIRECT_LINE, INPUT_BUFFER, Line, StatementCompiler
 from toolchain.basic.runner.values import (
     Array,
     Undimensioned,
@@ -47,14 +49,29 @@ from toolchain.basic.runner.values import (
     helpers,
     undefined_function,
 )
-from toolchain.basic.tokens import TOKEN_DATA, scan_tokens
+from toolchain.basic.tokens import PI, TOKEN_DATA, is_token, keyword_of, scan_tokens
+from toolchain.c64 import kernal
 from toolchain.c64.machine import C64, DEFAULT_MAX_CYCLES, STANDARD_IRQ_HANDLER, MachineStopped
 from toolchain.c64.memory import (
+    ARYTAB,
     BASIC_PROGRAM_START,
+    CURLIN,
+    DATLIN,
+    DATPTR,
+    FRESPC,
+    FRETOP,
     IRQ_VECTOR,
     JIFFY_CLOCK,
     KEYBOARD_COUNT,
+    MEMSIZ,
+    OLDLIN,
+    OLDTXT,
+    STREND,
+    TXTPTR,
+    TXTTAB,
+    VARTAB,
     read_word,
+    write_word,
 )
 from toolchain.c64.outcome import RunResult, Stop
 
@@ -66,14 +83,30 @@ class DataItem(NamedTuple):
     text: bytes
     quoted: bool
     line: int
+    end: int = 0  # DATPTR after READ took it: the comma, colon or zero after the item
 
 
-def compile_program(program: bytes, line_hooks: bool = False) -> tuple[list[Line], Module, dict[str, Any]]:
-    """The program's lines, its generated module, and the variables it declares;
+class Compiled(NamedTuple):
+    lines: list[Line]  # the program's (a direct-mode line not among them)
+    module: Module
+    variables: dict[str, Any]
+    sites: list[tuple[int, int, int | None]]  # see ExpressionCompiler.site
+
+
+def program_lines(program: bytes) -> list[Line]:
+    """The lines of a program at $0801, each with the address of its body."""
+    return [Line(line.number, line.body, BASIC_PROGRAM_START + line.offset - 2 + 4)
+            for line in split_program(program, BASIC_PROGRAM_START)]
+
+
+def compile_program(program: bytes, direct: bytes | None = None, line_hooks: bool = False) -> Compiled:
+    """The program's lines, its generated module, the variables it declares, and its
+    observation points; ``direct``: a line typed in direct mode, compiled after them;
     ``line_hooks``: each line's code starts with a call of LINE_HOOK (contract.py)."""
-    lines = [Line(line.number, line.body) for line in split_program(program, BASIC_PROGRAM_START)]
-    compiled = StatementCompiler(lines, line_hooks).compile()
-    return lines, link(compiled), compiled.variables
+    lines = program_lines(program)
+    typed = [Line(DIRECT_LINE, direct, INPUT_BUFFER)] if direct is not None else []
+    compiled = StatementCompiler(lines + typed, line_hooks).compile()
+    return Compiled(lines, link(compiled), compiled.variables, compiled.sites)
 
 
 def data_items(lines: list[Line]) -> list[DataItem]:
@@ -83,11 +116,11 @@ def data_items(lines: list[Line]) -> list[DataItem]:
         body = line.body
         for index, byte, in_code in scan_tokens(body):
             if in_code and byte == TOKEN_DATA:
-                items.extend(_items_after(body, index + 1, line.number))
+                items.extend(_items_after(body, index + 1, line.number, line.address))
     return items
 
 
-def _items_after(body: bytes, position: int, line: int) -> list[DataItem]:
+def _items_after(body: bytes, position: int, line: int, address: int = 0) -> list[DataItem]:
     """The items of one DATA statement: up to a colon outside quotes; a quoted item
     keeps its commas and colons, what follows its closing quote is ignored."""
     items = []
@@ -107,11 +140,21 @@ def _items_after(body: bytes, position: int, line: int) -> list[DataItem]:
                 end += 1
             item, quoted = body[position:end], False
             position = end
-        items.append(DataItem(item, quoted, line))
+        items.append(DataItem(item, quoted, line, address + position))
         if position < len(body) and body[position] == COMMA:
             position += 1
             continue
         return items
+
+
+def _string_literals(lines: list[Line]) -> frozenset[str]:
+    """The texts between quotes in the program's lines: a string variable assigned one
+    points into the program (LET, $AA52), it takes no string space."""
+    literals: set[str] = set()
+    for line in lines:
+        parts = line.body.split(b'"')
+        literals.update(part.decode("latin-1") for part in parts[1::2])
+    return frozenset(literals)
 
 
 def _end_of_program() -> int:
@@ -138,6 +181,8 @@ def linked_program(machine: C64) -> bytes:
 # two PEEK(53266) in one line read raster lines 59 apart on VICE (3,717 cycles), so
 # reads of the chips in one statement see them move on
 PEEK_CYCLES = 3_700
+READY_STOPS = (Stop.END, Stop.ERROR, Stop.BREAK, Stop.BRK)  # the runs that end at READY.
+DIRECT_CACHE_SIZE = 256  # direct-mode lines kept compiled (a dynamic-keyboard loop types the same ones)
 CHUNK = 16  # statement groups the dispatcher runs between looking at the time (16 ms of C64 time)
 CHECK_EVERY = 1 << 16  # ... between looking at limits and showing progress
 
@@ -148,9 +193,10 @@ class Runtime:
     line_hooks = False  # a subclass that defines line_reached(number) sets it (see LINE_HOOK)
 
     def __init__(self, program: bytes, machine: C64) -> None:
-        self.program = program
+        self.program = self.loaded = program
         self.machine = machine
-        self.lines, self.module, self.variables = compile_program(program, self.line_hooks)
+        compiled = compile_program(program, line_hooks=self.line_hooks)
+        self.lines, self.module, self.variables, self.sites = compiled
         self.io = BasicIO(machine)
         self.stack: list[Frame] = []
         self.namespace: dict[str, Any] = {**helpers(), "rt": self, "io": self.io, "STACK": self.stack,
@@ -161,7 +207,12 @@ class Runtime:
         self.segment_lines = [line for line in self._segment_lines()]
         self.segments.append(_end_of_program)  # the number after the last segment ends the run
         self.data = data_items(self.lines)
+        self.literals = _string_literals(self.lines)
         self.max_cycles = DEFAULT_MAX_CYCLES  # for each SYS or USR call
+        self.direct_cache: dict[tuple[bytes, bytes], tuple[Any, Compiled]] = {}
+        self.cont_segment: int | None = None  # where CONT goes on (OLDTXT), None: ?CAN'T CONTINUE
+        self.old_line = 0  # OLDLIN: the line END, STOP or BREAK stopped in
+        self.old_text = 0  # OLDTXT as the last statement or END left it
         self.restart()
 
     def _segment_lines(self) -> list[int]:
@@ -172,6 +223,8 @@ class Runtime:
     def restart(self) -> None:
         """The state of a new RUN on a freshly loaded machine (the compiled program is
         kept)."""
+        if self.program != self.loaded:  # direct mode changed the program: the loaded one again
+            self._use_program(self.loaded, compile_program(self.loaded, line_hooks=self.line_hooks))
         self.random = floats.Random()
         self.io.restart()
         self.statements = 0
@@ -204,6 +257,8 @@ class Runtime:
         self.stack_bytes = 0
         self.data_position = 0
         self.io.close_all()  # CLR's CLALL ($A660)
+        self.cont_segment = None  # $A67A clears OLDTXT's high byte: CONT cannot continue
+        self.old_text = 0
 
     def push_for(self, variable: str, limit: float, step: float, resume: int, line: int) -> None:
         """FOR: a loop on the same variable is dropped with everything above it (the
@@ -308,7 +363,7 @@ class Runtime:
         for kind in kinds:
             if self.data_position >= len(self.data):
                 raise BasicError("OUT OF DATA")
-            item, quoted, line = self.data[self.data_position]
+            item, quoted, line, _ = self.data[self.data_position]
             self.data_position += 1
             if kind is Kind.STRING:
                 values.append(item.decode("latin-1"))
@@ -322,10 +377,77 @@ class Runtime:
         return values
 
     # -- memory and machine code ---------------------------------------------------------------
-    def peek(self, address: float) -> float:
+    def peek(self, address: float, site: int | None = None) -> float:
         self.cycle_base += PEEK_CYCLES
         self.catch_up()
-        return float(self.machine.read(_address(address)))
+        where = _address(address)
+        if TXTTAB <= where <= DATPTR + 1 or where == TXTPTR or where == TXTPTR + 1:
+            self.publish_pointers(site)
+        return float(self.machine.read(where))
+
+    # -- BASIC's pointers in memory --------------------------------------------------------------
+    # The compiled program keeps no 6502 pointers while it runs; where a program can look
+    # (PEEK of 43-66 or TXTPTR, SYS, USR, the end of a run) they are written as the ROM
+    # would have them: the program's end (VARTAB), 7 bytes for each variable made so far,
+    # the arrays' bytes, the strings' space below MEMSIZ, the line and statement running,
+    # the DATA read.  Approximations (no program seen so far depends on them): a variable
+    # counts as made once it holds a value other than its initial one (a number: once
+    # assigned at all); the string space holds the strings in variables and arrays that are
+    # not literals of the program (as after a garbage collection: no garbage); FRESPC is
+    # FRETOP plus the length of one of them.
+    def publish_pointers(self, site: int | None = None) -> None:
+        """BASIC's pointers 43-66 and TXTPTR in memory, as the ROM has them at ``site``
+        (a point of the compiled program; None: BASIC is in direct mode)."""
+        memory = self.machine.memory
+        start = read_word(memory, TXTTAB)
+        variables = start + len(self.program)
+        made, strings, newest = 0, 0, 0
+        namespace, literals = self.namespace, self.literals
+        unset_number = Kind.NUMBER.initial()
+        for name, (declared, kind) in self.variables.items():
+            value = namespace.get(name)
+            if declared is Declared.SCALAR:
+                if kind is Kind.NUMBER:
+                    made += value is not unset_number
+                elif value:
+                    made += 1
+                    if kind is Kind.STRING and value not in literals:
+                        strings += len(value)
+                        newest = len(value)
+            elif declared is Declared.FUNCTION:
+                made += value is not undefined_function
+            elif kind is Kind.STRING and isinstance(value, Array):
+                for text in value.cells.values():
+                    if text and text not in literals:
+                        strings += len(text)
+                        newest = len(text)
+        arrays = variables + 7 * made
+        top = read_word(memory, MEMSIZ)
+        write_word(memory, VARTAB, variables)
+        write_word(memory, ARYTAB, arrays)
+        write_word(memory, STREND, arrays + self.array_bytes)
+        write_word(memory, FRETOP, top - strings)
+        write_word(memory, FRESPC, top - strings + newest)
+        write_word(memory, OLDLIN, self.old_line)
+        if self.data_position:
+            item = self.data[self.data_position - 1]
+            write_word(memory, DATLIN, item.line)
+            write_word(memory, DATPTR, item.end)
+        else:  # RESTORE ($A81D): before the program's first byte
+            write_word(memory, DATPTR, start - 1)
+        if site is None:
+            memory[CURLIN + 1] = DIRECT_LINE >> 8
+            write_word(memory, OLDTXT, self.old_text)
+            return
+        line, text, statement = self.sites[site]
+        if line == DIRECT_LINE:
+            memory[CURLIN + 1] = DIRECT_LINE >> 8
+        else:
+            write_word(memory, CURLIN, line)
+        if statement is not None:
+            self.old_text = statement
+        write_word(memory, OLDTXT, self.old_text)
+        write_word(memory, TXTPTR, text)
 
     def poke(self, address: int, value: int) -> None:
         self.machine.write(address, value)
@@ -348,10 +470,11 @@ class Runtime:
         raise Ended(Stop.INPUT_EXHAUSTED, f"WAIT {where},{bits},{flip} would wait forever: nothing "
                     "changes that memory in a headless run")
 
-    def sys(self, address: int) -> None:
+    def sys(self, address: int, site: int | None = None) -> None:
         """SYS: machine code from ``address`` as the ROM's SYS calls it (the registers
-        from 780-783 and back: :meth:`C64.sys`)."""
+        from 780-783 and back: :meth:`C64.sys`), BASIC's pointers in memory."""
         self.catch_up()
+        self.publish_pointers(site)
         machine = self.machine
         cpu = machine.cpu
         result = machine.sys(address, self.max_cycles)
@@ -423,11 +546,64 @@ class Runtime:
         memory = self.machine.memory
         memory[JIFFY_CLOCK : JIFFY_CLOCK + 3] = jiffies.to_bytes(3, "big")
 
-    def stop_statement(self) -> None:
-        raise Ended(Stop.BREAK, "BREAK")
+    def end_statement(self, cont: int | None, line: int) -> None:
+        """END: the run ends; CONT goes on at segment ``cont`` (None in direct mode, which
+        keeps CONT as it was), OLDLIN is the line ($A831)."""
+        if cont is not None:
+            self.cont_segment, self.old_line = cont, line
+        raise ProgramEnded
 
-    def list_program(self) -> None:
-        self.io.list_program(self.program)
+    def stop_statement(self, cont: int | None, line: int) -> None:
+        if cont is not None:
+            self.cont_segment, self.old_line = cont, line
+        raise Ended(Stop.BREAK, "STOP")
+
+    def cont(self) -> int:
+        """CONT ($A857): on where END, STOP or BREAK stopped the program."""
+        if self.cont_segment is None:
+            raise BasicError("CAN'T CONTINUE")
+        return self.cont_segment
+
+    def direct_done(self) -> int:
+        """The end of a line typed in direct mode: READY."""
+        raise ProgramEnded
+
+    def new_program(self) -> None:
+        """NEW ($A642): no program (its two zero bytes at the start of BASIC), CLR."""
+        memory = self.machine.memory
+        start = read_word(memory, TXTTAB)
+        memory[start : start + 2] = b"\0\0"
+        self._use_program(b"\0\0", compile_program(b"\0\0", line_hooks=self.line_hooks))
+        self.clear()
+        raise ProgramEnded
+
+    def list_program(self, first: int = 0, last: int = 0xFFFF) -> None:
+        """LIST ($A69C): each line from the first numbered ``first`` or more up to
+        ``last``, through CHROUT as the ROM prints it: RETURN, the number, a space, the
+        bytes with the keywords spelled out (not inside quotes: the quote flag toggles on
+        every quote, REM and DATA do not count); RUN/STOP ends it."""
+        output = self.io.output
+        for line in self.lines:
+            if line.number < first:
+                continue
+            self.check_stop()
+            output.newline()  # before the number is compared with the end ($A6D4)
+            if line.number > last:
+                break
+            output.text(f"{line.number} ")
+            quoted = False
+            for byte in line.body:
+                if byte == QUOTE:
+                    quoted = not quoted
+                if byte < 0x80 or byte == PI or quoted or not is_token(byte):
+                    output.byte(byte)
+                else:
+                    output.text(keyword_of(byte))
+
+    def check_stop(self) -> None:
+        """The STOP key, as the ROM's statements that loop check it ($A82C)."""
+        if self.machine.keyboard.stop_pressed():
+            raise Ended(Stop.BREAK, "BREAK")
 
     # -- LOAD in a program -------------------------------------------------------------------------
     def after_load(self) -> int:
@@ -440,43 +616,60 @@ class Runtime:
         program = linked_program(self.machine)
         if program != self.program:
             try:
-                lines, module, variables = compile_program(program, self.line_hooks)
+                compiled = compile_program(program, line_hooks=self.line_hooks)
             except Exception as error:  # not BASIC lines: what would the C64 run?
                 raise Ended(Stop.ROM_CALL, "LOAD put bytes at $0801 that are not a BASIC program: c64tc "
                             f"cannot run them ({error})") from None
-            exec(compile(module.source, GENERATED, "exec"), self.namespace)
-            for name, (declared, kind) in variables.items():
-                if name not in self.variables:
-                    if declared is Declared.SCALAR:
-                        self.namespace[name] = kind.initial()
-                    elif declared is Declared.FUNCTION:
-                        self.namespace[name] = undefined_function
-                    else:
-                        self.namespace[name] = Undimensioned(self.namespace, name, kind)
-            self.program, self.lines, self.module = program, lines, module
-            self.variables = {**self.variables, **variables}
-            self.segments[:] = [*self.namespace["_make"](), _end_of_program]
-            self.segment_lines = self._segment_lines()
-            self.data = data_items(lines)
+            self._use_program(program, compiled)
         self.stack.clear()
         self.stack_bytes = 0
         self.data_position = 0
         return 0
 
+    def _use_program(self, program: bytes, compiled: Compiled, code: Any = None) -> None:
+        """Run ``compiled`` from now on, in the same namespace: the variables it shares
+        with the program before keep their values, new ones start empty."""
+        exec(code or compile(compiled.module.source, GENERATED, "exec"), self.namespace)
+        for name, (declared, kind) in compiled.variables.items():
+            if name not in self.variables:
+                if declared is Declared.SCALAR:
+                    self.namespace[name] = kind.initial()
+                elif declared is Declared.FUNCTION:
+                    self.namespace[name] = undefined_function
+                else:
+                    self.namespace[name] = Undimensioned(self.namespace, name, kind)
+        if program != self.program:
+            self.data = data_items(compiled.lines)
+            self.literals = _string_literals(compiled.lines)
+        self.program, self.lines, self.module, self.sites = program, compiled.lines, compiled.module, \
+            compiled.sites
+        self.variables = {**self.variables, **compiled.variables}
+        self.segments[:] = [*self.namespace["_make"](), _end_of_program]
+        self.segment_lines = self._segment_lines()
+
     # -- running ---------------------------------------------------------------------------------
     def run(self, max_statements: int | None = None,
             progress: Callable[[int, int], None] | None = None,
             every: tuple[int, Callable[[], None]] | None = None) -> RunResult:
-        """RUN: from the first line, until END, an error or a limit.  ``every``: a
-        callback every so many statement groups (frames of a film, the live view)."""
-        segments = self.segments
-        index = 0
-        limit = max_statements if max_statements is not None else 1 << 62
+        """RUN: from the first line, until END, an error or a limit; then direct mode
+        reads what is typed (:meth:`direct_mode`).  ``every``: a callback every so many
+        statement groups (frames of a film, the live view)."""
         started = time.perf_counter()
-        executed = 0
+        limit = max_statements if max_statements is not None else 1 << 62
+        result = self._execute(0, limit, progress, every, started)
+        return self.direct_mode(result, limit, progress, every, started)
+
+    def _execute(self, index: int, limit: int, progress: Callable[[int, int], None] | None,
+                 every: tuple[int, Callable[[], None]] | None, started: float) -> RunResult:
+        """The dispatcher: segments from ``index`` on until the run ends."""
+        segments = self.segments
+        executed = self.statements
+        if executed >= limit:
+            return self._finish(Stop.STATEMENT_LIMIT, f"stopped after {executed} statement groups in line "
+                                f"{self._line_at(index)}", started)
         step = -1
-        chunk = range(min(CHUNK, limit))
-        next_check = min(CHECK_EVERY, limit)
+        chunk = range(min(CHUNK, limit - executed))
+        next_check = min(executed + CHECK_EVERY, limit)
         every_count, every_call = every if every is not None else (1 << 62, None)
         every_due = every_count
         self._vectors_changed()
@@ -505,6 +698,8 @@ class Runtime:
                     chunk = range(min(CHUNK, limit - executed))
             except ProgramEnded:
                 self.statements = executed + step + 1
+                if index == len(segments) - 1 and self._line_at(index) != DIRECT_LINE:
+                    self.cont_segment = index  # ran off the end: CONT ends again ($A7CB)
             except BasicError as error:
                 self.statements = executed + step + 1
                 line = error.line if error.line is not None else self._line_of(error, index)
@@ -528,22 +723,117 @@ class Runtime:
             self.statements = executed + step + 1
             if ended.stop is Stop.BREAK:
                 line = self._line_of(ended, index)
+                if line == DIRECT_LINE:
+                    self._show("\rBREAK\rREADY.\r")
+                    return self._finish(Stop.BREAK, "BREAK", started, line)
+                if ended.message != "STOP":  # RUN/STOP: CONT runs the statement group again
+                    self.cont_segment = index
+                self.old_line = line
                 self._show(f"\rBREAK IN {line}\rREADY.\r")
                 return self._finish(Stop.BREAK, f"BREAK IN {line}", started, line)
             return self._finish(ended.stop, ended.message, started)
-        stopped = self._show("\rREADY.\r")
+        # END and the end of the program reach READY. without CLRCHN ($A84B, $E386): after
+        # CMD it goes to the file, as on a C64
+        output = self.io.output
+        # the ROM's string is RETURN, line feed, READY., RETURN, line feed ($A377): the
+        # screen ignores the line feeds, a file gets them
+        stopped = self._show("\rREADY.\r" if type(output) is ScreenOutput else "\r\nREADY.\r\n", output)
         if stopped is not None:
             return self._finish(stopped.stop, stopped.message, started)
         return self._finish(Stop.END, "program ended", started)
 
-    def _show(self, text: str) -> MachineStopped | None:
-        """BASIC's last words on the screen; how printing them stopped, if a program's
-        CHROUT hook went where the machine cannot follow."""
+    def _show(self, text: str, output: ScreenOutput | None = None) -> MachineStopped | None:
+        """BASIC's last words on the screen (or ``output``); how printing them stopped,
+        if a program's CHROUT hook went where the machine cannot follow."""
         try:
-            self.io.to_screen().text(text)
+            (output or self.io.to_screen()).text(text)
         except MachineStopped as stopped:
             return stopped
+        except Ended as ended:
+            return MachineStopped(ended.stop, ended.message)
         return None
+
+    # -- direct mode -----------------------------------------------------------------------------
+    def direct_mode(self, result: RunResult, limit: int, progress: Callable[[int, int], None] | None,
+                    every: tuple[int, Callable[[], None]] | None, started: float) -> RunResult:
+        """After READY.: the lines queued in the keyboard buffer, as BASIC's main loop
+        reads them ($A480) with the screen editor, until the buffer is empty; the result
+        is how the last program run ended (an error in a direct statement does not change
+        it, as on a C64 with the ROMs)."""
+        return self._direct_lines(result, limit, progress, every, started)
+
+    def _direct_lines(self, result: RunResult, limit: int, progress: Callable[[int, int], None] | None,
+                      every: tuple[int, Callable[[], None]] | None, started: float) -> RunResult:
+        machine = self.machine
+        memory = machine.memory
+        while result.stop in READY_STOPS:
+            memory[kernal.MESSAGES] = 0x80  # READY. turns control messages on ($A47B)
+            if not memory[KEYBOARD_COUNT]:
+                break
+            if self.statements >= limit:
+                return self._finish(Stop.STATEMENT_LIMIT, f"stopped after {self.statements} statement groups "
+                                    "in direct mode", started)
+            # Only the keys queued in the keyboard buffer are typed at READY. (what the
+            # dynamic keyboard leaves there): the typed input (--input, a pipe, the player)
+            # stays the program's, as in the VICE measurements, which type none at READY.
+            # A line begun from the buffer and not ended waits for its RETURN: the run ends.
+            keyboard = machine.keyboard
+            saved = keyboard.keys, keyboard.line_source, keyboard.live
+            keyboard.keys, keyboard.line_source, keyboard.live = deque(), None, None
+            try:
+                text = machine.read_line()
+                if not memory[kernal.OUTPUT_DEVICE] > kernal.SCREEN:
+                    machine.print_byte(0x0D)  # INLIN's RETURN ($AACA), not while CMD is in force
+            except MachineStopped:  # a line begun, not ended: the C64 waits for its RETURN
+                break
+            finally:
+                keyboard.keys, keyboard.line_source, keyboard.live = saved
+            self.statements += 1
+            line_result = self._direct_line(text, limit, progress, every, started)
+            if line_result is None:
+                continue
+            if line_result.line == DIRECT_LINE and line_result.stop in (Stop.ERROR, Stop.BREAK):
+                result = RunResult(result.stop, result.message, line_result.cycles, line_result.instructions,
+                                   line_result.statements, line_result.wall_seconds, result.line,
+                                   line_result.printer)
+            else:
+                result = line_result
+        return result
+
+    def _direct_line(self, text: bytes, limit: int, progress: Callable[[int, int], None] | None,
+                     every: tuple[int, Callable[[], None]] | None, started: float) -> RunResult | None:
+        """One typed line: a numbered line changes the program (None: no READY.), any
+        other is run as a direct statement."""
+        try:
+            numbered = line_number_of(text)
+        except ValueError:
+            self._print_error("SYNTAX", DIRECT_LINE)
+            return self._finish(Stop.ERROR, "?SYNTAX  ERROR", started, DIRECT_LINE)
+        memory = self.machine.memory
+        start = read_word(memory, TXTTAB)
+        if numbered is not None:
+            number, rest = numbered
+            program = edit_program(self.program, start, number, crunch_typed(rest))
+            memory[start : start + len(program)] = program
+            self._use_program(program, compile_program(program, line_hooks=self.line_hooks))
+            self.clear()  # $A4ED: the line entered, then CLR
+            self.publish_pointers()
+            return None
+        body = crunch_typed(text)
+        if not body.strip(b" "):
+            return None  # an empty line: BASIC reads the next one ($A48E)
+        memory[INPUT_BUFFER : INPUT_BUFFER + len(body) + 3] = body + b"\0\0\0"
+        key = (self.program, body)
+        cached = self.direct_cache.get(key)
+        if cached is None:
+            compiled = compile_program(self.program, body, self.line_hooks)
+            cached = (compile(compiled.module.source, GENERATED, "exec"), compiled)
+            if len(self.direct_cache) < DIRECT_CACHE_SIZE:
+                self.direct_cache[key] = cached
+        code, compiled = cached
+        self._use_program(self.program, compiled, code)
+        first = self.segment_lines.index(DIRECT_LINE)
+        return self._execute(first, limit, progress, every, started)
 
     def _line_of(self, error: BaseException, index: int) -> int:
         """The BASIC line being run when ``error`` was raised: from the generated
@@ -563,9 +853,15 @@ class Runtime:
         return lines[min(index, len(lines) - 1)] if lines else 0
 
     def _print_error(self, name: str, line: int) -> None:
-        self._show(f"\r?{name}  ERROR IN {line}\rREADY.\r")
+        self.cont_segment = None  # the error routine clears OLDTXT ($A462, $A67A)
+        self.old_text = 0
+        if line == DIRECT_LINE:  # no " IN" in direct mode ($A46C)
+            self._show(f"\r?{name}  ERROR\rREADY.\r")
+        else:
+            self._show(f"\r?{name}  ERROR IN {line}\rREADY.\r")
 
     def _finish(self, stop: Stop, message: str, started: float, line: int | None = None) -> RunResult:
+        self.publish_pointers()
         cpu = self.machine.cpu
         return RunResult(stop, message, cycles=cpu.cycles, instructions=cpu.instructions,
                          statements=self.statements, wall_seconds=time.perf_counter() - started,

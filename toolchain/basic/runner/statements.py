@@ -35,6 +35,10 @@ from toolchain.basic.tokens import PI, TOKEN, LineState, keyword_of
 
 # placeholders in the code of conditional jumps until the segments are numbered
 NEXT_MARK, LINE_MARK = "\x00next", "\x01"
+# The number a line typed in direct mode compiles under (the ROM marks direct mode by
+# CURLIN's high byte $FF): it follows the program's lines, and its end is not theirs.
+DIRECT_LINE = 0xFFFF
+INPUT_BUFFER = 0x0200  # where a direct-mode line is crunched and run from
 
 
 class ExitTo(enum.Enum):
@@ -58,6 +62,7 @@ NEXT_LINE, END, RAISES = Exit(ExitTo.NEXT_LINE), Exit(ExitTo.END), Exit(ExitTo.R
 class Line:
     number: int
     body: bytes
+    address: int = INPUT_BUFFER  # where the body is in memory (after the link and the number)
 
 
 @dataclass
@@ -83,6 +88,7 @@ class Program:
     line_numbers: list[int]  # in program order
     line_first_segment: dict[int, int]
     variables: dict[str, Variable]
+    sites: list[tuple[int, int, int | None]] = field(default_factory=list)
 
 
 class StatementCompiler(ExpressionCompiler):
@@ -105,11 +111,16 @@ class StatementCompiler(ExpressionCompiler):
             self.body = line.body
             self.position = 0
             self.indent = 1
-            if self.line_hooks:
+            if self.line_hooks and line.number != DIRECT_LINE:
                 self.emit(f"{LINE_HOOK}({line.number})")
+            self.line_number_now = line.number
+            self.body_address = line.address
+            # NEWSTT keeps OLDTXT (the CONT pointer) only for program text: at a line's
+            # start it points at the zero ending the line before ($A7B1)
+            self.statement_start = None if line.number == DIRECT_LINE else line.address - 5
             self.compile_line(line)
         return Program(self.segments, [line.number for line in self.lines], self.line_first_segment,
-                       self.variables)
+                       self.variables, self.sites)
 
     def emit(self, code: str) -> None:
         assert self.segments[-1].exit is None, "code after the segment's exit"
@@ -159,6 +170,8 @@ class StatementCompiler(ExpressionCompiler):
                 self.emit("raise BasicError('SYNTAX')")
                 self.leave(RAISES)
                 return
+            if self.statement_start is not None:
+                self.statement_start = self.body_address + self.position  # the colon
             self.position += 1
             if self.position == start:
                 self.leave(NEXT_LINE)
@@ -228,8 +241,17 @@ class StatementCompiler(ExpressionCompiler):
         return value.code
 
     def statement_END(self, number: int) -> bool:
-        self.leave(END)
-        return True
+        return self.ending("rt.end_statement")
+
+    def ending(self, method: str) -> bool:
+        """END or STOP: the run ends, and CONT goes on after the statement ($A831),
+        in a segment of its own; a direct-mode line keeps the CONT of before."""
+        direct = self.line_number_now == DIRECT_LINE
+        self.emit(f"{method}({None if direct else len(self.segments)}, {self.line_number_now})")
+        self.leave(RAISES)
+        self.segments.append(Segment(self.line_number_now))
+        self.indent = 1
+        return False
 
     def statement_REM(self, number: int) -> bool:
         self.leave(NEXT_LINE)
@@ -500,9 +522,7 @@ class StatementCompiler(ExpressionCompiler):
         return False
 
     def statement_STOP(self, number: int) -> bool:
-        self.emit("rt.stop_statement()")
-        self.leave(RAISES)
-        return True
+        return self.ending("rt.stop_statement")
 
     def statement_ON(self, number: int) -> bool:
         selector = self.numeric()
@@ -541,7 +561,8 @@ class StatementCompiler(ExpressionCompiler):
         return False
 
     def statement_SYS(self, number: int) -> bool:
-        self.emit(f"rt.sys(_address({self.numeric()}))")
+        address = self.numeric()
+        self.emit(f"rt.sys(_address({address}), {self.site()})")
         # the ROM skips whatever follows the address up to the end of the statement
         while not self.at_statement_end():
             self.take()
@@ -568,17 +589,33 @@ class StatementCompiler(ExpressionCompiler):
         return False
 
     def statement_NEW(self, number: int) -> bool:
-        self.leave(END)
+        if not self.at_statement_end():
+            raise CompileError("SYNTAX")
+        self.emit("rt.new_program()")
+        self.leave(RAISES)
         return True
 
     def statement_LIST(self, number: int) -> bool:
-        self.emit("rt.list_program()")
+        """LIST [n][-[m]] ($A69C): from the first line >= n to m; without a '-' just n,
+        and n = 0 (or none) lists to the end; anything else after it is ?SYNTAX."""
+        byte = self.peek()
+        if byte >= 0x80 and byte != TOKEN["-"] or byte == PI:
+            raise CompileError("SYNTAX")
+        first = self.line_number()
+        last = first
+        if self.peek() == TOKEN["-"]:
+            self.position += 1
+            last = self.line_number()
+        if not self.at_statement_end():
+            raise CompileError("SYNTAX")
+        self.emit(f"rt.list_program({first}, {last or 0xFFFF})")
         self.leave(END)
         return True
 
     def statement_CONT(self, number: int) -> bool:
-        self.emit("raise BasicError(\"CAN'T CONTINUE\")")
-        self.leave(RAISES)
+        if not self.at_statement_end():
+            raise CompileError("SYNTAX")
+        self.leave(Exit(ExitTo.CODE, "rt.cont()"))
         return True
 
     def statement_OPEN(self, number: int) -> bool:

@@ -1,0 +1,76 @@
+"""What BASIC's main loop does with a line typed at READY. ($A480): the line crunched
+into tokens as the ROM's CRUNCH does it ($A57C), and a numbered line entered into the
+program or deleted from it ($A49C).  The runtime (:meth:`Runtime.direct_mode`) runs
+the rest."""
+
+from __future__ import annotations
+
+from toolchain.basic.detokenizer import split_program
+from toolchain.basic.tokenizer import MAX_LINE_NUMBER
+from toolchain.basic.tokens import TOKEN, LineState, match_keyword
+from toolchain.petscii import BYTE_TEXT, Unit
+
+QUESTION_MARK = 0x3F  # typed for PRINT: CRUNCH makes it the token ($A5A4)
+
+
+def crunch_typed(text: bytes) -> bytes:
+    """A typed line (PETSCII, as the screen editor hands it over) crunched as the ROM
+    does: keywords outside quotes, REM and DATA become tokens (a shifted letter ends an
+    abbreviation), ``?`` becomes PRINT."""
+    units = [Unit(byte, BYTE_TEXT[byte] if len(BYTE_TEXT[byte]) == 1 else None, index)
+             for index, byte in enumerate(text)]
+    out = bytearray()
+    state = LineState()
+    index = 0
+    while index < len(units):
+        byte = units[index].byte
+        if state.in_code and byte != 0x22:
+            if byte == QUESTION_MARK:
+                out.append(TOKEN["PRINT"])
+                index += 1
+                continue
+            match = match_keyword(units, index)
+            if match is not None:
+                token, length = match
+                out.append(token)
+                state.keyword(token)
+                index += length
+                continue
+        out.append(byte)
+        state.character(byte)
+        index += 1
+    return bytes(out)
+
+
+def line_number_of(text: bytes) -> tuple[int, bytes] | None:
+    """A typed line that starts with a digit (after spaces, which CHRGET skips): its
+    number and the text after it (spaces after the number dropped, $A96B); None for a
+    direct statement.  A number above 63999 is ?SYNTAX ERROR (ValueError)."""
+    position = 0
+    while position < len(text) and text[position] == 0x20:
+        position += 1
+    if position >= len(text) or not 0x30 <= text[position] <= 0x39:
+        return None
+    number = 0
+    while position < len(text) and (0x30 <= text[position] <= 0x39 or text[position] == 0x20):
+        if text[position] != 0x20:
+            number = number * 10 + text[position] - 0x30
+            if number > MAX_LINE_NUMBER:  # LINGET stops above 63999 ($A96B)
+                raise ValueError("line number too large")
+        position += 1
+    return number, text[position:]
+
+
+def edit_program(program: bytes, start: int, number: int, body: bytes) -> bytes:
+    """The program at ``start`` with line ``number`` replaced by ``body`` (inserted in
+    order; an empty body deletes it), linked anew as LINKPRG does ($A533)."""
+    lines = [(line.number, line.body) for line in split_program(program, start)]
+    lines = [line for line in lines if line[0] != number]
+    if body:
+        lines.append((number, body))
+        lines.sort(key=lambda line: line[0])
+    out = bytearray()
+    for line_number, line_body in lines:
+        following = start + len(out) + 4 + len(line_body) + 1
+        out += following.to_bytes(2, "little") + line_number.to_bytes(2, "little") + line_body + b"\0"
+    return bytes(out + b"\0\0")
