@@ -450,6 +450,14 @@ class Runtime:
         write_word(memory, TXTPTR, text)
 
     def poke(self, address: int, value: int) -> None:
+        if 0xD000 <= address < 0xE000:
+            # POKE stores with STA ($14),Y, and the 6502 reads the address before it
+            # writes there: an I/O register sees a read first (POKE 56331,x latches the
+            # TOD clock, POKE 56589,x clears CIA 2's interrupt flags: measured on VICE,
+            # tests/data/machine/poke-reads.bas); RAM and ROM reads change nothing.
+            # The chips are brought up to the program's time first, as for PEEK
+            self.catch_up()
+            self.machine.read(address)
         self.machine.write(address, value)
         if address == IRQ_VECTOR or address == IRQ_VECTOR + 1:
             self._vectors_changed()
