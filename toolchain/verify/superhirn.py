@@ -110,9 +110,17 @@ def secrets_sample(count: int, seed: int = 1985) -> list[str]:
     return random.Random(seed).sample(all_secrets(), count)
 
 
+# a worker process's session per program: its shares reuse the translated machine code
+# instead of translating it again for every share (as one process reuses it for all games)
+_worker_sessions: dict[tuple[int, bytes], Session] = {}
+
+
 def play_all(prg: Prg, secrets: list[str]) -> list[Game]:
-    """The games of ``secrets``, in order, on one session (a worker's share)."""
-    session = Session(superhirn_program(prg))
+    """The games of ``secrets``, in order, on this process's session (a worker's share)."""
+    key = (prg.load_address, prg.data)
+    session = _worker_sessions.get(key)
+    if session is None:
+        session = _worker_sessions.setdefault(key, Session(superhirn_program(prg)))
     return [play(session, secret) for secret in secrets]
 
 
