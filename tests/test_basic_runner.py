@@ -459,3 +459,16 @@ def test_nesting_deeper_than_the_stack_is_out_of_memory(depth: int, works: bool)
     screen = lines_of(machine.screen.transcript())
     assert (screen[0] == " 1") is works
     assert (result.stop is Stop.ERROR and "?OUT OF MEMORY  ERROR IN 10" in screen) is not works
+
+
+def test_printer_writes_what_device_4_got(tmp_path: Path) -> None:
+    listing = tmp_path / "p.bas"
+    listing.write_text('10 open 4,4:print#4,"to the printer";1:cmd 4:print "listed"\n20 print#4:close 4\n'
+                       '30 print "done"\n', encoding="utf-8")
+    printed = tmp_path / "printer.txt"
+    result = CliRunner().invoke(main, ["run", str(listing), "--printer", str(printed)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "DONE"
+    # the bytes as sent (PETSCII; RETURN ends a line; CMD itself prints an empty PRINT's
+    # RETURN, as the ROM's CMD goes on into PRINT)
+    assert printed.read_bytes() == b"TO THE PRINTER 1 \r\rLISTED\r\r"

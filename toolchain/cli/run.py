@@ -16,7 +16,7 @@ from toolchain.c64.outcome import Stop
 from toolchain.cli.common import ADDRESS, COUNT, ProgressBar, progress_printer, reports_user_errors
 from toolchain.cli.monitor import monitor_reads_stdin, run_monitor
 from toolchain.diagnostics import UserError, counted
-from toolchain.fileio import STDIO, read_text, write_stdout
+from toolchain.fileio import STDIO, read_text, write_atomic, write_stdout
 
 if TYPE_CHECKING:
     from toolchain.c64.run import Program
@@ -94,6 +94,9 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
 @click.option("--disk", "disk_path", type=click.Path(dir_okay=False),
               help="Put this disk image (D64, D71, D81) in drive 8; the program changes it in memory only "
               "(see --write-disk).  PROGRAM given as IMAGE:NAME puts its image there by itself.")
+@click.option("--printer", "printer_path", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Write what the program printed on device 4 (OPEN 4,4 / CMD 4) to this file, the bytes "
+              "as sent, as VICE's printer text device keeps them ('-': standard output).")
 @click.option("--write-disk", is_flag=True, help="When the run ends, write the disk in drive 8 back to its "
               "image (atomically; not when another program changed the file meanwhile).")
 @click.option("--dump-python", is_flag=True, help="Print the Python c64tc makes of the program: a BASIC "
@@ -117,7 +120,8 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
                 input_file: str | None, max_cycles: int, max_statements: int | None, screen: bool,
                 transcript: bool, raw: bool, trace: bool, screenshot: str | None,
                 screenshot_every: int | None, roms_dir: str | None, no_roms: bool, boot: bool,
-                stop_on_brk: bool, disk_path: str | None, write_disk: bool, dump_python: bool,
+                stop_on_brk: bool, disk_path: str | None, write_disk: bool, printer_path: str | None,
+                dump_python: bool,
                 ascii_glyphs: bool, monitor: bool, monitor_commands: str | None,
                 label_files: tuple[str, ...], break_lines: tuple[int, ...] = ()) -> None:
     """Run PROGRAM on the emulated C64: a BASIC program as RUN would, machine code as
@@ -254,6 +258,8 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
     click.echo(summary, err=True)
     if disk is not None:
         _detach_disk(disk, write_disk)
+    if printer_path is not None:
+        write_atomic(printer_path, result.printer)
     sys.exit(result.exit_status)
 
 
