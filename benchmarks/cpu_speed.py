@@ -205,6 +205,11 @@ class Py65Registers:
     def pull(self) -> int:
         return int(self.mpu.stPop())
 
+    def write(self, address: int, value: int) -> None:
+        """A routine's store (the screen editor scrolling): py65 has no memory map, the
+        bytes go straight into the memory both sides share."""
+        self.mpu.memory[address] = value
+
 
 if MPU is not None:
     class TrappingMPU(MPU):  # type: ignore[misc,valid-type]
