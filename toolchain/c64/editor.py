@@ -83,6 +83,7 @@ COLUMNS, ROWS = SCREEN_COLUMNS, SCREEN_ROWS
 LAST_COLUMN = COLUMNS - 1  # 39
 LAST_LOGICAL_COLUMN = 2 * COLUMNS - 1  # 79
 RETURN, QUOTE, SPACE = 0x0D, 0x22, 0x20
+_SPACES = bytes((SPACE,)) * COLUMNS  # a blank row
 SHIFT_RUN_STOP = 0x83
 KEYBOARD_DEVICE, SCREEN_DEVICE = 0, 3
 
@@ -245,7 +246,11 @@ class ScreenEditor:
         self._colour_pointer()
         line, colours = self._line(), self._colours()
         colour = m[COLOR] & 0x0F
-        for column in range(COLUMNS):
+        if line + COLUMNS <= 0x10000 and colours + COLUMNS <= 0x10000:  # one slice each
+            m[line : line + COLUMNS] = _SPACES
+            m[colours : colours + COLUMNS] = bytes((colour,)) * COLUMNS
+            return SPACE, row, 0xFF
+        for column in range(COLUMNS):  # a row that wraps past $FFFF
             m[(line + column) & 0xFFFF] = SPACE
             m[(colours + column) & 0xFFFF] = colour
         return SPACE, row, 0xFF
