@@ -472,3 +472,15 @@ def test_printer_writes_what_device_4_got(tmp_path: Path) -> None:
     # the bytes as sent (PETSCII; RETURN ends a line; CMD itself prints an empty PRINT's
     # RETURN, as the ROM's CMD goes on into PRINT)
     assert printed.read_bytes() == b"TO THE PRINTER 1 \r\rLISTED\r\r"
+
+
+def test_a_program_that_takes_over_basics_statement_vector_is_told_it_runs_without_it(tmp_path: Path) -> None:
+    """IGONE ($0308) is called for every statement by the ROM's interpreter: a program
+    that points it elsewhere extends BASIC; compiled BASIC says so once and goes on."""
+    listing = tmp_path / "p.bas"
+    listing.write_text('10 poke 776,0:poke 777,192:print "on"\n20 print "still"\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["run", str(listing), "--no-roms"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[:2] == ["ON", "STILL"]
+    assert result.stderr.count("it extends BASIC") == 1
+    assert "statement vector ($0308) at $C000" in result.stderr and "--roms DIR --boot" in result.stderr

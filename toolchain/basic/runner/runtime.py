@@ -55,6 +55,7 @@ from toolchain.c64.machine import C64, DEFAULT_MAX_CYCLES, STANDARD_IRQ_HANDLER,
 from toolchain.c64.memory import (
     ARYTAB,
     BASIC_PROGRAM_START,
+    BASIC_VECTOR_VALUES,
     CURLIN,
     DATLIN,
     DATPTR,
@@ -187,6 +188,11 @@ CHUNK = 16  # statement groups the dispatcher runs between looking at the time (
 CHECK_EVERY = 1 << 16  # ... between looking at limits and showing progress
 
 
+# BASIC's vectors that its interpreter goes through while a program runs ($0308: a
+# statement, $030A: an operand); the others serve direct mode, LIST and errors
+EXECUTE_VECTOR, EVALUATE_VECTOR = 0x0308, 0x030A
+
+
 class Runtime:
     """The state a running program shares with its compiled code."""
 
@@ -195,6 +201,7 @@ class Runtime:
     def __init__(self, program: bytes, machine: C64) -> None:
         self.program = self.loaded = program
         self.machine = machine
+        self.warned_vectors: set[int] = set()  # BASIC's vectors a program changed (said once)
         compiled = compile_program(program, line_hooks=self.line_hooks)
         self.lines, self.module, self.variables, self.sites = compiled
         self.io = BasicIO(machine)
@@ -459,7 +466,8 @@ class Runtime:
             self.catch_up()
             self.machine.read(address)
         self.machine.write(address, value)
-        if address == IRQ_VECTOR or address == IRQ_VECTOR + 1:
+        # a program POKEs a vector's low byte, then its high byte: judged after the high byte
+        if address in (IRQ_VECTOR, IRQ_VECTOR + 1, EXECUTE_VECTOR + 1, EVALUATE_VECTOR + 1):
             self._vectors_changed()
 
     def wait(self, address: float, mask: float, invert: float) -> None:
@@ -528,8 +536,21 @@ class Runtime:
         self.cycle_base = machine.cpu.cycles - self.statements * STATEMENT_CYCLES
 
     def _vectors_changed(self) -> None:
-        """After a POKE into the IRQ vector or a SYS: whether a program's handler runs."""
-        self.irq_hooked = read_word(self.machine.memory, IRQ_VECTOR) != STANDARD_IRQ_HANDLER
+        """After a POKE into the vectors or a SYS: whether a program's IRQ handler runs,
+        and whether the program has taken over BASIC's statement or expression vector
+        (IGONE $0308, IEVAL $030A), which the ROM's interpreter calls for every statement
+        and every operand: a BASIC extension.  Compiled BASIC goes on without it (most
+        extensions pass ordinary statements on, as 8409_list-stop does), and says so once."""
+        memory = self.machine.memory
+        self.irq_hooked = read_word(memory, IRQ_VECTOR) != STANDARD_IRQ_HANDLER
+        for vector, name in ((EXECUTE_VECTOR, "statement"), (EVALUATE_VECTOR, "expression")):
+            value = read_word(memory, vector)
+            if value != BASIC_VECTOR_VALUES[(vector - 0x0300) // 2] and vector not in self.warned_vectors:
+                self.warned_vectors.add(vector)
+                self.machine.warn(
+                    f"the program points BASIC's {name} vector (${vector:04X}) at ${value:04X}: it extends "
+                    "BASIC, which c64tc's compiled BASIC does not follow (it runs the program's statements "
+                    "as BASIC V2 does); BASIC in the C64's ROM follows it: --roms DIR --boot")
 
     def jiffies(self) -> float:
         """TI: the jiffy clock."""
