@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from toolchain.basic.tokens import LineState, match_keyword
+from toolchain.basic.tokens import TOKEN, LineState, match_keyword
 from toolchain.c64.memory import BASIC_PROGRAM_START
 from toolchain.diagnostics import Diagnostic, UserError
 from toolchain.petscii import PetsciiError, Unit, parse_units
@@ -24,6 +24,7 @@ MAX_TOKENIZED_LINE = 80
 C64_BASIC_START = BASIC_PROGRAM_START  # where LOAD puts a BASIC program on a C64
 
 _LINE_NUMBER = re.compile(r"[ \t]*(\d+)")
+QUESTION_MARK = 0x3F  # typed for PRINT
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +35,11 @@ class TokenizedLine:
     source_line: int
 
 
-def _crunch(units: list[Unit]) -> bytes:
+def crunch(units: list[Unit], question_mark_is_print: bool = False) -> bytes:
+    """A line's text crunched as the ROM's CRUNCH does ($A57C): keywords outside quotes,
+    REM and DATA become tokens (first match in token order).  ``question_mark_is_print``:
+    ``?`` becomes PRINT, as for a line typed on a C64 ($A5A4); petcat's text format keeps
+    it a character.  Brace codes (units without a character) are copied as they are."""
     out = bytearray()
     state = LineState()
     i = 0
@@ -46,6 +51,10 @@ def _crunch(units: list[Unit]) -> bytes:
             i += 1
             continue
         if state.in_code and unit.char != '"':
+            if question_mark_is_print and unit.byte == QUESTION_MARK:
+                out.append(TOKEN["PRINT"])
+                i += 1
+                continue
             match = match_keyword(units, i)
             if match is not None:
                 token, length = match
@@ -92,7 +101,7 @@ def tokenize_lines(text: str, path: str) -> list[TokenizedLine]:
             errors.append(Diagnostic(path, index, zero.column + 1, "a 0 byte cannot be part of a BASIC "
                                      "line (it ends the line)", source_line=line, listing_line=number))
             continue
-        body = _crunch(units)
+        body = crunch(units)
         if len(body) > MAX_TOKENIZED_LINE:
             errors.append(Diagnostic(path, index, 1,
                                      f"line too long: {len(body)} bytes after tokenizing; the C64 "

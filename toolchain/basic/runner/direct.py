@@ -6,11 +6,8 @@ the rest."""
 from __future__ import annotations
 
 from toolchain.basic.detokenizer import split_program
-from toolchain.basic.tokenizer import MAX_LINE_NUMBER
-from toolchain.basic.tokens import TOKEN, LineState, match_keyword
+from toolchain.basic.tokenizer import MAX_LINE_NUMBER, crunch
 from toolchain.petscii import BYTE_TEXT, Unit
-
-QUESTION_MARK = 0x3F  # typed for PRINT: CRUNCH makes it the token ($A5A4)
 
 
 def crunch_typed(text: bytes) -> bytes:
@@ -19,27 +16,7 @@ def crunch_typed(text: bytes) -> bytes:
     abbreviation), ``?`` becomes PRINT."""
     units = [Unit(byte, BYTE_TEXT[byte] if len(BYTE_TEXT[byte]) == 1 else None, index)
              for index, byte in enumerate(text)]
-    out = bytearray()
-    state = LineState()
-    index = 0
-    while index < len(units):
-        byte = units[index].byte
-        if state.in_code and byte != 0x22:
-            if byte == QUESTION_MARK:
-                out.append(TOKEN["PRINT"])
-                index += 1
-                continue
-            match = match_keyword(units, index)
-            if match is not None:
-                token, length = match
-                out.append(token)
-                state.keyword(token)
-                index += length
-                continue
-        out.append(byte)
-        state.character(byte)
-        index += 1
-    return bytes(out)
+    return crunch(units, question_mark_is_print=True)
 
 
 def line_number_of(text: bytes) -> tuple[int, bytes] | None:
