@@ -130,3 +130,40 @@ def test_write_back_refuses_an_image_changed_meanwhile(disk_with_writer: Path) -
     with pytest.raises(UserError, match="changed by another program"):
         attached.write_back()
     assert disk_with_writer.read_bytes() == bytes(changed_meanwhile)
+
+
+@pytest.fixture
+def typed_load(tmp_path: Path) -> tuple[Path, Path]:
+    """A disk holding P, and a program that leaves LOAD"P",8 to the dynamic keyboard."""
+    image = tmp_path / "d.d64"
+    assert CliRunner().invoke(main, ["d64", "create", str(image)]).exit_code == 0
+    loaded = tmp_path / "p.prg"
+    loaded.write_bytes(tokenize_text('10 print "loaded p"\n').to_bytes())
+    assert CliRunner().invoke(main, ["d64", "add", str(image), str(loaded)]).exit_code == 0
+    typist = tmp_path / "dk.bas"
+    typist.write_text('10 print "{clr}load"chr$(34)"p"chr$(34)",8"\n'
+                      "20 poke 631,19:poke 632,13:poke 198,2:end\n", encoding="utf-8")
+    return typist, image
+
+
+def screen_rows(typed_load: tuple[Path, Path], *options: str) -> list[str]:
+    typist, image = typed_load
+    result = CliRunner().invoke(main, ["run", str(typist), "--disk", str(image), "--screen", *options])
+    assert result.exit_code == 0, result.output
+    return [row for row in result.stdout.splitlines() if row]
+
+
+def test_load_typed_at_ready_loads_and_does_not_run(typed_load: tuple[Path, Path]) -> None:
+    """LOAD in direct mode ($E1A1): the program is loaded, READY. follows, nothing runs;
+    in a program LOAD would run the new one."""
+    assert screen_rows(typed_load, "--no-roms") == ['LOAD"P",8', "SEARCHING FOR P", "LOADING", "READY."]
+
+
+@pytest.mark.vice_roms
+def test_load_typed_at_ready_shows_what_the_rom_shows(typed_load: tuple[Path, Path]) -> None:
+    from toolchain.c64.roms import find_roms
+
+    if find_roms() is None:
+        pytest.skip("the C64 ROMs are absent (set C64TC_ROMS, or put VICE with its ROMs on the PATH)")
+    rom = screen_rows(typed_load, "--boot")
+    assert screen_rows(typed_load, "--no-roms") == rom[rom.index('LOAD"P",8'):]

@@ -655,6 +655,20 @@ class Runtime:
         self.data_position = 0
         return 0
 
+    def loaded_in_direct_mode(self) -> None:
+        """After LOAD typed at READY. ($E1A1): the program's end becomes the start of
+        the variables, then $A52A: CLR, the lines linked anew, READY.; nothing runs."""
+        program = linked_program(self.machine)
+        try:
+            compiled = compile_program(program, line_hooks=self.line_hooks)
+        except Exception as error:  # not BASIC lines: LIST or RUN would show what the C64 does
+            raise Ended(Stop.ROM_CALL, "LOAD put bytes at $0801 that are not a BASIC program: c64tc "
+                        f"cannot run them ({error})") from None
+        self._use_program(program, compiled)
+        self.clear()
+        self.publish_pointers()
+        raise ProgramEnded
+
     def _use_program(self, program: bytes, compiled: Compiled, code: Any = None) -> None:
         """Run ``compiled`` from now on, in the same namespace: the variables it shares
         with the program before keep their values, new ones start empty."""

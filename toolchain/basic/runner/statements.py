@@ -651,9 +651,14 @@ class StatementCompiler(ExpressionCompiler):
         return f"{name}, {device}, {secondary}"
 
     def statement_LOAD(self, number: int) -> bool:
+        self.emit(f"io.load({self.file_parameters()}, False)")
+        if self.line_number_now == DIRECT_LINE:
+            # typed at READY.: the program is loaded, not run; READY. ($E1A1-$E1B2)
+            self.emit("rt.loaded_in_direct_mode()")
+            self.leave(RAISES)
+            return True
         # in a program, LOAD runs the program (the one loaded) again from its first line,
         # the variables kept ($E1B5)
-        self.emit(f"io.load({self.file_parameters()}, False)")
         self.leave(Exit(ExitTo.CODE, "rt.after_load()"))
         return True
 
