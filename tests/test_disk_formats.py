@@ -326,3 +326,19 @@ def test_t64_tapes_are_listed_and_extracted(tmp_path: Path) -> None:
     for damage in (b"C64S tape image file", b"C64S tape image file" + bytes(20)):
         (tmp_path / "bad.t64").write_bytes(damage)
         assert run("d64", "list", str(tmp_path / "bad.t64")).exit_code == 1
+
+
+def test_a_program_on_a_tape_runs_without_a_disk_in_the_drive(tmp_path: Path) -> None:
+    """IMAGE:NAME from a T64 tape loads the program; the drive gets no disk (a tape is
+    none), and --disk refuses a tape."""
+    pytest.importorskip("t64", reason="the t64 package (T64 tape images) is not installed")
+    from toolchain.basic import tokenize_text
+
+    body = tokenize_text('10 print "hi"\n').to_bytes()[2:]
+    tape = tmp_path / "games.t64"
+    tape.write_bytes(_tape([(b"HI", 0x0801, body)]))
+    result = run("run", f"{tape}:hi")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "HI"
+    result = run("run", f"{tape}:hi", "--disk", str(tape))
+    assert result.exit_code != 0 and "no disk" in result.output

@@ -461,8 +461,11 @@ def _attach_disk(machine: Any, path: str, disk_path: str | None, write_disk: boo
     from toolchain.c64.drive import AttachedImage
     from toolchain.c64.kernal import load_before_run
     from toolchain.disk import parse_image_reference
+    from toolchain.disk.tape import is_tape
 
     reference = parse_image_reference(path)
+    if reference is not None and is_tape(reference.image):
+        reference = None  # a program from a T64 tape: loaded as a file, no disk in the drive
     if reference is not None and disk_path is not None and \
             Path(disk_path).resolve() != reference.image.resolve():
         raise click.UsageError(f"PROGRAM comes from {reference.image}, --disk puts {disk_path} in drive 8: "
