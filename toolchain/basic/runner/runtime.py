@@ -424,10 +424,11 @@ class Runtime:
             elif declared is Declared.FUNCTION:
                 made += value is not undefined_function
             elif kind is Kind.STRING and isinstance(value, Array):
-                for text in value.cells.values():
-                    if text and text not in literals:
-                        strings += len(text)
-                        newest = len(text)
+                # comprehensions and C-level filter/sum: a SYS in a loop pays this each time
+                texts = [text for text in filter(None, value.cells.values()) if text not in literals]
+                if texts:
+                    strings += sum(map(len, texts))
+                    newest = len(texts[-1])
         arrays = variables + 7 * made
         top = read_word(memory, MEMSIZ)
         write_word(memory, VARTAB, variables)
