@@ -116,22 +116,30 @@ def detokenize_program(data: bytes, load_address: int, name: str | None = None,
     return header + "".join(f"{line.number:5d} {detokenize_line(line.body)}\n" for line in lines) + footer
 
 
+def list_character(byte: int, shifted_as_codes: bool = False) -> str:
+    """A PETSCII byte as LIST shows it in the upper case character set: unshifted
+    letters as capitals, the pound sign and pi as such, others as petcat names;
+    ``shifted_as_codes``: shifted letters as {SHIFT-A}, so they cannot be taken for
+    unshifted ones (the C64 draws them as graphics in this set)."""
+    if 0x41 <= byte <= 0x5A:
+        return chr(byte)
+    if shifted_as_codes and 0xC1 <= byte <= 0xDA:
+        return "{SHIFT-" + chr(byte - 0x80) + "}"
+    if byte == 0x5C:
+        return "£"
+    if byte == PI:
+        return "π"
+    return BYTE_TEXT[byte]
+
+
+def listed_body(body: bytes, shifted_as_codes: bool = False) -> str:
+    """A line's tokenized text as LIST shows it: keywords spelled out outside quotes."""
+    return "".join(keyword_of(byte) if in_code and is_token(byte) else list_character(byte, shifted_as_codes)
+                   for _, byte, in_code in scan_tokens(body))
+
+
 def list_program(data: bytes, load_address: int, path: str = "<prg>") -> str:
     """The program as the C64's LIST shows it in its default (upper case) character set:
     keywords and unshifted letters in capitals; other characters as petcat names."""
-    rows = []
-    for line in split_program(data, load_address, path):
-        text = []
-        for _, byte, in_code in scan_tokens(line.body):
-            if in_code and is_token(byte):
-                text.append(keyword_of(byte))
-            elif byte == PI:
-                text.append("π")
-            elif 0x41 <= byte <= 0x5A:
-                text.append(chr(byte))
-            elif byte == 0x5C:
-                text.append("£")
-            else:
-                text.append(BYTE_TEXT[byte])
-        rows.append(f"{line.number} {''.join(text)}")
+    rows = [f"{line.number} {listed_body(line.body)}" for line in split_program(data, load_address, path)]
     return "\n".join(rows) + ("\n" if rows else "")

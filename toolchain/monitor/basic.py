@@ -36,14 +36,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolchain.basic import floats
+from toolchain.basic.detokenizer import list_character, listed_body
 from toolchain.basic.runner.contract import Declared, Ended, GosubFrame, Kind
 from toolchain.basic.runner.runtime import Runtime
 from toolchain.basic.runner.values import Array
-from toolchain.basic.tokens import PI, TOKEN, is_token, keyword_of, scan_tokens
+from toolchain.basic.tokens import TOKEN, scan_tokens
 from toolchain.c64.machine import C64
 from toolchain.c64.outcome import Stop
 from toolchain.diagnostics import Diagnostic, UserError
-from toolchain.petscii import BYTE_TEXT
 
 __all__ = ["BasicMonitor", "BreakRuntime", "CommandError", "MonitorCommand", "lines_error", "parse_command",
            "parse_script"]
@@ -135,18 +135,10 @@ def parse_script(path: str, text: str, lines: list[int]) -> list[tuple[str, Moni
 
 # -- how values look ---------------------------------------------------------------------------------
 def _character(byte: int) -> str:
-    """A PETSCII byte as the C64's LIST shows it in its upper case set (detokenizer.
-    list_program); shifted letters and the quote as petcat codes, so nothing is
-    ambiguous ("A" unshifted is A, shifted {SHIFT-A})."""
-    if 0x41 <= byte <= 0x5A:
-        return chr(byte)
-    if 0xC1 <= byte <= 0xDA:
-        return "{SHIFT-" + chr(byte - 0x80) + "}"
-    if byte == 0x5C:
-        return "£"
-    if byte == 0x22:
-        return "{$22}"
-    return BYTE_TEXT[byte]
+    """A PETSCII byte of a string's value as LIST shows it, shifted letters and the
+    quote as petcat codes, so nothing is ambiguous ("A" unshifted is A, shifted
+    {SHIFT-A})."""
+    return "{$22}" if byte == 0x22 else list_character(byte, shifted_as_codes=True)
 
 
 def shown_string(text: str) -> str:
@@ -168,15 +160,7 @@ def shown_value(value: Any, kind: Kind) -> str:
 
 def _listed(body: bytes) -> str:
     """Tokenized text as LIST shows it."""
-    out = []
-    for _, byte, in_code in scan_tokens(body):
-        if in_code and is_token(byte):
-            out.append(keyword_of(byte))
-        elif in_code and byte == PI:
-            out.append("π")
-        else:
-            out.append('"' if byte == 0x22 else _character(byte))
-    return "".join(out)
+    return listed_body(body, shifted_as_codes=True)
 
 
 def _definitions(body: bytes) -> dict[str, str]:

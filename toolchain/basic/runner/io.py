@@ -18,7 +18,6 @@ from collections.abc import Callable
 from typing import Any
 
 from toolchain.basic import floats
-from toolchain.basic.detokenizer import list_program
 from toolchain.basic.runner.contract import BasicError, Ended, Kind
 from toolchain.basic.runner.expressions import COLON, COMMA, QUOTE
 from toolchain.basic.runner.values import _byte
@@ -26,7 +25,6 @@ from toolchain.c64 import kernal
 from toolchain.c64.machine import C64, MachineStopped
 from toolchain.c64.memory import BASIC_PROGRAM_START
 from toolchain.c64.outcome import Stop
-from toolchain.petscii import char_to_petscii
 
 #: INPUT's answer to an empty line: the variables keep their values ($ABEA).
 UNCHANGED: list[Any] = []
@@ -473,9 +471,3 @@ class BasicIO:
         value = self.machine.memory[kernal.STATUS]
         return float(value - 256 if value & 0x80 else value)
 
-    def list_program(self, program: bytes) -> None:
-        """LIST: the program as the C64 prints it."""
-        text = list_program(program, BASIC_PROGRAM_START)
-        for line in text.splitlines():
-            self.output.text("".join(chr(char_to_petscii(c)) for c in line.lower()))
-            self.output.byte(0x0D)
