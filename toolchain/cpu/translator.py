@@ -506,7 +506,10 @@ class TranslatingCPU(CPU):
         groups = self._variants.setdefault(start, {})
         groups.setdefault(covered, {})[unit.original] = unit
         order = self._variant_order.setdefault(start, deque())
-        order.append((covered, unit.original))
+        variant = (covered, unit.original)
+        if variant in order:  # the same code compiled again (its unit replaced above): now the newest
+            order.remove(variant)
+        order.append(variant)
         if len(order) > MAX_VARIANTS:
             old_covered, old_bytes = order.popleft()
             group = groups[old_covered]
