@@ -170,3 +170,13 @@ def test_a_hooked_chrout_vector_prints_as_on_the_real_rom(roms: RomSet, tmp_path
     _, with_roms = run_program(program, machine=C64(roms=roms))
     _, modelled = run_program(program)
     assert with_roms.screen.transcript() == modelled.screen.transcript() == "AABB\n\nCD\n\nREADY.\n"
+
+
+def test_an_error_in_rom_basic_names_where_the_line_was_typed(roms: RomSet, tmp_path: Path) -> None:
+    """BASIC in ROM ends with the C64's message and the line; the summary names the
+    listing's line, as the compiled runner's does."""
+    listing = tmp_path / "z.bas"
+    listing.write_text('10 print "a"\n20 print 1/0\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["run", str(listing), "--boot", "--input", ""])
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{listing}:2:1: error: ?DIVISION BY ZERO  ERROR IN 20: ")

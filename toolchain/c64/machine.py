@@ -114,12 +114,14 @@ _KNOWN_ROM_ADDRESSES = frozenset(address + offset for address, data in KNOWN_ROM
 
 
 class MachineStopped(Exception):
-    """The run ends (raised inside it by a routine, a hook, the loop)."""
+    """The run ends (raised inside it by a routine, a hook, the loop); ``line``: the
+    BASIC line of an error or BREAK when BASIC in ROM ran the program."""
 
-    def __init__(self, stop: Stop, message: str) -> None:
+    def __init__(self, stop: Stop, message: str, line: int | None = None) -> None:
         super().__init__(message)
         self.stop = stop
         self.message = message
+        self.line = line
 
 
 @dataclass
@@ -179,7 +181,7 @@ class C64:
         # READY. with nothing more typed ends the run, as its last error or BREAK says
         self.booting = False
         self.basic_in_rom = False
-        self.basic_ending: tuple[Stop, str] | None = None
+        self.basic_ending: tuple[Stop, str] | tuple[Stop, str, int] | None = None
         self.rom_hooks: dict[int, Callable[[], None]] = {
             0xE5CD: self._waits_for_key, 0xF13E: self._polls_for_key, 0xE8F6: self._scrolls,
             0xE544: self._clears, 0xFE66: self._brk, 0xA480: self._back_in_basic,
@@ -337,13 +339,13 @@ class C64:
             name.append(byte & 0x7F)
             if byte & 0x80:
                 break
-        self.basic_ending = (Stop.ERROR, f"?{name.decode('latin-1')}  ERROR IN {line}")
+        self.basic_ending = (Stop.ERROR, f"?{name.decode('latin-1')}  ERROR IN {line}", line)
 
     def _basic_break_or_end(self) -> None:
         """$A84B: END (carry clear) or BREAK (carry set: STOP, RUN/STOP) in a program."""
         line = read_word(self.memory, CURLIN)
         if self.cpu.c and line >> 8 != DIRECT_MODE:
-            self.basic_ending = (Stop.BREAK, f"BREAK IN {line}")
+            self.basic_ending = (Stop.BREAK, f"BREAK IN {line}", line)
         elif not self.cpu.c:
             self.basic_ending = None
 
@@ -529,7 +531,7 @@ class C64:
                                    f"stopped after {cpu.cycles - start_cycles} cycles at ${cpu.pc:04X}")
         except MachineStopped as stopped:
             return RunResult(stopped.stop, stopped.message, cpu.cycles - start_cycles,
-                             cpu.instructions - start_instructions)
+                             cpu.instructions - start_instructions, line=stopped.line)
         except CpuHalted as halted:
             return RunResult(Stop.HALTED, str(halted), cpu.cycles - start_cycles,
                              cpu.instructions - start_instructions)
