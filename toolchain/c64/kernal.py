@@ -242,31 +242,20 @@ def close_channel(machine: C64, number: int) -> None:
 def input_channel(machine: C64, number: int) -> int:
     """CHKIN ($F20E): logical file ``number`` becomes the input (ST cleared; a serial
     device is told to talk); the KERNAL's error number or 0."""
-    memory = machine.memory
-    memory[STATUS] = 0
-    index = _find_file(machine, number)
-    if index is None:
-        return FILE_NOT_OPEN
-    device, secondary = memory[FILE_DEVICES + index], memory[FILE_SECONDARIES + index]
-    memory[LOGICAL_FILE], memory[DEVICE], memory[SECONDARY] = number, device, secondary
-    if device == PRINTER:
-        return NOT_INPUT_FILE
-    if _is_serial(device):
-        bus = _bus(machine)
-        status = bus.talk(device)
-        if not secondary & 0x80:
-            status |= bus.tksa(secondary)
-        _set_status(machine, status)
-        if memory[STATUS] & NOTHING_ANSWERS:
-            return DEVICE_NOT_PRESENT
-    _tape_or_rs232(machine, device)
-    memory[INPUT_DEVICE] = device
-    return 0
+    return _select_channel(machine, number, talks=True)
 
 
 def output_channel(machine: C64, number: int) -> int:
     """CHKOUT ($F250): logical file ``number`` becomes the output (ST cleared; a serial
     device is told to listen); the KERNAL's error number or 0."""
+    return _select_channel(machine, number, talks=False)
+
+
+def _select_channel(machine: C64, number: int, talks: bool) -> int:
+    """What CHKIN and CHKOUT share (the ROM's two routines differ only in these
+    points): the file looked up, the device that cannot serve the direction refused
+    (the printer for input, the keyboard for output), a serial device addressed with
+    TALK/TKSA or LISTEN/SECOND, the device made the input or the output."""
     memory = machine.memory
     memory[STATUS] = 0
     index = _find_file(machine, number)
@@ -274,18 +263,18 @@ def output_channel(machine: C64, number: int) -> int:
         return FILE_NOT_OPEN
     device, secondary = memory[FILE_DEVICES + index], memory[FILE_SECONDARIES + index]
     memory[LOGICAL_FILE], memory[DEVICE], memory[SECONDARY] = number, device, secondary
-    if device == KEYBOARD:
-        return NOT_OUTPUT_FILE
+    if device == (PRINTER if talks else KEYBOARD):
+        return NOT_INPUT_FILE if talks else NOT_OUTPUT_FILE
     if _is_serial(device):
         bus = _bus(machine)
-        status = bus.listen(device)
+        status = bus.talk(device) if talks else bus.listen(device)
         if not secondary & 0x80:
-            status |= bus.second(secondary)
+            status |= bus.tksa(secondary) if talks else bus.second(secondary)
         _set_status(machine, status)
         if memory[STATUS] & NOTHING_ANSWERS:
             return DEVICE_NOT_PRESENT
     _tape_or_rs232(machine, device)
-    memory[OUTPUT_DEVICE] = device
+    memory[INPUT_DEVICE if talks else OUTPUT_DEVICE] = device
     return 0
 
 
