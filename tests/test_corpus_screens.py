@@ -19,6 +19,7 @@ import shutil
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -40,6 +41,15 @@ def load_tool() -> ModuleType:
 
 tool = load_tool()
 PLAN = tool.load_plan(tool.PLAN, tool.CORPUS)
+
+
+def assert_ends_as_on_vice(entry: Any, folder: Path) -> None:
+    """The program of a plan ``entry`` ends in c64tc as VICE's stored measurement in
+    ``folder`` does: the screen (both shown side by side when not), then colours,
+    ending, memory, printer and disk."""
+    comparison = tool.compare(entry, tool.load_measurement(folder, entry.name))
+    assert comparison.same_screen, "\n" + tool.side_by_side(comparison.ours.rows(), comparison.theirs.rows)
+    assert comparison.same, f"{comparison.differences()} differ; c64tc: {comparison.ours.message}"
 MATCHING = sorted(name for name, entry in PLAN.items() if entry.matches)
 
 
@@ -51,9 +61,7 @@ def _param(name: str) -> object:
 def test_listing_ends_on_the_screen_of_a_real_c64(name: str) -> None:
     entry = PLAN[name]
     shared_path("corpus", "basic", entry.source.name)
-    comparison = tool.compare(entry, tool.load_measurement(tool.CORPUS_DATA, name))
-    assert comparison.same_screen, "\n" + tool.side_by_side(comparison.ours.rows(), comparison.theirs.rows)
-    assert comparison.same, f"{comparison.differences()} differ; c64tc: {comparison.ours.message}"
+    assert_ends_as_on_vice(entry, tool.CORPUS_DATA)
 
 
 # -- the measurements themselves ---------------------------------------------------------------

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tests.test_corpus_screens import load_tool, x64sc
+from tests.test_corpus_screens import assert_ends_as_on_vice, load_tool, x64sc
 from toolchain.basic import tokenize_text
 from toolchain.cli import main
 from toolchain.disk import d64
@@ -23,9 +23,7 @@ PLAN = tool.load_plan(tool.DRIVE_PLAN, tool.DRIVE_DATA, ".bas")
 
 @pytest.mark.parametrize("name", sorted(PLAN))
 def test_the_drive_program_ends_as_on_a_real_c64_with_a_1541(name: str) -> None:
-    comparison = tool.compare(PLAN[name], tool.load_measurement(tool.DRIVE_DATA, name))
-    assert comparison.same_screen, "\n" + tool.side_by_side(comparison.ours.rows(), comparison.theirs.rows)
-    assert comparison.same, f"{comparison.differences()} differ; c64tc: {comparison.ours.message}"
+    assert_ends_as_on_vice(PLAN[name], tool.DRIVE_DATA)
 
 
 @pytest.mark.parametrize("name", sorted(PLAN))
