@@ -1,8 +1,13 @@
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from toolchain.c64.roms import RomSet
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
@@ -15,6 +20,33 @@ def _no_rom_discovery(request: pytest.FixtureRequest, monkeypatch: pytest.Monkey
     where a VICE with its ROMs is installed; tests marked ``vice_roms`` look for them."""
     if "vice_roms" not in request.keywords:
         monkeypatch.setenv("C64TC_ROMS", "none")
+
+
+#: the C64's ROMs for tests (KERNAL 901227-03, BASIC 901226-01, character ROM 901225-01 and
+#: the 1541's DOS), beside the repository as CI has them; never copied into the repository
+SHARED_ROMS = SHARED / "roms"
+
+
+def c64_roms() -> RomSet:
+    """The C64's ROMs for a test: ../shared/roms, else those c64tc finds itself (--roms's
+    search: $C64TC_ROMS, a VICE on the PATH), else skip the test with the reason.  The one
+    place tests get ROMs from."""
+    from toolchain.c64.roms import find_roms
+
+    found = find_roms(SHARED_ROMS) if SHARED_ROMS.is_dir() else None
+    if found is None:
+        configured = os.environ.get("C64TC_ROMS")
+        if configured is None or configured.lower() != "none":
+            found = find_roms()
+    if found is None:
+        pytest.skip(f"the C64's ROMs are absent: {SHARED_ROMS} is missing (or set C64TC_ROMS to a "
+                    "folder with them)")
+    return found
+
+
+def c64_rom_folder() -> Path:
+    """The folder ``c64_roms()`` took the ROMs from (for ``--roms`` on a command line)."""
+    return c64_roms().paths["kernal"].parent
 
 
 def shared_path(*parts: str) -> Path:
