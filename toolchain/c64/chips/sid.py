@@ -272,6 +272,9 @@ class Sid:
         self.floating = 0  # the 12-bit output kept while no waveform is selected
         self.floating_since = 0
         self.envelope = _Envelope()
+        #: every register write as (cycle, register, value), in order, while a consumer (the
+        #: sound engine) has set a list here; None: nobody listens, no cost
+        self.write_log: list[tuple[int, int, int]] | None = None
 
     # -- voice 3's waveform --------------------------------------------------------------------
     def _noise_clocks(self, since: int, until: int) -> int:
@@ -405,6 +408,8 @@ class Sid:
     def write(self, register: int, value: int, now: int) -> None:
         register &= 0x1F
         value &= 0xFF
+        if self.write_log is not None:
+            self.write_log.append((now, register, value))
         self.bus_value, self.bus_until = value, now + self.bus_ttl
         self.registers[register] = value
         if register in (FREQUENCY_LO, FREQUENCY_HI):

@@ -51,6 +51,9 @@ class Vic:
         self.mask = 0  # $D01A bits 0-3
         self.compare = 0  # the raster compare line ($D011 bit 7, $D012 as written)
         self.time = 0  # the cycle up to which the raster interrupt has been looked for
+        #: every register write as (cycle, register, value), in order, while a consumer (a
+        #: renderer of the picture) has set a list here; None: nobody listens, no cost
+        self.write_log: list[tuple[int, int, int]] | None = None
 
     # -- the raster ---------------------------------------------------------------------------
     def raster_line(self, now: int) -> int:
@@ -113,6 +116,8 @@ class Vic:
     def write(self, register: int, value: int, now: int) -> None:
         register &= 0x3F
         value &= 0xFF
+        if self.write_log is not None:
+            self.write_log.append((now, register, value))
         self.advance(now)
         if register == INTERRUPT:
             self.latched &= ~value & 0x0F  # a 1 acknowledges the source
