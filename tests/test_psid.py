@@ -210,3 +210,22 @@ def test_run_records_a_tune_as_long_as_asked(tmp_path: Path) -> None:
     # no terminal and no --audio: nothing to play it on
     result = CliRunner().invoke(main, ["run", str(path)])
     assert result.exit_code == 1 and "give --audio FILE.wav to record the tune" in result.output
+
+
+def test_an_rsid_basic_tune_is_run_with_its_song_in_780() -> None:
+    from tests.sound_programs import SoundProgram
+    from toolchain.cli.tune import _prepare
+
+    basic = SoundProgram("tune", "10 pokes4272+14,peek(780)\n20 pokes4272+1,peek(781)+1:goto20\n".replace(
+        "s4272", "54272"), basic=True).prg()
+    data = header(magic=b"RSID", load=0, init=0, play=0, flags=0x02) + basic
+    tune = parse_tune(data, "basic.sid")
+    assert tune.is_basic and tune.load == 0x0801
+    machine = C64()
+    run, clock = _prepare(machine, tune, 3)
+    log: list[tuple[int, int, int]] = []
+    machine.io.sid.write_log = log  # type: ignore[attr-defined]
+    result = run(2 * CYCLES_PER_FRAME)
+    assert result.stop.name == "STATEMENT_LIMIT"
+    assert log[0][1:] == (INIT_MARK, 2) and {value for _, register, value in log[1:]} == {3}
+    assert clock() >= 2 * CYCLES_PER_FRAME - 1000  # the runner's clock ran the time asked for

@@ -274,3 +274,22 @@ def test_playback_close_cuts_off_on_ctrl_c() -> None:
     playback.play(array("h", [1, 2, 3]))
     playback.close(drain=False)
     assert stream.calls == ["start", "abort", "close"] and len(stream.data) == 6
+
+
+def test_a_tune_plays_on_a_terminal_through_the_device(tmp_path: Path) -> None:
+    from tests.test_live_run import Play
+    from tests.test_psid import sid_file
+
+    tune = tmp_path / "tune.sid"
+    tune.write_bytes(sid_file())
+    fake = _fake_sounddevice(tmp_path, device=True)
+    game = Play(str(tune), "--max-cycles", str(PAL_CLOCK_HZ // 2),
+                environment={"PYTHONPATH": f"{fake}{os.pathsep}{Path(__file__).resolve().parent.parent}"})
+    try:
+        assert game.finish(30) == 0
+        game.read(0.2)
+        shown = game.output.decode(errors="replace").replace("\r", "")
+    finally:
+        game.close()
+    assert "Test tune\nby c64tc\n" in shown and "playing for 0.5 s: Ctrl-C stops" in shown
+    assert len((tmp_path / "played.raw").read_bytes()) // 2 == pytest.approx(22050, abs=5)

@@ -199,6 +199,17 @@ class Session:
         return self.runtime.run(max_statements, progress, every)
 
 
+    def clock(self) -> int:
+        """The C64's clock during a run: the CPU's cycle count, or while the compiled
+        runner runs BASIC, the runner's (a statement group takes STATEMENT_CYCLES; the
+        machine's own clock catches up where a program can notice the time)."""
+        from toolchain.basic.runner.contract import STATEMENT_CYCLES
+
+        machine, runtime = self.machine, self.runtime
+        if runtime is None:
+            return machine.cpu.cycles
+        return max(machine.cpu.cycles, runtime.cycle_base + runtime.statements * STATEMENT_CYCLES)
+
     def _run_on_rom_basic(self, command: str, max_cycles: int, trace: Callable[[CPU], None] | None,
                           every: tuple[int, Callable[[], None]] | None) -> RunResult:
         """BASIC in ROM runs ``command`` as typed at READY. (and what is typed after)."""

@@ -241,7 +241,7 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
                           lambda: session.runtime.statements if session.runtime is not None else 0)
     run = _stopped_by_ctrl_c(session.run, machine, terminal) if live is None \
         else _on_the_live_screen(live, session.run)
-    sound, silent = _run_sound(session, compiled_basic, live, audio_path, sid_model, sample_rate, mute)
+    sound, silent = _run_sound(session, live, audio_path, sid_model, sample_rate, mute)
     if sound is not None:
         run = _finishing_sound(run, sound, audio_path)
         if sound.playback is not None and compiled_basic:  # BASIC's statements are the clock's ticks
@@ -350,27 +350,8 @@ def _stopped_by_ctrl_c(run: Callable[..., Any], machine: Any, terminal: Any) -> 
 SOUND_STATEMENTS = 8  # the live sound is rendered every so many BASIC statement groups (8 ms)
 
 
-def _c64_cycles(session: Any, compiled_basic: bool) -> Callable[[], int]:
-    """The C64's clock during the run: the CPU's, or for compiled BASIC the runner's (a
-    statement group takes a millisecond; the machine's clock catches up when a program
-    can notice the time)."""
-    from toolchain.basic.runner.contract import STATEMENT_CYCLES
-
-    machine = session.machine
-    if not compiled_basic:
-        return lambda: machine.cpu.cycles
-
-    def basic_cycles() -> int:
-        runtime = session.runtime
-        if runtime is None:
-            return machine.cpu.cycles
-        return max(machine.cpu.cycles, runtime.cycle_base + runtime.statements * STATEMENT_CYCLES)
-
-    return basic_cycles
-
-
-def _run_sound(session: Any, compiled_basic: bool, live: Any, audio_path: str | None, sid_model: str,
-               sample_rate: int, mute: bool) -> tuple[Any, str]:
+def _run_sound(session: Any, live: Any, audio_path: str | None, sid_model: str, sample_rate: int,
+               mute: bool) -> tuple[Any, str]:
     """The run's sound, when one is asked for: --audio records it, the live screen plays
     it (unless --mute); and why the live screen is silent ('' when it is not)."""
     from toolchain.sound import SoundUnavailable, open_playback
@@ -383,7 +364,7 @@ def _run_sound(session: Any, compiled_basic: bool, live: Any, audio_path: str | 
     if audio_path is None and playback is None:
         return None, silent
     try:
-        sound = RunSound(session.machine, _c64_cycles(session, compiled_basic), sid_model, sample_rate,
+        sound = RunSound(session.machine, session.clock, sid_model, sample_rate,
                          record=audio_path is not None, playback=playback)
     except SoundUnavailable as exc:
         if playback is not None:
@@ -410,6 +391,7 @@ def _finishing_sound(run: Callable[..., Any], sound: Any, audio_path: str | None
 def _live_play(session: Any, ascii_glyphs: bool, compiled_basic: bool) -> Any:
     """The live screen for ``session``'s program: its status line counts statement
     groups (BASIC) or cycles (machine code), and its pace follows the C64's clock."""
+    from toolchain.basic.runner.contract import STATEMENT_CYCLES
     from toolchain.c64.terminal import LivePlay
 
     program, machine = session.program, session.machine
@@ -418,8 +400,14 @@ def _live_play(session: Any, ascii_glyphs: bool, compiled_basic: bool) -> Any:
         def statements() -> int:
             return session.runtime.statements if session.runtime is not None else 0
 
+        def basic_cycles() -> int:  # the runner's clock: a statement group takes a millisecond
+            runtime = session.runtime
+            if runtime is None:
+                return machine.cpu.cycles
+            return max(machine.cpu.cycles, runtime.cycle_base + runtime.statements * STATEMENT_CYCLES)
+
         return LivePlay(machine, name, basic=True, work=lambda: counted(statements(), "statement group"),
-                        machine_cycles=_c64_cycles(session, True), ascii=ascii_glyphs)
+                        machine_cycles=basic_cycles, ascii=ascii_glyphs)
     return LivePlay(machine, name, basic=False, work=lambda: f"{machine.cpu.cycles:,} cycles",
                     machine_cycles=lambda: machine.cpu.cycles, ascii=ascii_glyphs)
 

@@ -63,7 +63,7 @@ def play_tune(given: InputFile, errata: Sequence[str], song: int | None, audio_p
             playback.close(drain=False)
         raise UserError.single(given.name, str(exc)) from None
     if playback is not None:
-        click.echo(f"playing for {cycles / PAL_CLOCK_HZ:.0f} s: Ctrl-C stops", err=True)
+        click.echo(f"playing for {cycles / PAL_CLOCK_HZ:.1f} s: Ctrl-C stops", err=True)
     try:
         result = run(cycles)
     except KeyboardInterrupt:
@@ -113,15 +113,8 @@ def _prepare(machine: C64, tune: SidTune, song: int) -> tuple[Callable[[int], Ru
 
         store_ram(machine, SONG_REGISTERS, bytes([song - 1] * 3))
         session = Session(Program(Prg(tune.load, tune.data), tune.path, is_basic=True), machine)
-
-        def basic_cycles() -> int:  # the BASIC runner's clock: a statement group takes a millisecond
-            runtime = session.runtime
-            if runtime is None:
-                return machine.cpu.cycles
-            return max(machine.cpu.cycles, runtime.cycle_base + runtime.statements * STATEMENT_CYCLES)
-
         return (lambda cycles: session.run(max_cycles=cycles, max_statements=cycles // STATEMENT_CYCLES),
-                basic_cycles)
+                session.clock)
     start = load_tune(machine, tune, song)
 
     def run(cycles: int) -> RunResult:
