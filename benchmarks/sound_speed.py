@@ -158,11 +158,13 @@ def main() -> None:
     options = arguments(__doc__.splitlines()[0], 3)
     print_machine()
     peer = shutil.which("sidplayfp")
-    version = subprocess.run([peer, "--help"], capture_output=True, text=True).stdout if peer else ""
+    version = ""  # sidplayfp has no --version: the Debian package's, where there is one
+    if peer and shutil.which("dpkg-query"):
+        version = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "sidplayfp"], capture_output=True,
+                                 text=True, check=False).stdout.strip()
     print("pyresidfp " + __import__("importlib.metadata").metadata.version("pyresidfp")
-          + (f"; sidplayfp at {peer}" if peer
-             else "; sidplayfp not found (apt-get install sidplayfp): no peer")
-          + (f" ({version.split('Home Page')[0].strip().splitlines()[0]})" if version else ""))
+          + (f"; sidplayfp {version} at {peer}" if peer
+             else "; sidplayfp not found (apt-get install sidplayfp): no peer"))
     with tempfile.TemporaryDirectory(prefix="c64tc-sound-bench-") as folder_name:
         folder = Path(folder_name)
         tune = tune_file(folder)
