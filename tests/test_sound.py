@@ -264,6 +264,8 @@ def test_options_that_do_not_fit(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["run", str(tone_prg(tmp_path)), "--sys", "49152", "--sample-rate",
                                        "4000"])
     assert result.exit_code == 2
+    result = CliRunner().invoke(main, ["run", str(tone_prg(tmp_path)), "--sys", "49152", "--audio", "-"])
+    assert result.exit_code == 2 and "--audio - would mix the WAV file" in result.output
     result = CliRunner().invoke(main, ["vice", str(tone_prg(tmp_path)), "--audio", str(tmp_path / "v.wav")])
     assert result.exit_code == 2 and "--audio needs --check" in result.output
 

@@ -115,7 +115,7 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
               help="BASIC: stop each time the run reaches this line (before its first statement; "
               "repeatable) and read commands: vars [NAME], n, g, break LINE, del LINE, x, q, help; from the "
               "terminal or --monitor-commands FILE.")
-@click.option("--audio", "audio_path", type=click.Path(dir_okay=False, allow_dash=True), metavar="FILE.wav",
+@click.option("--audio", "audio_path", type=click.Path(dir_okay=False), metavar="FILE.wav",
               help="Record the SID's sound (reSIDfp) into a WAV file, 16-bit mono, as long as the run's C64 "
               "time (also when a limit stops it).")
 @click.option("--sid-model", type=click.Choice(["6581", "8580"]), default="8580", show_default=True,
@@ -169,6 +169,8 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
         raise click.UsageError(f"{' and '.join(shows)} cannot go together: the output is one of them")
     if [path, *errata, input_file].count(STDIO) > 1:
         raise click.UsageError("standard input ('-') can be read only once")
+    if audio_path == STDIO:
+        raise click.UsageError("--audio - would mix the WAV file with the program's output: name a file")
     if raw and sys.stdout.isatty():
         raise click.UsageError("--raw writes PETSCII bytes: redirect standard output to a file or a pipe")
     if screenshot_every is not None and screenshot is None:
@@ -276,7 +278,7 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
                    f"{counted(result.cycles, 'cycle')} ({result.seconds:.2f} s on a PAL C64)")
     if sound is not None:
         seconds = sound.finish(audio_path)
-        if audio_path is not None and audio_path != STDIO:
+        if audio_path is not None:
             click.echo(f"{audio_path}: {seconds:.2f} s of sound (SID {sid_model}, reSIDfp, {sample_rate} Hz)",
                        err=True)
     if pictures is not None:

@@ -80,7 +80,7 @@ def play_tune(given: InputFile, errata: Sequence[str], song: int | None, audio_p
 
 
 def _recorded(audio_path: str | None, seconds: float, model: str, rate: int) -> None:
-    if audio_path is not None and audio_path != "-":
+    if audio_path is not None:
         click.echo(f"{audio_path}: {seconds:.2f} s of sound (SID {model}, reSIDfp, {rate} Hz)", err=True)
 
 
