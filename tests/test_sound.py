@@ -295,3 +295,24 @@ def test_a_tune_plays_on_a_terminal_through_the_device(tmp_path: Path) -> None:
         game.close()
     assert "Test tune\nby c64tc\n" in shown and "playing for 0.5 s: Ctrl-C stops" in shown
     assert len((tmp_path / "played.raw").read_bytes()) // 2 == pytest.approx(22050, abs=5)
+
+
+def test_vice_check_records_vices_sound(tmp_path: Path) -> None:
+    import shutil
+
+    from toolchain import vice
+
+    if not (os.environ.get(vice.EMULATOR_ENV) or shutil.which("x64sc")):
+        pytest.skip("VICE's x64sc is not installed (put it on the PATH or name it in C64TC_VICE)")
+    wav = tmp_path / "vice.wav"
+    cycles = 4_000_000  # the boot (READY. at 2.1 million cycles), SYS typed, the tone
+    result = CliRunner().invoke(main, ["vice", str(tone_prg(tmp_path)), "--check", "--max-cycles",
+                                       str(cycles), "--audio", str(wav), "--expect", "READY."])
+    assert result.exit_code == 0, result.output
+    sound = read_wav(wav)
+    assert sound.seconds == pytest.approx(cycles / PAL_CLOCK_HZ, abs=0.05)
+    assert f"{wav}: {sound.seconds:.2f} s of VICE's sound (reSID, SID 8580)" in result.output
+    figures = measure(sound.samples, sound.rate, skip=1.5)
+    assert abs(figures.dominant_hz / pal_frequency(0x1D45) - 1) < 0.01
+    # the tone starts once SYS is typed after the boot, and its gate stays on to the end
+    assert 2.0 < figures.onset * 0.01 and figures.onset + figures.windows >= len(sound.samples) // 441 - 1
