@@ -7,11 +7,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from toolchain.cli.common import ADDRESS, reports_user_errors
+from toolchain.cli.common import ADDRESS, print_diagnostics, reports_user_errors
+from toolchain.diagnostics import Diagnostic, UserError
 from toolchain.fileio import STDIO, write_atomic
 
 if TYPE_CHECKING:
     from toolchain.inputs import InputFile
+    from toolchain.typein import Checker, Listing
 
 #: What detok and list take: the bytes of BASIC lines (a Profi-Ass source saved as a
 #: BASIC program is BASIC lines too: listing it is how one reads it).
@@ -28,42 +30,136 @@ def _header_name(file: InputFile) -> str:
     return Path(file.argument).name
 
 
+_CHECKSUM_KINDS = "64er (the 64'er Checksummer 64 V1/V2), 64er-v3, proofreader (COMPUTE!'s Automatic " \
+    "Proofreader, 1983), proofreader-1986 (the New Automatic Proofreader)"
+
+
 @click.command("tok")
-@click.argument("sources", nargs=-1, required=True)
+@click.argument("sources", nargs=-1)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               help="Output PRG (default: build/NAME.prg, NAME from the first source; standard output when it "
                    "is '-'); '-' for standard output.")
 @click.option("--load-address", type=ADDRESS, default="$0801", show_default=True,
               help="BASIC start of the target machine ($0801 C64, $1001 VIC-20/C16).")
+@click.option("--checksums", is_flag=False, flag_value="auto", default=None, metavar="[=KIND]",
+              help="Show the value a magazine's type-in checker shows for each line, as typed on a C64; "
+                   "values the listing prints (<123> at the end, :rem 123 at the end, two letters before the "
+                   "line number) are compared with it and left out of the program.  KIND: "
+                   f"{_CHECKSUM_KINDS}; default: the kind the listing prints, else 64er.")
 @click.option("-v", "--verbose", is_flag=True, help="Say which lines the errata replaced or deleted.")
 @reports_user_errors
-def tok_command(sources: tuple[str, ...], output: str | None, load_address: int, verbose: bool) -> None:
+def tok_command(sources: tuple[str, ...], output: str | None, load_address: int, checksums: str | None,
+                verbose: bool) -> None:
     """Tokenize BASIC V2 listings (petcat text) into a PRG, as a C64 crunches typed lines.
 
     Later SOURCES correct earlier ones, as typing them on a C64 would: a line with the
     same number replaces the old one, a line number alone deletes it.  '-' reads a
     listing from standard input.
+
+    With --checksums every line is listed with the value the checker shows when it is
+    typed, and a line whose printed value differs is an error (FILE:LINE: the typo is
+    in that line); the PRG is then not written.
     """
     from toolchain.basic import tokenize
     from toolchain.inputs import as_text, is_listing, read_input, wrong_kind
 
+    sources, checker_name = _checksum_option(sources, checksums)
+    if not sources:
+        raise click.UsageError("Missing argument 'SOURCES...'.")
     if sources.count(STDIO) > 1:
         raise click.UsageError("standard input ('-') can be read only once")
     files = [read_input(source) for source in sources]
     for file in files:
         if not is_listing(file):
             raise wrong_kind(file, "a BASIC listing", "tok")
-    prg, events = tokenize([(file.name, as_text(file.data)) for file in files], load_address)
+    texts = [(file.name, as_text(file.data)) for file in files]
+    listings = None
+    if checker_name is None:
+        _hint_printed_checksums(texts)
+    else:
+        listings, checker = _printed_checksums(texts, checker_name)
+        texts = [(listing.path, listing.text) for listing in listings]
+    prg, events = tokenize(texts, load_address)
     if verbose:
         for event in events:
             click.echo(f"{event.by.path}:{event.by.source_line}: line {event.number} {event.action}",
                        err=True)
     if output is None:
         output = STDIO if sources[0] == STDIO else str(Path("build") / f"{files[0].stem}.prg")
+    if listings is not None:
+        _show_checksums(listings, checker, to_stderr=output == STDIO)
     write_atomic(output, prg.to_bytes())
     where = "standard output" if output == STDIO else output
     click.echo(f"{where}: ${prg.load_address:04X}-${prg.end_address - 1:04X}, "
                f"{len(prg.data)} bytes (+2 load address)", err=True)
+
+
+def _checksum_option(sources: tuple[str, ...], value: str | None) -> tuple[tuple[str, ...], str | None]:
+    """(sources, checker name or 'auto') from --checksums: click takes the word after a
+    bare --checksums as its value, so a value that names no checker is the first source."""
+    from toolchain.typein import ALIASES, CHECKERS
+
+    if value is None or value == "auto":
+        return sources, value
+    if value.lower() in CHECKERS or value.lower() in ALIASES:
+        return sources, value
+    if value.startswith("=") or (not Path(value).exists() and value != STDIO):
+        raise click.BadParameter(f"{value!r} is no checker; KIND is one of {_CHECKSUM_KINDS}",
+                                 param_hint="'--checksums'")
+    return (value, *sources), "auto"
+
+
+def _printed_checksums(texts: list[tuple[str, str]], name: str) -> tuple[list[Listing], Checker]:
+    """The listings with their printed values taken out, and the checker to compare with."""
+    from toolchain.typein import STYLE_OF, checker_named, choose_checker, read_listing
+
+    if name == "auto":
+        listings = [read_listing(text, path) for path, text in texts]
+        printing = next((listing for listing in listings if listing.printed), listings[0])
+        checker, why = choose_checker(printing)
+        listings = [read_listing(text, path, STYLE_OF[checker.name]) for path, text in texts]
+        print_diagnostics([Diagnostic(printing.path, 0, 0, why, "note")])
+    else:
+        checker = checker_named(name)
+        listings = [read_listing(text, path, STYLE_OF[checker.name]) for path, text in texts]
+    for listing in listings:
+        if listing.printed:
+            shown = checker.printed("N" * 3 if checker.name != "proofreader-1986" else "XX")
+            print_diagnostics([Diagnostic(listing.path, 0, 0, f"the {shown} of {len(listing.printed)} "
+                                          f"line{'s' if len(listing.printed) != 1 else ''} is the "
+                                          "magazine's checksum, not part of the program: left out", "note")])
+    return listings, checker
+
+
+def _show_checksums(listings: list[Listing], checker: Checker, to_stderr: bool) -> None:
+    """Each line with the checker's value; then an error for each printed value that differs."""
+    from toolchain.typein import compare, line_values
+
+    problems = []
+    for listing in listings:
+        values = line_values(listing, checker)
+        for value in values:
+            shown = "-" if value.value is None else checker.printed(value.value)
+            click.echo(f"{shown:>9}  {value.text.strip()}", err=to_stderr)
+        problems += compare(listing, checker, values)
+    if problems:
+        raise UserError(problems)
+
+
+def _hint_printed_checksums(texts: list[tuple[str, str]]) -> None:
+    """Most lines carry a magazine's checksum: say that --checksums takes them out."""
+    from toolchain.typein import read_listing
+
+    for path, text in texts:
+        listing = read_listing(text, path)
+        numbered = sum(1 for line in text.splitlines() if line.strip() and not line.lstrip().startswith(";"))
+        if listing.printed and len(listing.printed) * 2 > numbered:
+            example = listing.lines[min(listing.printed) - 1].strip()
+            print_diagnostics([Diagnostic(path, 0, 0, f"{len(listing.printed)} of {numbered} lines carry a "
+                                          f"magazine's checksum (e.g. '{example}'), which the reader does "
+                                          "not "
+                                          "type: `c64tc tok --checksums` checks them and leaves them out",
+                                          "warning")])
 
 
 @click.command("detok")
