@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import REPO
+from tests.conftest import DATA, REPO
 from toolchain.asm import assemble
 from toolchain.basic import tokenize_text
 from toolchain.cli import main
@@ -86,6 +86,10 @@ LISTING = (SOURCES / "mastermind.bas").read_bytes()
 ASSEMBLER = (SOURCES / "superhirn2.asm").read_bytes()
 MSE = (SOURCES / "superhirn2.mse").read_bytes()
 MANIFEST = (SOURCES / "manifest.toml").read_bytes()
+MLX_LISTING = (DATA / "checksums" / "mlx-1985-printed.mlx").read_bytes()
+# a listing with the 64'er's printed checksums, as typed from the page
+CHECKSUMMED = b"".join(f"{number} print\"line {number}\":goto {number + 10} <{value}>\n".encode()
+                       for number, value in ((10, 123), (20, 45), (32, 200), (8224, 7)))
 BASIC_PRG = tokenize_text((SOURCES / "foxhunt.bas").read_text(encoding="utf-8")).to_bytes()
 _CODE = assemble((SOURCES / "superhirn2.asm").read_text(encoding="utf-8"), "superhirn2.asm")
 CODE_PRG = _CODE.start.to_bytes(2, "little") + _CODE.image
@@ -136,6 +140,26 @@ def _mse_commands(tmp_path: Path, data: bytes) -> None:
     invoke(["mse", "check", str(dump)])
     output = _write(folder, "p.prg", b"previous")
     unchanged_on_failure(output, lambda: invoke(["mse", "toprg", str(dump), "-o", str(output)])[0])
+
+
+def _mlx_commands(tmp_path: Path, data: bytes) -> None:
+    folder = _fresh(tmp_path, "mlx")
+    listing = _write(folder, "p.mlx", data)
+    invoke(["mlx", "check", str(listing)])
+    invoke(["mlx", "check", str(listing), "--format", "1984"])
+    output = _write(folder, "p.prg", b"previous")
+    unchanged_on_failure(output, lambda: invoke(["mlx", "toprg", str(listing), "-o", str(output)])[0])
+    unchanged_on_failure(output, lambda: invoke(["mlx", "toprg", str(listing), "-o", str(output), "--end",
+                                                 "$C020"])[0])
+
+
+def _checksums_commands(tmp_path: Path, data: bytes) -> None:
+    folder = _fresh(tmp_path, "sums")
+    listing = _write(folder, "p.bas", data)
+    output = _write(folder, "p.prg", b"previous")
+    for kind in ("", "=64er", "=64er-v3", "=proofreader", "=proofreader-1986"):
+        arguments = ["tok", str(listing), f"--checksums{kind}", "-o", str(output)]
+        unchanged_on_failure(output, lambda arguments=arguments: invoke(arguments)[0])
 
 
 def _basic_prg_commands(tmp_path: Path, data: bytes) -> None:
@@ -192,6 +216,8 @@ COMMANDS: dict[str, tuple[Callable[[Path, bytes], None], Callable[[Path], bytes]
     "listing": (_listing_commands, lambda _: LISTING, 12),
     "assembler": (_assembler_commands, lambda _: ASSEMBLER, 12),
     "mse": (_mse_commands, lambda _: MSE, 12),
+    "mlx": (_mlx_commands, lambda _: MLX_LISTING, 12),
+    "checksums": (_checksums_commands, lambda _: CHECKSUMMED, 8),
     "basic-prg": (_basic_prg_commands, lambda _: BASIC_PRG, 12),
     "code-prg": (_code_prg_commands, lambda _: CODE_PRG, 8),
     "disk": (_disk_commands, _disk, 8),
@@ -227,6 +253,10 @@ def test_the_unmutated_inputs_work(tmp_path: Path) -> None:
     assert invoke(["tok", "-o", str(tmp_path / "m.prg"), str(SOURCES / "mastermind.bas")])[0] == 0
     assert invoke(["asm", str(SOURCES / "superhirn2.asm"), "-o", str(tmp_path / "s.prg")])[0] == 0
     assert invoke(["mse", "check", str(SOURCES / "superhirn2.mse")])[0] == 0
+    assert invoke(["mlx", "check", str(DATA / "checksums" / "mlx-1985-printed.mlx")])[0] == 0
+    listing = _write(tmp_path, "sums.bas", CHECKSUMMED)
+    # the sums are made up: every line is a mismatch, reported as an error
+    assert invoke(["tok", str(listing), "--checksums", "-o", str(tmp_path / "sums.prg")])[0] == 1
     image = _write(tmp_path, "seed.d64", _disk(tmp_path))
     assert invoke(["d64", "validate", str(image)])[0] == 0
     status, output = invoke(["run", f"{image}:superhirn", "--sys", "13312",

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from toolchain.cli.common import ADDRESS, print_diagnostics, reports_user_errors
-from toolchain.diagnostics import Diagnostic, UserError
+from toolchain.diagnostics import Diagnostic, UserError, counted
 from toolchain.fileio import STDIO, write_atomic
 
 if TYPE_CHECKING:
@@ -112,6 +112,7 @@ def _checksum_option(sources: tuple[str, ...], value: str | None) -> tuple[tuple
 def _printed_checksums(texts: list[tuple[str, str]], name: str) -> tuple[list[Listing], Checker]:
     """The listings with their printed values taken out, and the checker to compare with."""
     from toolchain.typein import STYLE_OF, checker_named, choose_checker, read_listing
+    from toolchain.typein.listing import STYLE_PLACES
 
     if name == "auto":
         listings = [read_listing(text, path) for path, text in texts]
@@ -124,10 +125,11 @@ def _printed_checksums(texts: list[tuple[str, str]], name: str) -> tuple[list[Li
         listings = [read_listing(text, path, STYLE_OF[checker.name]) for path, text in texts]
     for listing in listings:
         if listing.printed:
-            shown = checker.printed("N" * 3 if checker.name != "proofreader-1986" else "XX")
-            print_diagnostics([Diagnostic(listing.path, 0, 0, f"the {shown} of {len(listing.printed)} "
-                                          f"line{'s' if len(listing.printed) != 1 else ''} is the "
-                                          "magazine's checksum, not part of the program: left out", "note")])
+            place = STYLE_PLACES[STYLE_OF[checker.name]]
+            lines = counted(len(listing.printed), "line")
+            note = f"{place} of {lines} is the magazine's checksum, which the reader does not type: left " \
+                "out of the program"
+            print_diagnostics([Diagnostic(listing.path, 0, 0, note, "note")])
     return listings, checker
 
 

@@ -29,6 +29,9 @@ _LETTERS = re.compile(rf"[ \t]*([{PROOFREADER_LETTERS}{PROOFREADER_LETTERS.lower
 _NUMBERED = re.compile(r"[ \t]*\d")
 
 STYLES = {"chevrons": ("64er", "64er-v3"), "rem": ("proofreader",), "letters": ("proofreader-1986",)}
+#: Where each style puts the value, for messages.
+STYLE_PLACES = {"chevrons": "the <NNN> at the end", "rem": "the ':rem NNN' at the end",
+                "letters": "the two letters before the line number"}
 
 
 @dataclass(frozen=True, slots=True)
