@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from toolchain.cli.common import ADDRESS, reports_user_errors
-from toolchain.diagnostics import UserError
+from toolchain.diagnostics import UserError, counted
 from toolchain.fileio import STDIO, write_atomic
 
 _FORMATS = click.Choice(["1984", "1985"])
@@ -35,9 +35,20 @@ def _read_listing(argument: str, command: str) -> tuple[str, str]:
         if kind in PRG_KINDS or kind is Kind.BINARY:
             hint = f"`c64tc mlx fromprg {shown_argument(argument)}` makes a listing of it"
         raise wrong_kind(file, "an MLX listing", command, hint)
-    # an MSE dump looks like a new-MLX listing (ADDR: 8 bytes and a checksum); the
-    # checksums tell them apart, and the rows that do not fit say which
-    return file.name, as_text(file.data)
+    text = as_text(file.data)
+    if kind is Kind.MSE_DUMP and _more_mse_than_mlx(text):
+        raise wrong_kind(file, "an MLX listing", command)
+    return file.name, text
+
+
+def _more_mse_than_mlx(text: str) -> bool:
+    """An MSE dump looks like a new-MLX listing (an address, eight bytes, a checksum):
+    it is one when MSE's checksums fit more rows than MLX's (a listing whose every row
+    is mistyped is still checked as MLX, row by row)."""
+    from toolchain import mse
+    from toolchain.typein import mlx
+
+    return len(mse.check(mse.parse(text))) < len(mlx.check(mlx.parse(text)))
 
 
 @mlx_group.command("check")
@@ -55,7 +66,8 @@ def mlx_check(listing_file: str, format_name: str | None) -> None:
         raise UserError(problems)
     if not listing.rows:
         raise UserError.single(name, "the listing has no MLX rows")
-    click.echo(f"{name}: {len(listing.rows)} rows of {listing.format.title}, all checksums correct")
+    rows = counted(len(listing.rows), "row")
+    click.echo(f"{name}: {rows} of {listing.format.title}, all checksums correct")
 
 
 @mlx_group.command("toprg")
