@@ -280,6 +280,14 @@ def test_the_new_proofreaders_letters_before_the_line(tmp_path: Path, case: obje
     assert out.splitlines()[0] == f"       {proofreader_1986(typed_line(first))}  {first}"
 
 
+def test_the_new_proofreaders_letters_after_the_line(tmp_path: Path) -> None:
+    printed = _printed_in("proofreader-1986", PLAIN).splitlines()
+    text = "".join(f"{line[3:]}   {line[:2]}\n" for line in printed)
+    status, _, err, output = _tok(tmp_path, text, "--checksums")
+    assert status == 0, err
+    assert output.read_bytes() == tokenize_text(PLAIN).to_bytes()
+
+
 def test_without_the_option_tok_keeps_petcats_bytes_and_hints(tmp_path: Path) -> None:
     text = _printed_in("64er", PLAIN)
     status, _, err, output = _tok(tmp_path, text)
@@ -312,6 +320,14 @@ def test_the_table_goes_to_standard_error_when_the_program_goes_to_standard_outp
     assert result.exit_code == 0
     assert result.stdout_bytes == tokenize_text(PLAIN).to_bytes()
     assert "<227>" in result.stderr
+
+
+def test_a_programs_own_rem_is_no_proofreader_value(tmp_path: Path) -> None:
+    text = "10 gosub 100:rem 5\n20 print\"a\"\n30 end\n100 return\n"
+    status, out, err, output = _tok(tmp_path, text, "--checksums")
+    assert status == 0 and "prints no checksums" in err
+    assert output.read_bytes() == tokenize_text(text).to_bytes()
+    assert out.splitlines()[0] == "     <38>  10 gosub 100:rem 5"
 
 
 def test_v3_is_chosen_when_its_values_fit(tmp_path: Path) -> None:

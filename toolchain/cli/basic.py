@@ -103,7 +103,8 @@ def _checksum_option(sources: tuple[str, ...], value: str | None) -> tuple[tuple
         return sources, value
     if value.lower() in CHECKERS or value.lower() in ALIASES:
         return sources, value
-    if value.startswith("=") or (not Path(value).exists() and value != STDIO):
+    looks_like_a_file = value == STDIO or Path(value).exists() or any(c in value for c in "./\\")
+    if not looks_like_a_file:
         raise click.BadParameter(f"{value!r} is no checker; KIND is one of {_CHECKSUM_KINDS}",
                                  param_hint="'--checksums'")
     return (value, *sources), "auto"
@@ -154,8 +155,8 @@ def _hint_printed_checksums(texts: list[tuple[str, str]]) -> None:
 
     for path, text in texts:
         listing = read_listing(text, path)
-        numbered = sum(1 for line in text.splitlines() if line.strip() and not line.lstrip().startswith(";"))
-        if listing.printed and len(listing.printed) * 2 > numbered:
+        numbered = listing.numbered
+        if listing.style is not None:
             example = listing.lines[min(listing.printed) - 1].strip()
             print_diagnostics([Diagnostic(path, 0, 0, f"{len(listing.printed)} of {numbered} lines carry a "
                                           f"magazine's checksum (e.g. '{example}'), which the reader does "

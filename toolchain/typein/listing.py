@@ -10,7 +10,7 @@ How the magazines printed them, and how people type them from a scan:
   (a REM, so a program typed with it still runs, but the Proofreader's value is of the
   line without it);
 * the New Automatic Proofreader (1986 on): two letters before the line number
-  (``EM 20 COLOR0,16:COLOR4,11``).
+  (``EM 20 COLOR0,16:COLOR4,11``); some transcriptions put them at the end.
 """
 
 from __future__ import annotations
@@ -26,12 +26,15 @@ from toolchain.typein.checkers import CHECKERS, PROOFREADER_LETTERS, Checker, Ty
 _CHEVRONS = re.compile(r"[ \t]*<[ \t]*(\d{1,3})[ \t]*>[ \t]*$")
 _REM = re.compile(r"[ \t]*:[ \t]*rem[ \t]*(\d{1,3})[ \t]*$", re.IGNORECASE)
 _LETTERS = re.compile(rf"[ \t]*([{PROOFREADER_LETTERS}{PROOFREADER_LETTERS.lower()}]{{2}})[ \t]+(?=\d)")
+# ... or after it, as some transcriptions have them (upper case only: in petcat's text a
+# lower-case word at the end is the program's own)
+_TRAILING_LETTERS = re.compile(rf"[ \t]+([{PROOFREADER_LETTERS}]{{2}})[ \t]*$")
 _NUMBERED = re.compile(r"[ \t]*\d")
 
 STYLES = {"chevrons": ("64er", "64er-v3"), "rem": ("proofreader",), "letters": ("proofreader-1986",)}
 #: Where each style puts the value, for messages.
 STYLE_PLACES = {"chevrons": "the <NNN> at the end", "rem": "the ':rem NNN' at the end",
-                "letters": "the two letters before the line number"}
+                "letters": "the two letters before (or after) the line"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,10 +54,12 @@ def _find(text: str) -> tuple[str, Printed | None]:
         return text[letters.end() :], Printed(0, letters.start(1) + 1, letters.group(1).upper(), "letters")
     if _NUMBERED.match(text) is None:
         return text, None
-    for pattern, style in ((_CHEVRONS, "chevrons"), (_REM, "rem")):
+    for pattern, style in ((_CHEVRONS, "chevrons"), (_REM, "rem"), (_TRAILING_LETTERS, "letters")):
         found = pattern.search(text)
         if found is not None:
-            return text[: found.start()], Printed(0, found.start(1) + 1, str(int(found.group(1))), style)
+            value = found.group(1)
+            value = str(int(value)) if value.isdigit() else value  # <007> is 7
+            return text[: found.start()], Printed(0, found.start(1) + 1, value, style)
     return text, None
 
 
@@ -66,12 +71,18 @@ class Listing:
     text: str  # the listing as the reader typed it (the printed values left out)
     lines: list[str]  # the original lines, for messages
     printed: dict[int, Printed] = field(default_factory=dict)  # by 1-based line
+    numbered: int = 0  # lines that are no comment and not blank
 
     @property
     def style(self) -> str | None:
-        """How most printed values are written; None when the listing has none."""
+        """How most printed values are written; None when the listing has none, or when
+        they are on fewer than half of its lines (a program's own ``:rem 5`` is no
+        Proofreader's value)."""
         styles = Counter(printed.style for printed in self.printed.values())
-        return styles.most_common(1)[0][0] if styles else None
+        if not styles:
+            return None
+        style, count = styles.most_common(1)[0]
+        return style if count * 2 >= self.numbered else None
 
 
 def read_listing(text: str, path: str, style: str | None = None) -> Listing:
@@ -80,16 +91,18 @@ def read_listing(text: str, path: str, style: str | None = None) -> Listing:
     kept = []
     printed = {}
     lines = text.splitlines()
+    numbered = 0
     for number, line in enumerate(lines, start=1):
-        if line.lstrip().startswith(";"):
+        if line.lstrip().startswith(";") or not line.strip():
             kept.append(line)
             continue
+        numbered += 1
         stripped, found = _find(line)
         if found is not None and (style is None or found.style == style):
             printed[number] = Printed(number, found.column, found.value, found.style)
             line = stripped
         kept.append(line)
-    return Listing(path, "\n".join(kept) + "\n", lines, printed)
+    return Listing(path, "\n".join(kept) + "\n", lines, printed, numbered)
 
 
 @dataclass(frozen=True, slots=True)
