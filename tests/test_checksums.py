@@ -19,7 +19,15 @@ from hypothesis import strategies as st
 from tests.conftest import DATA
 from toolchain.basic import tokenize_text
 from toolchain.cli import main
-from toolchain.typein import CHECKERS, checker_named, choose_checker, read_listing, typed_line
+from toolchain.typein import (
+    CHECKERS,
+    checker_named,
+    choose_checker,
+    compare,
+    line_values,
+    read_listing,
+    typed_line,
+)
 from toolchain.typein.checkers import checksummer_v1, checksummer_v3, proofreader_1986
 
 SUMS = DATA / "checksums"
@@ -215,6 +223,17 @@ def test_leaving_the_printed_values_out_gives_petcats_bytes(lines: list[tuple[in
         return
     printed = _printed_in(kind, text)
     assert tokenize_text(read_listing(printed, "l.bas", None).text) == expected
+
+
+@DERANDOMIZED
+@given(st.lists(st.sampled_from([*"0123456789 <>:remEMQSXab\"{}\n\t;$~", "{clr}", "{$", "\x00", ":rem "]),
+               max_size=120).map("".join), st.sampled_from(sorted(CHECKERS)))
+@example("10 a <999>\nEM\n  XX 20\n30 :rem\n40 print XX\n", "64er")
+def test_any_text_is_read_and_compared_without_an_exception(text: str, kind: str) -> None:
+    listing = read_listing(text, "t.bas")
+    checker = CHECKERS[kind]
+    compare(listing, checker, line_values(listing, checker))
+    choose_checker(listing)
 
 
 # -- c64tc tok --checksums -----------------------------------------------------------------------------------

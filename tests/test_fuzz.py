@@ -87,9 +87,10 @@ ASSEMBLER = (SOURCES / "superhirn2.asm").read_bytes()
 MSE = (SOURCES / "superhirn2.mse").read_bytes()
 MANIFEST = (SOURCES / "manifest.toml").read_bytes()
 MLX_LISTING = (DATA / "checksums" / "mlx-1985-printed.mlx").read_bytes()
-# a listing with the 64'er's printed checksums, as typed from the page
+# a listing with printed checksums in every style a reader types from the page
 CHECKSUMMED = b"".join(f"{number} print\"line {number}\":goto {number + 10} <{value}>\n".encode()
-                       for number, value in ((10, 123), (20, 45), (32, 200), (8224, 7)))
+                       for number, value in ((10, 123), (20, 45), (32, 200), (8224, 7))) + \
+    b'40 a=1 :rem 77\nEM 50 b$="x y"\n60 poke 1,2   QS\n70 data 1,2,3 < 007 >\n'
 BASIC_PRG = tokenize_text((SOURCES / "foxhunt.bas").read_text(encoding="utf-8")).to_bytes()
 _CODE = assemble((SOURCES / "superhirn2.asm").read_text(encoding="utf-8"), "superhirn2.asm")
 CODE_PRG = _CODE.start.to_bytes(2, "little") + _CODE.image
