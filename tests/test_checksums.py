@@ -60,6 +60,8 @@ def test_the_measured_lines_cover_the_quirks() -> None:
     assert v1["32 a=1"] == v1["8224 a=1"] == v1["0 a=1"] != v1["256 a=1"]
     assert v1['10 print"hello world"'] == v1['10 ?"hello world"'] == v1['10 print "hello  world"']
     assert v1["15"] is None and v1["10"] is None
+    assert typed_line('130 a$="{SHIFT-A}":b{SHIFT-B}=1:data x{SHIFT-C}y').stored.count(0xC1) == 1
+    assert typed_line("129 rem {SHIFT-A}x{CBM-Z} Ab").stored.count(0xC1) == 2
     new = {line["typed"]: line["shown"] for line in _measured("proofreader-1986")["lines"]}
     assert new['10 print"hello world"'] != new['10 ?"hello world"']
     assert new['10 print"hello world"'] != new['10 print "hello  world"']  # spaces in quotes count
@@ -70,8 +72,9 @@ def test_the_measured_lines_cover_the_quirks() -> None:
 @pytest.mark.parametrize("measurement", ["checksummer-v1", "checksummer-v2"])
 def test_the_program_the_c64_stored_is_the_typed_lines_as_c64tc_crunches_them(measurement: str) -> None:
     """After the test lines, VICE's program (read back from $0801) is the lines as
-    typed_line stores them: '?' as PRINT, shifted and C= characters as typed, the
-    replaced and deleted lines gone.  So the Checksummer's bytes are c64tc's."""
+    typed_line stores them: '?' as PRINT, shifted and C= characters kept in quotes and
+    REM and dropped elsewhere (DATA too), abbreviations as keywords, the replaced and
+    deleted lines gone.  So the Checksummer's bytes are c64tc's."""
     data = _measured(measurement)
     program: dict[int, bytes] = {}
     for line in data["lines"]:

@@ -52,7 +52,8 @@ class TypedLine:
 
     number: int
     typed: bytes  # the input buffer: the line number's digits, then the text (PETSCII)
-    stored: bytes  # the tokenized text as BASIC stores it ('?' is PRINT); empty: a deletion
+    stored: bytes  # the text as BASIC stores it ('?' is PRINT, shifted characters outside quotes
+    # and REM dropped); empty: a deletion
 
     @property
     def deletes(self) -> bool:
@@ -70,7 +71,7 @@ def typed_line(text: str) -> TypedLine:
     # spaces outside quotes without counting them: they change nothing
     digits = match.group(1).encode("ascii")
     return TypedLine(int(digits), digits + bytes(unit.byte for unit in units),
-                     crunch(units, question_mark_is_print=True))
+                     crunch(units, question_mark_is_print=True, shifted_dropped=True))
 
 
 def _rotated(value: int, bits: int) -> int:
