@@ -94,13 +94,17 @@ def test_disk_puts_an_image_in_drive_8_for_a_program_from_a_file(disk_with_write
     assert names_on(disk_with_writer) == []
 
 
-def test_without_a_disk_device_8_is_not_present_and_says_how_to_attach_one(tmp_path: Path) -> None:
+def test_without_a_disk_the_drive_is_empty_and_with_no_drive_device_8_is_not_present(tmp_path: Path) -> None:
     program = tmp_path / "w.bas"
     program.write_text(WRITER, encoding="utf-8")
     result = CliRunner().invoke(main, ["run", str(program)])
+    assert result.exit_code == 0, result.output
+    # tests/data/drive/empty-drive: the 1541 answers, its disk is missing
+    assert result.stdout.splitlines()[0] == " 74 DRIVE NOT READY 0  0"
+    result = CliRunner().invoke(main, ["run", str(program), "--no-drive"])
     assert result.exit_code == 1
     assert "?DEVICE NOT PRESENT  ERROR IN 10" in result.stdout
-    assert "--disk IMAGE" in result.stderr
+    assert "--no-drive" in result.stderr
 
 
 def test_write_disk_needs_a_disk_and_one_drive_holds_one_disk(disk_with_writer: Path, tmp_path: Path) -> None:

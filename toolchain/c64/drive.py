@@ -9,7 +9,10 @@ bits the KERNAL puts into ST ($90): $80 when no device answers, $40 with the las
 out what it read from CIA 2, usually $C7).  :class:`Drive` is the device: 16 channels
 (secondary addresses), the error channel 15 with the DOS's messages, the commands, the
 directory as the program ``LOAD"$",8`` loads, files read and written block by block in
-the image's bytes, allocated as the 1541 allocates them.
+the image's bytes, allocated as the 1541 allocates them; with no disk in it, the
+answers of an empty 1541.  :class:`Printer` is a printer on device 4 that keeps what
+it is sent.  What is on the bus is VICE's default C64's unless asked otherwise: an
+empty 1541 on device 8, no printer (``c64tc run --disk``, ``--printer``, ``--no-drive``).
 
 The facts are the 1541's (DOS 2.6), measured on VICE 3.10 with true drive emulation
 (tests/data/drive) or read from its ROM where noted; a D71 or D81 image is served with
@@ -25,9 +28,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from toolchain.disk.formats import BLOCK, DiskFormat, empty_image, format_for_size
+from toolchain.disk.formats import BLOCK, D64, DiskFormat, empty_image, format_for_size
 
-__all__ = ["AttachedImage", "Drive", "DriveUnsupported", "SerialBus", "error_message"]
+__all__ = ["AttachedImage", "Drive", "DriveUnsupported", "Printer", "SerialBus", "error_message"]
 
 DATA_BYTES = BLOCK - 2  # a block's bytes after its link
 ENTRY_SIZE, ENTRIES_PER_BLOCK, NAME_LENGTH = 32, 8, 16
@@ -59,6 +62,7 @@ ERROR_TEXTS = {
 }  # fmt: skip
 OK, SCRATCHED = 0, 1
 SYNTAX, INVALID_COMMAND, LINE_TOO_LONG, INVALID_NAME, NO_NAME = 30, 31, 32, 33, 34
+READ_ERROR = 21  # no sync mark found: what a 1541 without a disk answers when it reads
 WRITE_FILE_OPEN, FILE_NOT_OPEN, FILE_NOT_FOUND, FILE_EXISTS, TYPE_MISMATCH = 60, 61, 62, 63, 64
 NO_BLOCK, ILLEGAL_BLOCK, NO_CHANNEL, DISK_FULL, DOS_VERSION, NOT_READY = 65, 66, 70, 72, 73, 74
 # The power-on message of each drive (the 1541's is measured; the others are their DOS's own)
@@ -505,10 +509,14 @@ class BufferChannel(Channel):
 
 class Drive:
     """A drive with a disk image in memory (``image``: the bytes of a D64, D71 or D81
-    file).  The DOS changes the image in memory only; :meth:`image_bytes` gives it back,
-    and the caller decides whether to save it."""
+    file), or a 1541 with no disk in it (``image`` None: VICE's default C64 has one on
+    device 8).  The DOS changes the image in memory only; :meth:`image_bytes` gives it
+    back, and the caller decides whether to save it."""
 
-    def __init__(self, image: bytes, name: str = "disk", device: int = 8) -> None:
+    def __init__(self, image: bytes | None = None, name: str = "disk", device: int = 8) -> None:
+        self.empty = image is None  # no disk in the drive
+        if image is None:
+            image = bytes(D64.size)  # never read: every DOS routine that needs the disk asks self.empty first
         disk_format = format_for_size(len(image))
         if disk_format is None:
             raise ValueError(f"{name}: not a disk image ({len(image)} bytes)")
@@ -529,6 +537,7 @@ class Drive:
         self.command.clear()
         self.last_file = None
         self.drive_number = 0
+        self.opened_without_disk = False  # see _open_without_disk
         self._set_error(DOS_VERSION)
 
     def image_bytes(self) -> bytes:
@@ -564,7 +573,8 @@ class Drive:
                     self._command(name)
                 return
             self._close_channel(channel)
-            self.channels[channel] = self._open(channel, name)
+            self.channels[channel] = self._open_without_disk(channel, name) if self.empty \
+                else self._open(channel, name)
             self._ok()
         except DosError as error:
             self._set_error(error.code, error.track, error.sector)
@@ -590,9 +600,11 @@ class Drive:
         found = self.channels.get(channel)
         return None if found is None else found.read()
 
-    def listen_byte(self, channel: int, byte: int) -> bool:
+    def listen_byte(self, channel: int | None, byte: int) -> bool:
         """A data byte to ``channel``; False when the drive does not take it (no file open
-        for writing there: the KERNAL sees nobody answer)."""
+        for writing there, or no secondary address: the KERNAL sees nobody answer)."""
+        if channel is None:
+            return False
         channel &= 15
         if channel == COMMAND_CHANNEL:
             self.command.append(byte)
@@ -643,6 +655,24 @@ class Drive:
         if request.mode == "A":
             return self._open_append(request)
         return self._open_read(request, channel)
+
+    def _open_without_disk(self, channel: int, name: bytes) -> Channel:
+        """OPEN with no disk in the drive (measured on VICE with true drive emulation,
+        tests/data/drive/empty-drive): a buffer ("#") opens; the directory ("$") as a
+        file on a data channel is 21, READ ERROR at 18/0 (the 1541 tries to read the
+        block), LOAD"$" 74, DRIVE NOT READY; a file in any mode is 74, at 00/00 the
+        first time, at 18/00 once a data channel has been opened since the drive was
+        reset (the DOS's last track, the directory's, left in the message)."""
+        if name.startswith(b"#"):
+            self.opened_without_disk = True
+            return self._open_buffer()
+        if name.startswith(b"$"):
+            raise DosError(NOT_READY) if channel == 0 else DosError(READ_ERROR, self.disk.format.dir_track, 0)
+        if channel < 2:  # LOAD and SAVE
+            raise DosError(NOT_READY)
+        track = self.disk.format.dir_track if self.opened_without_disk else 0
+        self.opened_without_disk = True
+        raise DosError(NOT_READY, track, 0)
 
     def _open_read(self, request: OpenRequest, channel: int) -> Channel:
         pattern = Pattern(request.name)
@@ -777,6 +807,8 @@ class Drive:
 
     def _run_command(self, text: bytes) -> None:
         letter = text[:1]
+        if self.empty and letter and letter in b"IVNSRC":
+            return self._without_disk(text)
         if letter == b"I":
             self.last_file = None
             return self._ok()
@@ -800,6 +832,18 @@ class Drive:
         if letter == b"P":
             raise DriveUnsupported("the drive command P (record position): relative files are not modelled")
         raise DosError(INVALID_COMMAND)
+
+    def _without_disk(self, text: bytes) -> None:
+        """A command that needs the disk, with none in the drive (measured on VICE,
+        tests/data/drive/empty-drive): I and V read the BAM's block and fail there (21,
+        READ ERROR, 18/00), N:NAME too, N:NAME,ID when it formats (at 00/00); S, R and C
+        find no disk to search: 74, DRIVE NOT READY."""
+        letter = text[:1]
+        if letter in b"IV":
+            raise DosError(READ_ERROR, self.disk.format.dir_track, 0)
+        if letter == b"N":
+            raise DosError(READ_ERROR, 0 if b"," in text else self.disk.format.dir_track, 0)
+        raise DosError(NOT_READY)
 
     def _use_drive(self, drive: int | None, where: Block = (18, 0)) -> None:
         """Drive 0 is the 1541's only one; a file name without a drive number means the
@@ -947,6 +991,7 @@ class Drive:
                 raise DosError(SYNTAX)
             channel, _, track, sector = numbers[:4]
             buffer = self._buffer_channel(channel)
+            self._block_on_disk((track, sector))
             if command in (b"1", b"A"):
                 buffer.buffer[:] = self.disk.read_block((track, sector))
                 buffer.pointer, buffer.last = 0, BLOCK - 1
@@ -971,6 +1016,7 @@ class Drive:
                 raise DosError(SYNTAX)
             channel, _, track, sector = numbers[:4]
             buffer = self._buffer_channel(channel)
+            self._block_on_disk((track, sector))
             if command == b"R":  # the block's first byte says how many bytes follow
                 buffer.buffer[:] = self.disk.read_block((track, sector))
                 buffer.pointer, buffer.last = 1, max(1, buffer.buffer[0])
@@ -984,6 +1030,8 @@ class Drive:
                 raise DosError(SYNTAX)
             block = (numbers[1], numbers[2])
             self.disk.offset(block)  # an illegal block is 66
+            if self.empty:  # measured: B-A and B-F answer OK with no disk in the drive
+                return self._ok()
             if command == b"F":
                 self.disk.free(block)
             elif not self.disk.allocate(block):
@@ -995,6 +1043,14 @@ class Drive:
             raise DriveUnsupported("the drive command B-E runs code in the drive's memory: c64tc's drive is "
                                    "its DOS, not a 1541's processor")
         raise DosError(INVALID_COMMAND)
+
+    def _block_on_disk(self, block: Block) -> None:
+        """A block to read or write: 66 when the disk has no such block; with no disk in
+        the drive the 1541 finds no sync mark there: 21, READ ERROR at that block
+        (measured, tests/data/drive/empty-drive)."""
+        self.disk.offset(block)
+        if self.empty:
+            raise DosError(READ_ERROR, *block)
 
     def _next_free(self, block: Block) -> Block:
         """The next free block after ``block`` (what 65, NO BLOCK names), or 0/0: further on
@@ -1039,34 +1095,103 @@ def _formatted(disk_format: DiskFormat, name: bytes, disk_id: bytes) -> bytes:
 
 # -- the bus -------------------------------------------------------------------------------------
 
+class Printer:
+    """A printer on the serial bus (device 4): the bytes sent to it, kept as sent, as
+    VICE's raw printer driver keeps them.  Measured on VICE: OPEN's name is not printed;
+    asked to talk it sends nothing (GET# gives ST 66 and CHR$(199))."""
+
+    def __init__(self, paper: bytearray | None = None, device: int = 4) -> None:
+        self.paper = bytearray() if paper is None else paper
+        self.device = device
+
+    def open(self, channel: int, name: bytes) -> None:
+        pass
+
+    def close(self, channel: int) -> None:
+        pass
+
+    def talk_byte(self, channel: int) -> tuple[int, bool] | None:
+        return None
+
+    def listen_byte(self, channel: int | None, byte: int) -> bool:
+        self.paper.append(byte)
+        return True
+
+    def unlisten(self, channel: int) -> None:
+        pass
+
+
+Device = Drive | Printer
+
+
 class SerialBus:
     """The C64's serial bus as the KERNAL's routines see it.  Each call returns the
-    status bits the KERNAL ORs into ST."""
+    status bits the KERNAL ORs into ST.
+
+    Two things of the real bus shape those bits.  Under ATN every device on the bus
+    answers, whatever the address ($ED40 finds DATA pulled), so LISTEN and TALK find
+    "device not present" only on a bus without any device; the secondary address that
+    follows finds nobody when the addressed device is missing, and so does each data
+    byte (measured on VICE: PRINT# to a missing printer with the 1541 on the bus sets ST
+    -128 and BASIC goes on; OPEN 4,4,7,"X" is ?DEVICE NOT PRESENT; without the drive
+    PRINT# is too).  And CIOUT sends each byte when the next one comes: the last waits
+    for UNLISTEN, or the next LISTEN or TALK ($EDDD, $ED11), which may then fail on it."""
 
     def __init__(self) -> None:
-        self.devices: dict[int, Drive] = {}
-        self.listener: Drive | None = None
-        self.talker: Drive | None = None
-        self.mode = 0  # the last secondary address byte: $60 data, $E0 close, $F0 open
+        self.devices: dict[int, Device] = {}
+        self.listener: Device | None = None
+        self.talker: Device | None = None
+        self.mode = 0  # the last secondary address byte: $60 data, $E0 close, $F0 open; 0 none
         self.channel = 0
         self.name = bytearray()
+        self.deferred: int | None = None  # CIOUT's byte not sent yet (BSOUR $95 while C3PO $94 is set)
 
-    def attach(self, drive: Drive) -> None:
-        self.devices[drive.device] = drive
+    def attach(self, device: Device) -> None:
+        """Put ``device`` on the bus at its number (in place of what was there)."""
+        self.devices[device.device] = device
+
+    def detach(self, number: int) -> None:
+        self.devices.pop(number, None)
 
     def drive(self, device: int = 8) -> Drive | None:
-        return self.devices.get(device)
+        found = self.devices.get(device)
+        return found if isinstance(found, Drive) else None
+
+    def _attention(self) -> int:
+        """LISTEN's or TALK's byte under ATN: answered by any device on the bus."""
+        return 0 if self.devices else DEVICE_NOT_PRESENT
+
+    def _send_deferred(self) -> int:
+        """The byte CIOUT held back goes out (with EOI) before the next ATN ($ED11)."""
+        if self.deferred is None:
+            return 0
+        byte, self.deferred = self.deferred, None
+        return self._send(byte)
+
+    def _send(self, byte: int) -> int:
+        listener = self.listener
+        if listener is None:
+            return DEVICE_NOT_PRESENT
+        if self.mode == 0xF0:
+            self.name.append(byte)
+            return 0
+        if self.mode in (0x60, 0) and listener.listen_byte(self.channel if self.mode else None, byte):
+            return 0
+        return DEVICE_NOT_PRESENT  # nobody takes the byte
 
     def listen(self, device: int) -> int:
+        status = self._send_deferred()
         self.untalk()
         self.listener = self.devices.get(device & 0x1F)
         self.mode = 0
-        return 0 if self.listener is not None else DEVICE_NOT_PRESENT
+        return status | self._attention()
 
     def talk(self, device: int) -> int:
+        status = self._send_deferred()
         self.listener = None
         self.talker = self.devices.get(device & 0x1F)
-        return 0 if self.talker is not None else DEVICE_NOT_PRESENT
+        self.mode = 0
+        return status | self._attention()
 
     def second(self, value: int) -> int:
         """The secondary address after LISTEN: $60 data, $E0 close, $F0 open (the name
@@ -1086,16 +1211,15 @@ class SerialBus:
         self.mode, self.channel = value & 0xF0, value & 0x0F
         return 0
 
+    def turnaround(self) -> bool:
+        """TALK without a secondary address ($EDCC): the C64 waits until the talker takes
+        the clock line; False when nobody talks (the C64 waits for ever)."""
+        return self.talker is not None
+
     def ciout(self, byte: int) -> int:
-        listener = self.listener
-        if listener is None:
-            return DEVICE_NOT_PRESENT
-        if self.mode == 0xF0:
-            self.name.append(byte)
-            return 0
-        if self.mode == 0x60 and listener.listen_byte(self.channel, byte):
-            return 0
-        return DEVICE_NOT_PRESENT  # nobody takes the byte
+        status = self._send_deferred()
+        self.deferred = byte
+        return status
 
     def acptr(self) -> tuple[int | None, int]:
         """A byte from the talker, and the status: EOI with the last; (None, $42) when
@@ -1108,21 +1232,23 @@ class SerialBus:
         return byte, END_OF_FILE if last else 0
 
     def unlisten(self) -> int:
+        status = self._send_deferred()
         listener = self.listener
         self.listener = None
         if listener is None:
-            return 0
+            return status
         if self.mode == 0xF0:
             listener.open(self.channel, bytes(self.name))
             self.name.clear()
         elif self.mode == 0x60:
             listener.unlisten(self.channel)
         self.mode = 0
-        return 0
+        return status
 
     def untalk(self) -> int:
+        status = self._send_deferred()
         self.talker = None
-        return 0
+        return status
 
 
 # -- disk images on the host ---------------------------------------------------------------------

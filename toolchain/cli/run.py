@@ -92,11 +92,15 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
 @click.option("--stop-on-brk", is_flag=True, help="Stop at a BRK and say where (for debugging) instead of "
               "the C64's warm start (screen cleared, READY.).")
 @click.option("--disk", "disk_path", type=click.Path(dir_okay=False),
-              help="Put this disk image (D64, D71, D81) in drive 8; the program changes it in memory only "
-              "(see --write-disk).  PROGRAM given as IMAGE:NAME puts its image there by itself.")
+              help="Put this disk image (D64, D71, D81) in drive 8 (without it the drive is empty, as on "
+              "VICE's default C64); the program changes it in memory only (see --write-disk).  PROGRAM "
+              "given as IMAGE:NAME puts its image there by itself.")
+@click.option("--no-drive", is_flag=True, help="No disk drive on device 8 (by default there is a 1541, "
+              "empty unless --disk gives it a disk).")
 @click.option("--printer", "printer_path", type=click.Path(dir_okay=False, allow_dash=True),
-              help="Write what the program printed on device 4 (OPEN 4,4 / CMD 4) to this file, the bytes "
-              "as sent, as VICE's printer text device keeps them ('-': standard output).")
+              help="Attach a printer on device 4 (by default there is none: ?DEVICE NOT PRESENT) and write "
+              "what the program printed on it (OPEN 4,4 / CMD 4) to this file, the bytes as sent, as "
+              "VICE's printer text device keeps them ('-': standard output).")
 @click.option("--write-disk", is_flag=True, help="When the run ends, write the disk in drive 8 back to its "
               "image (atomically; not when another program changed the file meanwhile).")
 @click.option("--dump-python", is_flag=True, help="Print the Python c64tc makes of the program: a BASIC "
@@ -120,8 +124,8 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
                 input_file: str | None, max_cycles: int, max_statements: int | None, screen: bool,
                 transcript: bool, raw: bool, trace: bool, screenshot: str | None,
                 screenshot_every: int | None, roms_dir: str | None, no_roms: bool, boot: bool,
-                stop_on_brk: bool, disk_path: str | None, write_disk: bool, printer_path: str | None,
-                dump_python: bool,
+                stop_on_brk: bool, disk_path: str | None, no_drive: bool, write_disk: bool,
+                printer_path: str | None, dump_python: bool,
                 ascii_glyphs: bool, monitor: bool, monitor_commands: str | None,
                 label_files: tuple[str, ...], break_lines: tuple[int, ...] = ()) -> None:
     """Run PROGRAM on the emulated C64: a BASIC program as RUN would, machine code as
@@ -180,7 +184,11 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
     from toolchain.c64.machine import C64
 
     machine = C64(roms=roms)
-    disk = _attach_disk(machine, path, disk_path, write_disk, program)
+    disk = _attach_disk(machine, path, disk_path, write_disk, program, no_drive)
+    if printer_path is not None:
+        from toolchain.c64.drive import Printer
+
+        machine.bus.attach(Printer(machine.printer))
     session = Session(program, machine=machine, boot=boot)
     machine.stop_on_brk = stop_on_brk
     stdin_is_program = STDIO in (path, *errata)
@@ -455,9 +463,10 @@ def _break_at_lines(session: Any, lines: list[int], break_lines: tuple[int, ...]
 
 
 def _attach_disk(machine: Any, path: str, disk_path: str | None, write_disk: bool,
-                 program: Program) -> Any:
+                 program: Program, no_drive: bool = False) -> Any:
     """The disk in drive 8: --disk IMAGE, or the image PROGRAM (IMAGE:NAME) comes from,
-    which the program is then LOADed from first, as VICE's autostart does."""
+    which the program is then LOADed from first, as VICE's autostart does; with
+    --no-drive, no drive at all."""
     from toolchain.c64.drive import AttachedImage
     from toolchain.c64.kernal import load_before_run
     from toolchain.disk import parse_image_reference
@@ -471,6 +480,14 @@ def _attach_disk(machine: Any, path: str, disk_path: str | None, write_disk: boo
         raise click.UsageError(f"PROGRAM comes from {reference.image}, --disk puts {disk_path} in drive 8: "
                                "the drive holds one disk (leave --disk out, or give the program as a file)")
     image = Path(disk_path) if disk_path is not None else reference.image if reference is not None else None
+    if no_drive:
+        if image is not None:
+            given = "--disk" if disk_path is not None else "PROGRAM given as IMAGE:NAME"
+            raise click.UsageError(f"--no-drive takes drive 8 away: {given} needs it to hold the disk")
+        if write_disk:
+            raise click.UsageError("--write-disk writes the disk in drive 8 back: --no-drive leaves no drive")
+        machine.bus.detach(8)
+        return None
     if image is None:
         if write_disk:
             raise click.UsageError("--write-disk writes the disk in drive 8 back: give --disk IMAGE (or "
