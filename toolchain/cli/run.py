@@ -265,7 +265,7 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
         summary += f" (the C64's ROMs, from {roms.origin})"
     click.echo(summary, err=True)
     if disk is not None:
-        _detach_disk(disk, write_disk)
+        _detach_disk(disk, write_disk, result)
     if printer_path is not None:
         write_atomic(printer_path, result.printer)
     sys.exit(result.exit_status)
@@ -500,12 +500,22 @@ def _attach_disk(machine: Any, path: str, disk_path: str | None, write_disk: boo
     return disk
 
 
-def _detach_disk(disk: Any, write_disk: bool) -> None:
-    """What became of the disk: written back with --write-disk, else said to be changed."""
+# Runs that c64tc stopped where a C64 would have gone on: the disk is not what the
+# program would leave on it, so --write-disk keeps the image file as it was
+STOPPED_BY_C64TC = (Stop.ROM_CALL, Stop.STATEMENT_LIMIT, Stop.CYCLE_LIMIT)
+
+
+def _detach_disk(disk: Any, write_disk: bool, result: Any) -> None:
+    """What became of the disk: written back with --write-disk (unless c64tc stopped the
+    run: a feature it does not model, a limit), else said to be changed."""
     for name in disk.open_files():
         click.echo(f"{disk.path}: warning: {name} is still open for writing: a 1541 leaves it unclosed "
                    "(listed with *), its last block not written", err=True)
     if not disk.changed:
+        return
+    if write_disk and result.stop in STOPPED_BY_C64TC:
+        click.echo(f"{disk.path}: not written back: c64tc stopped the run where a C64 would have gone on "
+                   f"({result.message}); the image file is unchanged", err=True)
         return
     if write_disk:
         disk.write_back()
