@@ -118,3 +118,19 @@ def test_no_drive_does_not_go_with_a_disk(options: list[str], complaint: str, tm
     arguments = [str(disk) if option == "DISK" else option for option in options]
     result = CliRunner().invoke(main, ["run", str(PLAN["no-drive"].source), *arguments])
     assert result.exit_code == 2 and complaint in result.output
+
+
+def test_a_run_again_from_the_snapshot_starts_with_nobody_addressed(tmp_path: Path) -> None:
+    """A run stopped while CMD 4 held a byte back (CIOUT sends each byte when the next
+    comes) does not hand that byte to the next run of the same session."""
+    from toolchain.c64.drive import Printer
+
+    source = tmp_path / "p.bas"
+    source.write_text('10 open4,4:cmd4:print"a";\n20 goto 20\n', encoding="utf-8")
+    session = Session(load_program(source))
+    session.machine.bus.attach(Printer(session.machine.printer))
+    first = session.run(Keyboard(""), max_statements=100)
+    second = session.run(Keyboard(""), max_statements=100)
+    # CMD's RETURN went out when "A" came; "A" waits in the KERNAL's buffer, both times
+    assert first.printer == second.printer == b"\r"
+    assert session.machine.bus.deferred == ord("A")

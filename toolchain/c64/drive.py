@@ -1284,6 +1284,13 @@ class SerialBus:
         self.deferred: int | None = None  # CIOUT's byte not sent yet (BSOUR $95 while C3PO $94 is set)
         self.last_channel: dict[int, int] = {}  # per device: the channel it was addressed on last
 
+    def reset(self) -> None:
+        """Nobody addressed, no byte held back (the machine back to a snapshot); the
+        devices keep their state."""
+        self.listener = self.talker = None
+        self.mode, self.channel, self.deferred = 0, 0, None
+        self.name.clear()
+
     def attach(self, device: Device) -> None:
         """Put ``device`` on the bus at its number (in place of what was there)."""
         self.devices[device.device] = device

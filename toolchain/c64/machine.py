@@ -230,6 +230,7 @@ class C64:
         self.keyboard = keyboard or Keyboard()
         self.output_log.clear()
         self.printer.clear()
+        self.bus.reset()
 
     @property
     def keyboard(self) -> Keyboard:
