@@ -223,9 +223,16 @@ def test_let_new_pi_st() -> None:
     assert printed("10 let a=2:print a;st;~:new\n20 print \"never\"\n") == [" 2  0  3.14159265"]
 
 
-def test_save_and_verify_are_clear_errors() -> None:
+def without_drive() -> C64:
+    """A C64 without the 1541 VICE's default machine has on device 8 (run --no-drive)."""
+    machine = C64()
+    machine.bus.detach(8)
+    return machine
+
+
+def test_save_and_verify_without_a_drive_are_clear_errors() -> None:
     for statement in ('save "x",8', 'verify "x",8'):
-        stop, transcript, _ = run(f"10 {statement}\n")
+        stop, transcript, _ = run(f"10 {statement}\n", machine=without_drive())
         assert stop is Stop.ERROR and "?DEVICE NOT PRESENT  ERROR IN 10" in lines_of(transcript)
 
 
@@ -234,14 +241,19 @@ def test_ti_and_ti_string() -> None:
 
 
 def test_printer_output_and_unsupported_devices() -> None:
-    result, machine = run_listing('10 open 4,4:print#4,"to";1:cmd 4:print "cmd":close 4\n20 print "screen"\n')
+    from toolchain.c64.drive import Printer
+
+    with_printer = C64()
+    with_printer.bus.attach(Printer(with_printer.printer))
+    result, machine = run_listing('10 open 4,4:print#4,"to";1:cmd 4:print "cmd":close 4\n20 print "screen"\n',
+                                  machine=with_printer)
     assert result.stop is Stop.END
     # CMD alone prints an empty line to the file, as the ROM's CMD ends in PRINT
     assert result.printer == b"TO 1 \r\rCMD\r"
     assert lines_of(machine.screen.transcript())[0] == "SCREEN"
-    stop, transcript, _ = run('10 open 1,8,15,"i"\n')
+    stop, transcript, _ = run('10 open 1,8,15,"i"\n', machine=without_drive())
     assert "?DEVICE NOT PRESENT  ERROR IN 10" in lines_of(transcript)
-    stop, transcript, _ = run('10 load "x",8\n')
+    stop, transcript, _ = run('10 load "x",8\n', machine=without_drive())
     assert "?DEVICE NOT PRESENT  ERROR IN 10" in lines_of(transcript)
 
 
