@@ -14,11 +14,11 @@ what VICE prints.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import c64_roms
@@ -39,13 +39,18 @@ TWO_32 = 2.0**32
 SCALES = [pytest.param(1, id="brief"), pytest.param(20, marks=pytest.mark.slow, id="long")]
 
 
-def explore(examples: int, check: Callable[..., None], *strategies: st.SearchStrategy[Any]) -> None:
-    """Run ``check`` on ``examples`` examples drawn from ``strategies``, derandomized (the
-    same examples on every run: a test that passes by luck is no test); the edges are
-    explicit ``@example``s of the tests below."""
+def explore(examples: int, check: Callable[..., None], *strategies: st.SearchStrategy[Any],
+            edges: Sequence[tuple[Any, ...]] = ()) -> None:
+    """Run ``check`` on each of ``edges`` (explicit ``@example``s: the edges of the guard
+    under test, always run first), then on ``examples`` examples drawn from
+    ``strategies``, derandomized (the same examples on every run: a test that passes by
+    luck is no test)."""
     checks = settings(max_examples=examples, deadline=None, database=None, derandomize=True,
                       suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-    checks(given(*strategies)(check))()
+    test = given(*strategies)(check)
+    for edge in reversed(edges):
+        test = example(*edge)(test)
+    checks(test)()
 
 
 @pytest.fixture(scope="module")
@@ -75,14 +80,6 @@ def full_store(value: float) -> float:
     return floats.from_fac(floats.round_fac(floats.to_fac(value)))
 
 
-def rom_next(value: float, step: float, limit: float) -> tuple[float, bool]:
-    """NEXT ($AD1E): the step added to the variable, stored; the loop goes on while
-    FCOMP of the limit with that value differs from the sign of the step."""
-    stored = full_store(full_add(value, step))
-    sign = (step > 0) - (step < 0)
-    return stored, floats._compare(floats.to_fac(limit), floats.to_fac(stored)) != sign
-
-
 # -- operands at the edges --------------------------------------------------------------------
 
 EDGES = [0.0, 1.0, 2.0, 3.0, 255.0, 256.0, 32767.0, 32768.0, 65535.0, 16777215.0, 16777216.0,
@@ -105,6 +102,39 @@ steps = st.one_of(any_integers, st.sampled_from([0.5, -0.5, 0.1, 2.0**-31]), sto
 # -- NEXT -------------------------------------------------------------------------------------------
 
 RESUME = 777  # the segment a FOR frame of these tests goes back to
+# The edges of NEXT's shortcut: a variable at -2**32 (one past the guard: the sum's
+# unit lies in the FAC's rounding byte, issue 21's loop), at +-(2**32 - 1) (the last
+# inside), sums that reach +-2**32, whole steps at the guard's ends, limits at and
+# beside the sum.  (value, step, limit) triples.
+NEXT_EDGES = [
+    (-4294967296.0, 4294967295.0, 1e30), (-4294967296.0, 1.0, 1e30), (-4294967296.0, 4294967295.0, -1.0),
+    (-4294967296.0, 4294967295.0, -2.0), (-4294967296.0, 4294967295.0, 0.0), (4294967296.0, -1.0, -1e30),
+    (4294967296.0, -4294967295.0, -1e30), (4294967296.0, -4294967295.0, 1.0), (-4294967297.0, 2.0, 1e30),
+    (-8589934591.0, 4294967295.0, 1e30), (-4294967295.0, 4294967295.0, 1e30),
+    (4294967295.0, -4294967295.0, -1.0),
+    (-4294967295.0, 1.0, 1e30), (4294967294.0, 1.0, 1e30), (4294967295.0, 1.0, 1e30),
+    (4294967295.0, 1.0, 4294967295.0), (-4294967295.0, -1.0, -1e30), (0.0, 4294967295.0, 4294967295.0),
+    (1.0, 4294967295.0, 1e30), (0.0, -4294967295.0, -4294967295.0), (-1.0, -4294967295.0, -1e30),
+    (2147483647.0, 2147483648.0, 1e30), (5.0, 1.0, 5.0), (5.0, 1.0, 6.0), (5.0, -1.0, 4.0), (5.0, -1.0, 5.0),
+    (-0.5, 1.0, 1.0), (0.0, 4294967296.0, 1e30), (0.0, -4294967296.0, -1e30), (1e30, 1.0, 2e30),
+]
+
+
+def rom_next(rom: BasicRom, value: float, step: float, limit: float) -> tuple[float, bool] | str:
+    """NEXT ($AD1E) on the ROM's own routines: FADD ($B867) of the variable (memory)
+    and the step (FAC), the sum stored by MOVMF ($BBD4, which rounds the FAC), then
+    FCOMP ($BC5B) of the limit with the rounded FAC; the loop goes on while that
+    differs from the sign of the step.  The stored value and whether the loop goes
+    on, or the error."""
+    total = rom.binary("+", value, step)
+    if isinstance(total, str):
+        return total
+    stored = rom.store(total)
+    if isinstance(stored, str):
+        return stored
+    result = floats.from_bytes(stored)
+    sign = (step > 0) - (step < 0)
+    return result, -rom.compare(limit, result) != sign
 
 
 def compiled_next(listing: str) -> tuple[Runtime, Callable[[], int]]:
@@ -113,57 +143,52 @@ def compiled_next(listing: str) -> tuple[Runtime, Callable[[], int]]:
     return runtime, runtime.segments[runtime.segment_lines.index(20)]
 
 
-def check_generated_next(runtime: Runtime, segment: Callable[[], int], value: float, step: float,
-                         limit: float, known: bool) -> None:
+def check_generated_next(rom: BasicRom, runtime: Runtime, segment: Callable[[], int], value: float,
+                         step: float, limit: float, known: bool) -> None:
     """One NEXT of the generated code with the variable at ``value`` (``known``: the
     very object the frame last stored): its result is the ROM's NEXT, whichever
     way the code takes (its shortcut, or values._next)."""
-    value, limit = full_store(value), full_store(limit)
+    value, step, limit = floats.rounded(value), floats.rounded(step), floats.rounded(limit)
     frame = ForFrame("N_I", limit, step, RESUME, 10)
-    if known and value == int(value):
+    if known and value == int(value) and abs(value) < TWO_32:
         frame.value = value
     runtime.stack[:] = [frame]
     runtime.stack_bytes = 18
     runtime.namespace["N_I"] = value
-    try:
-        expected: tuple[float, bool] | str = rom_next(value, step, limit)
-    except floats.FloatError as error:
-        expected = error.error
+    expected = rom_next(rom, value, step, limit)
     try:
         goes_on = segment() == RESUME
     except floats.FloatError as error:
         assert expected == error.error
         return
-    assert (runtime.namespace["N_I"], goes_on) == expected
+    assert (runtime.namespace["N_I"], goes_on) == expected, (value, step, limit)
     assert len(runtime.stack) == goes_on
 
 
 @pytest.mark.parametrize("scale", SCALES)
 @pytest.mark.parametrize("listing", ["10 for i=1 to 1\n20 next\n", "20 next i\n"])
-def test_generated_next_is_the_roms_next(scale: int, listing: str) -> None:
+def test_generated_next_is_the_roms_next(rom: BasicRom, scale: int, listing: str) -> None:
     runtime, segment = compiled_next(listing)
-    explore(200 * scale, lambda value, step, limit, known: check_generated_next(
-        runtime, segment, value, step, limit, known), st.one_of(any_integers, stored_numbers), steps,
-        stored_numbers, st.booleans())
+    explore(80 * scale, lambda value, step, limit, known: check_generated_next(
+        rom, runtime, segment, value, step, limit, known), st.one_of(any_integers, stored_numbers), steps,
+        stored_numbers, st.booleans(),
+        edges=[edge + (known,) for edge in NEXT_EDGES for known in (False, True)])
 
 
-def check_next_helper_is_the_roms_next(value: float, step: float, limit: float) -> None:
+def check_next_helper_is_the_roms_next(rom: BasicRom, value: float, step: float, limit: float) -> None:
     """values._next (NEXT where the shortcut does not apply, its own whole-number
     check included): the stored sum, whether the loop goes on, and ``value`` set only
     for a whole number below 2**32."""
-    value, limit = full_store(value), full_store(limit)
+    value, step, limit = floats.rounded(value), floats.rounded(step), floats.rounded(limit)
     frame = ForFrame("N_I", limit, step, 1, 10)
     runtime = _FakeRuntime(frame, value)
-    try:
-        expected: tuple[float, bool] | str = rom_next(value, step, limit)
-    except floats.FloatError as error:
-        expected = error.error
+    expected = rom_next(rom, value, step, limit)
     try:
         goes_on = _next(runtime, None)
     except floats.FloatError as error:
         assert expected == error.error
         return
-    assert (runtime.namespace["N_I"], goes_on) == expected
+    assert (runtime.namespace["N_I"], goes_on) == expected, (value, step, limit)
     assert runtime.stack == ([frame] if goes_on else [])
     stored = runtime.namespace["N_I"]
     if frame.value is not None:
@@ -171,8 +196,9 @@ def check_next_helper_is_the_roms_next(value: float, step: float, limit: float) 
 
 
 @pytest.mark.parametrize("scale", SCALES)
-def test_next_helper_is_the_roms_next(scale: int) -> None:
-    explore(200 * scale, check_next_helper_is_the_roms_next, stored_numbers, steps, stored_numbers)
+def test_next_helper_is_the_roms_next(rom: BasicRom, scale: int) -> None:
+    explore(80 * scale, lambda value, step, limit: check_next_helper_is_the_roms_next(
+        rom, value, step, limit), stored_numbers, steps, stored_numbers, edges=NEXT_EDGES)
 
 
 class _FakeRuntime:
@@ -189,24 +215,24 @@ class _FakeRuntime:
         self.stack.pop()
 
 
-def check_next_shortcut_on_the_real_rom(rom: BasicRom, value: float, step: float) -> None:
-    """Whenever the generated NEXT would add in Python (a whole variable, a whole step
-    below 2**32, the sum in the frame's ranges: here the limit is far away or just
-    passed), FADD ($B867) and the store ($BBD4) on the ROM give the same number."""
-    value, step = full_store(value), full_store(step)
-    assume(value == int(value) and step != 0)
-    for limit in (1e30 if step > 0 else -1e30, value):
-        frame = ForFrame("N_I", limit, step, 1, 10)
-        total = value + step
-        if frame.low <= total <= frame.high or frame.past_low < total < frame.past_high:
-            rom_sum = rom.binary("+", value, step)
-            assert isinstance(rom_sum, float) and rom.store(rom_sum) == floats.to_bytes(total)
+def check_next_shortcut_ranges(rom: BasicRom, value: float, step: float, limit: float) -> None:
+    """The guard itself (ForFrame's ranges, what the generated NEXT tests): whenever a
+    whole variable plus the step lands in a range, FADD and the store on the ROM give
+    that very sum, and the range is the side of the limit the ROM's FCOMP finds."""
+    value, step, limit = floats.rounded(value), floats.rounded(step), floats.rounded(limit)
+    assume(value == int(value))
+    frame = ForFrame("N_I", limit, step, 1, 10)
+    total = value + step
+    goes_on = frame.low <= total <= frame.high
+    if goes_on or frame.past_low < total < frame.past_high:
+        assert rom_next(rom, value, step, limit) == (total, goes_on), (value, step, limit)
 
 
 @pytest.mark.parametrize("scale", SCALES)
-def test_next_shortcut_on_the_real_rom(rom: BasicRom, scale: int) -> None:
-    explore(40 * scale, lambda value, step: check_next_shortcut_on_the_real_rom(rom, value, step),
-            st.one_of(any_integers, near_edges), st.one_of(edge_integers, st.integers(-40, 40).map(float)))
+def test_next_shortcut_ranges_on_the_real_rom(rom: BasicRom, scale: int) -> None:
+    explore(100 * scale, lambda value, step, limit: check_next_shortcut_ranges(rom, value, step, limit),
+            st.one_of(any_integers, near_edges), st.one_of(edge_integers, st.integers(-40, 40).map(float)),
+            st.one_of(any_integers, near_edges, st.sampled_from([1e30, -1e30])), edges=NEXT_EDGES)
 
 
 def run_loop(start: str, limit: str, step: str) -> list[float]:
@@ -221,18 +247,26 @@ def run_loop(start: str, limit: str, step: str) -> list[float]:
     return [cells[float(index)] for index in range(int(runtime.value("C")))] + [runtime.value("I")]
 
 
-def model_loop(start: str, limit: str, step: str) -> list[float]:
-    """The same loop with the ROM's routines: FOR stores the numbers it reads."""
+def model_loop(rom: BasicRom, start: str, limit: str, step: str) -> list[float]:
+    """The same loop on the ROM's routines: FIN reads the numbers, FOR stores them."""
+    numbers = []
     # the program's text holds capitals where the listing has small letters (1E+09)
-    first, last, increment = (full_store(floats.parse_number(text.upper().encode())[0])
-                              for text in (start, limit, step))
+    for text in (start, limit, step):
+        read = rom.fin(text.upper().encode())
+        assert not isinstance(read, str)
+        stored = rom.store(read[0])
+        assert isinstance(stored, bytes)
+        numbers.append(floats.from_bytes(stored))
+    first, last, increment = numbers
     values = []
     value, goes_on = first, True
     while goes_on:
         values.append(value)
         if len(values) > 60:
             break
-        value, goes_on = rom_next(value, increment, last)
+        outcome = rom_next(rom, value, increment, last)
+        assert not isinstance(outcome, str)
+        value, goes_on = outcome
     return values + [value]
 
 
@@ -243,13 +277,17 @@ loop_steps = st.one_of(st.integers(-7, 7).map(float), st.floats(-3, 3), near_edg
     lambda value: floats.format_number(full_store(value)).strip().lower())
 
 
-def check_compiled_for_loops_step_as_the_rom(start: str, limit: str, step: str) -> None:
-    assert run_loop(start, limit, step) == model_loop(start, limit, step)
+def check_compiled_for_loops_step_as_the_rom(rom: BasicRom, start: str, limit: str, step: str) -> None:
+    assert run_loop(start, limit, step) == model_loop(rom, start, limit, step)
 
 
 @pytest.mark.parametrize("scale", SCALES)
-def test_compiled_for_loops_step_as_the_rom(scale: int) -> None:
-    explore(12 * scale, check_compiled_for_loops_step_as_the_rom, loop_numbers, loop_numbers, loop_steps)
+def test_compiled_for_loops_step_as_the_rom(rom: BasicRom, scale: int) -> None:
+    explore(12 * scale, lambda start, limit, step: check_compiled_for_loops_step_as_the_rom(
+        rom, start, limit, step), loop_numbers, loop_numbers, loop_steps,
+        edges=[("-4294967296", "1e30", "4294967295"), ("4294967296", "-1e30", "-4294967295"),
+               ("-4294967295", "1e30", "4294967295"), ("4294967294", "4294967296", "1"),
+               ("-4294967297", "-4294967290", "1"), ("1", "3", ".5")])
 
 
 # -- arrays -----------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from toolchain.basic.runner.contract import BasicError, Kind
 
 _add, _sub, _mul, _div, _pow = floats.add, floats.subtract, floats.multiply, floats.divide, floats.power
 _rounded = floats.rounded
+_add_r = floats.add_stored
 
 
 def _r(value: float) -> float:
@@ -265,16 +266,10 @@ def _next(rt: Any, variable: str | None) -> bool:
         frame = rt.for_frame(variable)
     namespace = rt.namespace
     name = frame.variable
-    before, step = namespace[name], frame.step
-    value = before + step
-    if (-4294967296.0 < value < 4294967296.0 and value == int(value) and value - step == before
-            and -4294967296.0 < step < 4294967296.0):
-        # whole numbers below 2**32 (floats.add's fast path): the shortcut may take
-        # the next step
-        frame.value = value
-    else:
-        value = _r(_add(before, step))
-        frame.value = value if -4294967296.0 < value < 4294967296.0 and value == int(value) else None
+    step = frame.step
+    # floats.add_stored takes its own proven shortcut where it can (see floats.add)
+    value = _add_r(namespace[name], step)
+    frame.value = value if -4294967296.0 < value < 4294967296.0 and value == int(value) else None
     namespace[name] = value
     limit = frame.limit
     if (value > limit) - (value < limit) != (step > 0.0) - (step < 0.0):
