@@ -51,6 +51,8 @@ def printed(listing: str, typed: str | None = None) -> list[str]:
 
 # -- screens measured on VICE ---------------------------------------------------------------
 
+ROUNDING_INPUT = "17612.9325|17612.9325|"
+
 @pytest.mark.parametrize(("name", "typed"), [
     ("facts", None),
     ("input", "1,abc|x1|5|7|8|9,10|  hi there  |"),
@@ -61,6 +63,7 @@ def printed(listing: str, typed: str | None = None) -> list[str]:
     ("integers", None),  # A%= rounds then floors; AND floors its right operand unrounded
     ("fastpaths", None),  # the runner's shortcuts at their edges: NEXT near 2**32, slices, VAL, arrays
     ("next-edges", None),  # NEXT's shortcut where the variable, not only the sum, reaches 2**32
+    ("rounding", ROUNDING_INPUT),  # READ, INPUT and INT(big) as a variable stores them: rounded
 ])
 def test_screen_equals_the_real_c64(name: str, typed: str | None) -> None:
     """The rows after RUN on VICE, program by program: numbers, functions, PRINT
@@ -74,14 +77,14 @@ def test_screen_equals_the_real_c64(name: str, typed: str | None) -> None:
 
 # programs that clear the screen first: BASIC in ROM on c64tc's 6502 (what CI can run)
 # shows what VICE showed, so the ROM comparisons of the tests hold where VICE is absent
-ROM_SCREENS = ["next-edges"]
+ROM_SCREENS = [("next-edges", ""), ("rounding", ROUNDING_INPUT)]
 
 
-@pytest.mark.parametrize("name", ROM_SCREENS)
-def test_basic_in_rom_shows_the_screen_vice_showed(name: str) -> None:
+@pytest.mark.parametrize(("name", "typed"), ROM_SCREENS)
+def test_basic_in_rom_shows_the_screen_vice_showed(name: str, typed: str) -> None:
     expected = (BASIC_DATA / f"{name}.vice.txt").read_text().splitlines()
     session = Session(load_program(BASIC_DATA / f"{name}.bas"), roms=c64_roms(), boot=True)
-    result = session.run(Keyboard(""), max_cycles=200_000_000)
+    result = session.run(Keyboard(typed), max_cycles=200_000_000)
     assert result.stop in (Stop.END, Stop.ERROR), result.message
     screen = [row.rstrip() for row in session.machine.screen.text().splitlines()]
     assert screen[: len(expected)] == expected

@@ -387,7 +387,9 @@ class ExpressionCompiler:
         if (kind is Kind.STRING) != string_argument:
             raise CompileError("TYPE MISMATCH")
         simple = {
-            "SGN": ("floats.sgn({})", True), "INT": ("_floor({})", True), "ABS": ("abs({})", exact),
+            # INT keeps a FAC of 2**31 and more as it is, rounding byte and all ($BCCC):
+            # not exact, it is rounded where it is stored or pushed
+            "SGN": ("floats.sgn({})", True), "INT": ("_floor({})", False), "ABS": ("abs({})", exact),
             "USR": ("rt.usr({})", False), "FRE": ("rt.free()", True), "POS": ("io.position()", True),
             "SQR": ("_sqr({})", False), "RND": ("rt.rnd({})", True), "LOG": ("_log({})", False),
             "EXP": ("_exp({})", False), "COS": ("_cos({})", False), "SIN": ("_sin({})", False),

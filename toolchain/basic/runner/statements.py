@@ -484,8 +484,12 @@ class StatementCompiler(ExpressionCompiler):
             value = f"{values}[{position}]"
             self.emit(f"if {values} is not UNCHANGED:")
             self.indent += 1
+            # what FIN read (the FAC, rounding byte and all) is stored rounded, as any
+            # number is (MOVMF, $BBD4)
             if kind is Kind.INTEGER:
                 value = f"_int16(_r({value}))"
+            elif kind is Kind.NUMBER:
+                value = f"_r({value})"
             if indexes is None:
                 self.emit(f"{self.scalar(name, kind)} = {value}")
             else:
