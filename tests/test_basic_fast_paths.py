@@ -1,15 +1,18 @@
 """The BASIC runner's shortcuts against the ROM's own ways.
 
 Generated code and its helpers take shortcuts where they can prove the C64 computes
-the same: NEXT adds whole numbers in Python (``ForFrame``, ``values._next``), array
-elements are one dictionary look-up (``values.Cells``), MID$ and LEFT$ are slices,
-VAL is remembered per text (``values.Values``), and floats.py's operators, ``_r``,
-VAL of digits and STR$ of integers skip the step-by-step routines.  Each shortcut
-is compared here, on random operands weighted to the edges (2**31, 2**32, 10**9
-where STR$ turns to E notation, -0, just below and above each), with the full
-routine of floats.py, and with the real BASIC ROM run on the 6502 core when the
-ROMs are there (tests/test_floats_rom.py finds them); the programs' errors with
-what VICE prints.
+the same (each proof is a comment at the shortcut): NEXT adds whole numbers in Python
+(``ForFrame``, ``values._next``), array elements are one dictionary look-up
+(``values.Cells``), MID$ and LEFT$ are slices, VAL is remembered per text
+(``values.Values``), and floats.py's operators, ``_r``, ``_int16``, VAL of digits and
+STR$ of integers skip the step-by-step routines.  Each shortcut is compared here with
+the real BASIC ROM's routines run on the 6502 core (the ROMs from ../shared/roms, as CI
+has them: tests/conftest.py ``c64_roms``), and with floats.py's full routines: first on
+the edges of its guard (explicit examples), then on examples weighted to the edges
+(2**31, 2**32, 10**9 where STR$ turns to E notation, -0, just below and above each),
+derandomized.  Whole programs at the edges are compared with VICE's screens and with
+BASIC in ROM in tests/test_basic_runner.py (next-edges, rounding, shortcuts); the
+programs' errors here with what VICE prints.
 """
 
 from __future__ import annotations
@@ -27,7 +30,18 @@ from toolchain.basic import floats, tokenize_text
 from toolchain.basic.runner import Runtime
 from toolchain.basic.runner.contract import BasicError, ForFrame, Kind
 from toolchain.basic.runner.expressions import ExpressionCompiler
-from toolchain.basic.runner.values import Array, Undimensioned, Values, _left, _mid, _next, _r, _val, helpers
+from toolchain.basic.runner.values import (
+    Array,
+    Undimensioned,
+    Values,
+    _int16,
+    _left,
+    _mid,
+    _next,
+    _r,
+    _val,
+    helpers,
+)
 from toolchain.basic.tokens import TOKEN
 from toolchain.c64.machine import C64
 from toolchain.c64.outcome import Stop
@@ -332,12 +346,21 @@ def check_array_cells_find_the_roms_element(sizes: tuple[int, ...], indexes: tup
     assert array.get(*indexes) == 7.0
 
 
+# whole subscripts at the bounds, just below a whole number (a FAC's rounding byte),
+# -0, the sign and size checks of INTIDX, the count of subscripts
+ARRAY_EDGES = [((4,), (index,), kind) for index in (0.0, -0.0, 3.0, 4.0, 3.0 - 2.0**-30, 4.0 - 2.0**-30,
+                                                    -(2.0**-30), 32767.0, 32767.5, 32768.0, 0.5)
+               for kind in (Kind.NUMBER, Kind.INTEGER)] + [
+    ((2, 3), (1.0, 2.0), Kind.NUMBER), ((2, 3), (1.0,), Kind.NUMBER), ((2, 3), (5.0, -1.0), Kind.NUMBER),
+    ((2, 3), (2.0, 2.0), Kind.NUMBER), ((2, 3), (1.0, 2.0, 0.0), Kind.INTEGER), ((1,), (0.0,), Kind.INTEGER)]
+
+
 @pytest.mark.parametrize("scale", SCALES)
 def test_array_cells_find_the_roms_element(scale: int) -> None:
     explore(100 * scale, check_array_cells_find_the_roms_element,
             st.lists(st.integers(1, 6), min_size=1, max_size=3).map(tuple),
             st.lists(subscripts, min_size=1, max_size=3).map(tuple),
-            st.sampled_from([Kind.NUMBER, Kind.INTEGER]))
+            st.sampled_from([Kind.NUMBER, Kind.INTEGER]), edges=ARRAY_EDGES)
 
 
 def test_undimensioned_arrays_dimension_on_first_use() -> None:
@@ -403,7 +426,11 @@ def check_mid_and_left_slices_are_the_helpers(text: str, number: float, constant
 
 @pytest.mark.parametrize("scale", SCALES)
 def test_mid_and_left_slices_are_the_helpers(scale: int) -> None:
-    explore(100 * scale, check_mid_and_left_slices_are_the_helpers, texts, positions, constants)
+    explore(100 * scale, check_mid_and_left_slices_are_the_helpers, texts, positions, constants,
+            edges=[(text, number, constant) for text in ("", "ABC", "X" * 255)
+                   for number, constant in ((0.0, "0"), (0.99999, "1"), (1.0, "255"), (255.99999, "255.9"),
+                                            (256.0, "256"), (4.0, "1"), (-0.5, ".5"), (255.0, "0"),
+                                            (1.5, "254"))])
 
 
 # -- VAL ---------------------------------------------------------------------------------------------
@@ -412,6 +439,11 @@ VAL_PIECES = ["0", "1", "5", "9", "99999999", "999999999", "1000000000", "429496
               "-", "+", " ", "A", "E39", "E-39", "1E38", "2147483648"]
 val_texts = st.lists(st.one_of(st.sampled_from(VAL_PIECES), st.integers(0, 10**10).map(str)),
                      max_size=5).map("".join)
+
+
+# the digit shortcut's edges (nine digits, ten, leading zeros) and its neighbours
+VAL_EDGES = ["", "0", "999999999", "1000000000", "000000001", "0000000001", "4294967296", " 1", "1 ", "-1",
+             "+1", "1E3", "1.", ".5", "\xb9", "12A", "1e3"]
 
 
 def check_val_cache_is_val(text: str) -> None:
@@ -424,7 +456,8 @@ def check_val_cache_is_val(text: str) -> None:
 
 @pytest.mark.parametrize("scale", SCALES)
 def test_val_cache_is_val(scale: int) -> None:
-    explore(100 * scale, check_val_cache_is_val, val_texts)
+    explore(100 * scale, check_val_cache_is_val, val_texts,
+            edges=[(text,) for text in VAL_EDGES])
 
 
 def test_val_cache_is_bounded() -> None:
@@ -438,13 +471,16 @@ digit_texts = st.one_of(st.integers(0, 999999999).map(str), st.integers(0, 10**8
                         st.sampled_from(["0", "00", "000000001", "999999999"]))
 
 
+DIGIT_EDGES = ["0", "9", "000000000", "999999999", "123456789", "100000000", "099999999"]
+
+
 def check_val_of_digits_is_fin(text: str) -> None:
     assert _val(text) == floats.parse_number(text.encode())[0]
 
 
 @pytest.mark.parametrize("scale", SCALES)
 def test_val_of_digits_is_fin(scale: int) -> None:
-    explore(50 * scale, check_val_of_digits_is_fin, digit_texts)
+    explore(50 * scale, check_val_of_digits_is_fin, digit_texts, edges=[(text,) for text in DIGIT_EDGES])
 
 
 def check_val_of_digits_on_the_real_rom(rom: BasicRom, text: str) -> None:
@@ -453,13 +489,19 @@ def check_val_of_digits_on_the_real_rom(rom: BasicRom, text: str) -> None:
 
 @pytest.mark.parametrize("scale", SCALES)
 def test_val_of_digits_on_the_real_rom(rom: BasicRom, scale: int) -> None:
-    explore(30 * scale, lambda text: check_val_of_digits_on_the_real_rom(rom, text), digit_texts)
+    explore(30 * scale, lambda text: check_val_of_digits_on_the_real_rom(rom, text), digit_texts,
+            edges=[(text,) for text in DIGIT_EDGES])
 
 
 # -- STR$ of integers, rounding on store, the operators' integer shortcuts -----------------------------
 
 printed_integers = st.one_of(edge_integers, near_edges, st.integers(-1_100_000_000, 1_100_000_000).map(float),
                              st.just(-0.0))
+
+
+# the integer shortcut's edges: 10**9 (E notation) and the numbers beside it, 0 and -0
+STR_EDGES = [0.0, -0.0, 1.0, -1.0, 9.0, 10.0, 99999999.0, 100000000.0, 999999999.0, -999999999.0, 1e9, -1e9,
+             1000000001.0, 4294967295.0, 999999999.5]
 
 
 def check_str_of_integers_is_fout(value: float) -> None:
@@ -469,7 +511,8 @@ def check_str_of_integers_is_fout(value: float) -> None:
 
 @pytest.mark.parametrize("scale", SCALES)
 def test_str_of_integers_is_fout(scale: int) -> None:
-    explore(50 * scale, check_str_of_integers_is_fout, printed_integers)
+    explore(50 * scale, check_str_of_integers_is_fout, printed_integers,
+            edges=[(value,) for value in STR_EDGES])
 
 
 def check_str_of_integers_on_the_real_rom(rom: BasicRom, value: float) -> None:
@@ -479,7 +522,14 @@ def check_str_of_integers_on_the_real_rom(rom: BasicRom, value: float) -> None:
 
 @pytest.mark.parametrize("scale", SCALES)
 def test_str_of_integers_on_the_real_rom(rom: BasicRom, scale: int) -> None:
-    explore(40 * scale, lambda value: check_str_of_integers_on_the_real_rom(rom, value), printed_integers)
+    explore(40 * scale, lambda value: check_str_of_integers_on_the_real_rom(rom, value), printed_integers,
+            edges=[(value,) for value in STR_EDGES])
+
+
+# whole numbers at 2**32 and beside it, and FACs whose rounding byte carries there
+ROUNDING_EDGES = [4294967295.0, -4294967295.0, 4294967296.0, -4294967296.0, 4294967297.0, 4294967295.5,
+                  4294967295.75, -4294967295.5, 2147483647.5, 2147483648.0, 0.0, -0.0, 0.5, 1.0 - 2.0**-40,
+                  16777215.5]
 
 
 def check_rounding_shortcut_is_the_store(value: float) -> None:
@@ -490,7 +540,8 @@ def check_rounding_shortcut_is_the_store(value: float) -> None:
 @pytest.mark.parametrize("scale", SCALES)
 def test_rounding_shortcut_is_the_store(scale: int) -> None:
     explore(100 * scale, check_rounding_shortcut_is_the_store,
-            st.one_of(any_integers, stored_numbers, st.floats(-1e12, 1e12)))
+            st.one_of(any_integers, stored_numbers, st.floats(-1e12, 1e12)),
+            edges=[(value,) for value in ROUNDING_EDGES])
 
 
 def check_rounding_shortcut_on_the_real_rom(rom: BasicRom, value: float) -> None:
@@ -501,7 +552,7 @@ def check_rounding_shortcut_on_the_real_rom(rom: BasicRom, value: float) -> None
 @pytest.mark.parametrize("scale", SCALES)
 def test_rounding_shortcut_on_the_real_rom(rom: BasicRom, scale: int) -> None:
     explore(40 * scale, lambda value: check_rounding_shortcut_on_the_real_rom(rom, value),
-            st.one_of(any_integers, near_edges))
+            st.one_of(any_integers, near_edges), edges=[(value,) for value in ROUNDING_EDGES])
 
 
 # each operator: its shortcut, the twin that stores (rounds) the result, the full routine
@@ -517,6 +568,21 @@ def outcome(function: Callable[..., float], *arguments: float) -> float | str:
         return error.error
 
 
+# (operator, left, right) at the guards' edges: operands and results at +-2**32, the
+# inexact double sum that looks whole, 2**24 for the right factor (the zero-byte quirk),
+# products at 2**32 - 1, zero and -0
+OPERATOR_EDGES = [
+    ("+", -4294967296.0, 4294967295.0), ("+", 4294967295.0, -4294967295.0), ("+", -4294967295.0, 1.0),
+    ("+", 4294967295.0, 1.0), ("+", 2147483648.0, 2147483647.0), ("+", 1520319949.0, 2 - 2.0**-31),
+    ("+", 0.5, 0.5), ("+", 0.75, 0.25), ("+", 4294967296.0, -4294967295.0), ("+", -0.0, -0.0),
+    ("-", 4294967296.0, 4294967295.0), ("-", -4294967295.0, 1.0), ("-", 0.5, 0.5), ("-", 1.0, 4294967296.0),
+    ("-", 4294967295.0, -1.0), ("-", -1.0, 4294967295.0), ("-", 1520319951.0, 2.0**-31),
+    ("*", 3.0, 16777217.0), ("*", 3.0, 16777215.0), ("*", 16777215.0, 255.0), ("*", 65535.0, 65537.0),
+    ("*", 65537.0, 65535.0), ("*", -1.0, 0.0), ("*", 0.0, -1.0), ("*", 4294967295.0, 1.0),
+    ("*", 1.0, 4294967295.0), ("*", 2147483648.0, 2.0), ("*", 8589934592.0, 0.5), ("*", 257.0, 65793.0),
+    ("*", 65536.0, 65535.0), ("*", 1.0, 16777216.0), ("*", 255.0, 16777215.0)]
+
+
 def check_operator_shortcuts_are_the_full_routines(operator: str, left: float, right: float) -> None:
     fast, stored, full = OPERATORS[operator]
     right = floats.from_fac(floats.to_fac(right))
@@ -529,7 +595,7 @@ def check_operator_shortcuts_are_the_full_routines(operator: str, left: float, r
 @pytest.mark.parametrize("scale", SCALES)
 def test_operator_shortcuts_are_the_full_routines(scale: int) -> None:
     explore(200 * scale, check_operator_shortcuts_are_the_full_routines, st.sampled_from(sorted(OPERATORS)),
-            stored_numbers, st.one_of(any_integers, stored_numbers))
+            stored_numbers, st.one_of(any_integers, stored_numbers), edges=OPERATOR_EDGES)
 
 
 def check_operator_shortcuts_on_the_real_rom(rom: BasicRom, operator: str, left: float, right: float) -> None:
@@ -548,7 +614,27 @@ def test_operator_shortcuts_on_the_real_rom(rom: BasicRom, scale: int) -> None:
     explore(40 * scale, lambda operator, left, right: check_operator_shortcuts_on_the_real_rom(
                 rom, operator, left, right),
             st.sampled_from(sorted(OPERATORS)), st.one_of(any_integers, near_edges).map(full_store),
-            st.one_of(any_integers, near_edges, stored_numbers))
+            st.one_of(any_integers, near_edges, stored_numbers), edges=OPERATOR_EDGES)
+
+
+# -- AYINT (A%=, AND, OR, NOT, DIM) ---------------------------------------------------------------------
+
+INT16_EDGES = [-32768.0, -32768.0 - 2.0**-24, -32768.0 - 2.0**-17, -32768.5, -32769.0, -32767.5, 32767.0,
+               32767.99999, 32768.0 - 2.0**-24, 32768.0, 0.0, -0.0, 0.5, -0.5, -(2.0**-30), 1e10, -1e10]
+
+
+def check_int16_on_the_real_rom(rom: BasicRom, value: float) -> None:
+    """values._int16 (its shortcut inside -32768..32767.x, else floats.to_integer) is
+    AYINT ($B1BF) on the FAC, rounding byte and all."""
+    value = floats.from_fac(floats.to_fac(value))
+    assert outcome(_int16, value) == rom.to_integer(value), value
+
+
+@pytest.mark.parametrize("scale", SCALES)
+def test_int16_on_the_real_rom(rom: BasicRom, scale: int) -> None:
+    explore(40 * scale, lambda value: check_int16_on_the_real_rom(rom, value),
+            st.one_of(st.floats(-40000, 40000), st.integers(-32770, 32770).map(float), stored_numbers),
+            edges=[(value,) for value in INT16_EDGES])
 
 
 # -- errors where the shortcuts end, as VICE prints them ---------------------------------------------

@@ -203,8 +203,8 @@ class ExpressionCompiler:
         if left.kind is Kind.STRING:
             test = f"(_scmp({left.code}, {right.code}) {operator} 0)"
         elif right.exact:
-            # the right operand has no rounding byte: a plain comparison with the
-            # rounded left one is the ROM's
+            # the right operand has no rounding byte: FCOMP ($BC5B) of two 5-byte
+            # numbers compares them exactly, as Python compares the two floats
             test = f"({self.stored(left)} {operator} {right.code})"
         else:
             test = f"(_cmp({self.stored(left)}, {right.code}) {operator} 0)"
@@ -412,7 +412,12 @@ class ExpressionCompiler:
 
     # -- string slices without a call: MID$ and LEFT$ whose numbers are known to be in
     # range (1..255 for a start, 0..255 for a length) are Python slices; others call
-    # the helper, which raises the ROM's ?ILLEGAL QUANTITY
+    # the helper, which raises the ROM's ?ILLEGAL QUANTITY.  Why a slice is the ROM's
+    # result: GETBYT floors the number (``int()`` of a non-negative float), and MID$
+    # and LEFT$ take the bytes from the start for the length, clipped at the string's
+    # end, as a slice does (values._mid).  A number is tested where it is known: a
+    # constant when compiling, a variable (a stored number, evaluated twice at no
+    # cost) when the code runs; anything else calls the helper.
     def slice_mid(self, call: str, text: str, start: str, length: str | None = None) -> str:
         first = self.constant(start)
         count = 255.0 if length is None else self.constant(length)

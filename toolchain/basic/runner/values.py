@@ -21,13 +21,20 @@ _add_r = floats.add_stored
 
 
 def _r(value: float) -> float:
-    """Rounded as a variable stores it (integers below 2**32 are already)."""
+    """Rounded as a variable stores it (MOVMF, $BBD4).  The shortcut: a whole number
+    inside +-2**32 has an exponent of at most $A0, so its ones digit is bit 8 or
+    higher of the FAC's 40 bits and the rounding byte is 0: the store keeps it."""
     if -4294967296.0 < value < 4294967296.0 and value == int(value):
         return value
     return _rounded(value)
 
 
 def _int16(value: float) -> int:
+    """AYINT ($B1BF): the FAC to -32768..32767 by its floor, else ?ILLEGAL QUANTITY.
+    The shortcut: inside -32768 <= value < 32768 the ROM's range check passes (an
+    exponent below $90, or exactly -32768) and QINT's floor is Python's floor of the
+    same value (a FAC is exact in a double); the edges, where the check compares with
+    the rounding byte, go to floats.to_integer."""
     if -32768.0 <= value < 32768.0:
         return int(value // 1)
     return floats.to_integer(value)
@@ -61,8 +68,12 @@ def _concat(left: str, right: str) -> str:
 
 
 def _val(text: str) -> float:
-    """VAL: FIN on the string; a plain digit string (what STR$ makes of an integer,
-    with its space cut off) needs no ROM steps to be exact."""
+    """VAL: FIN on the string.  The shortcut: one to nine ASCII digits and nothing else
+    (what STR$ makes of an integer, its space cut off).  FIN reads them all (CHRGET
+    stops at the zero VAL puts after the string), and each step is times ten plus
+    the digit on a whole number below 10**9 < 2**30: exact (whole numbers below 2**32,
+    see floats.add), with no decimal point or exponent to scale by.  So the result is
+    the number the digits spell."""
     if text.isascii() and text.isdigit() and len(text) < 10:
         return float(text)
     try:
@@ -95,6 +106,11 @@ class Values(dict):
 
 
 def _mid(text: str, start: float, length: float = 255.0) -> str:
+    """MID$ ($B737): GETBYT floors each number (?ILLEGAL QUANTITY outside 0..255, and
+    a start of 0); the bytes from the start for the length, clipped at the string's
+    end (a start beyond it gives ""), which is Python's slice.  The shortcut takes
+    the slice when both numbers are in range (the compiler's slices test the same,
+    expressions.slice_mid)."""
     if 1.0 <= start < 256.0 and 0.0 <= length < 256.0:
         first = int(start) - 1
         return text[first : first + int(length)]
@@ -159,7 +175,15 @@ class Cells(dict):
     for one dimension, a tuple of floats for more.  Generated code reads an element
     with one look-up (``AN_A.cells[N_I]``); a subscript that is not a whole number in
     bounds, or an array not yet dimensioned, is missing and goes to the array's own
-    check (floor, bounds, errors)."""
+    check (floor, bounds, errors).
+
+    Why the look-up is the ROM's element: the keys are exactly the whole numbers in
+    bounds (0.0 .. n-1 as floats; -0.0 is equal to 0.0 and hashes alike).  The ROM
+    takes each subscript through INTIDX ($B1B2: ?ILLEGAL QUANTITY if negative or
+    32768 and more, else QINT's floor), then checks the count and the bounds ($B2FC):
+    a whole number in bounds passes all of it and is its own floor, the same element.
+    A subscript with a fraction (or a rounding byte: 2.9999999999 is no key) is no
+    key, and ``Array._key`` floors and checks it as the ROM does."""
 
     __slots__ = ("array",)
 
