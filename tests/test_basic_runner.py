@@ -12,6 +12,7 @@ from tests.conftest import DATA, c64_roms, play_on_terminal
 from toolchain.asm import assemble
 from toolchain.basic import tokenize, tokenize_text
 from toolchain.basic.runner import is_basic_program
+from toolchain.basic.runner.contract import Ended
 from toolchain.c64.machine import C64
 from toolchain.c64.outcome import Stop
 from toolchain.c64.run import Keyboard, RunResult, Session, load_program, program_from_prg, run_program
@@ -505,3 +506,94 @@ def test_a_program_that_takes_over_basics_statement_vector_is_told_it_runs_witho
     assert result.stdout.splitlines()[:2] == ["ON", "STILL"]
     assert result.stderr.count("it extends BASIC") == 1
     assert "statement vector ($0308) at $C000" in result.stderr and "--roms DIR --boot" in result.stderr
+
+
+# -- errors are what they are (issue 21): the ROM's errors where the C64 has them, c64tc's
+# own failures as failures -----------------------------------------------------------------
+
+@pytest.mark.parametrize(("depth", "message"), [
+    (5, "?DIVISION BY ZERO  ERROR IN 20"),  # 6 nested calls fit: the sixth divides by zero
+    (6, "?OUT OF MEMORY  ERROR IN 20"),  # the seventh call finds the 6502 stack full
+])
+def test_nested_functions_fill_the_stack_where_the_rom_does(depth: int, message: str) -> None:
+    """Measured with BASIC in ROM (the same program below, on c64tc's 6502): each call
+    of FN A takes 28 bytes of the 6502 stack here."""
+    listing = f"10 def fn a(x)=1/x+fn a(x-1)\n20 n={depth}:print fn a(n)\n"
+    result, _ = run_listing(listing)
+    assert (result.stop, result.message) == (Stop.ERROR, message)
+
+
+@pytest.mark.parametrize("depth", [5, 6])
+def test_nested_functions_on_basic_in_rom(depth: int, tmp_path: Path) -> None:
+    listing = tmp_path / "fn.bas"
+    listing.write_text(f"10 def fn a(x)=1/x+fn a(x-1)\n20 n={depth}:print fn a(n)\n")
+    session = Session(load_program(listing), roms=c64_roms(), boot=True)
+    rom = session.run(Keyboard(""))
+    ours, _ = run_listing(listing.read_text())
+    assert (ours.stop, ours.message) == (rom.stop, rom.message)
+
+
+def test_a_recursion_error_in_c64tc_is_not_out_of_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A RecursionError that is not the program's FN calls is a bug of c64tc: it must
+    surface, not print ?OUT OF MEMORY."""
+    from toolchain.basic.runner import runtime
+
+    def broken(self: runtime.Runtime) -> float:
+        raise RecursionError("c64tc's own")
+
+    monkeypatch.setattr(runtime.Runtime, "free", broken)
+    with pytest.raises(RecursionError, match="c64tc's own"):
+        run_listing("10 print fre(0)\n")
+
+
+def test_a_crash_of_the_loader_is_not_machine_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolchain.basic.runner import loader
+
+    def broken(*arguments: object) -> None:
+        raise IndexError("c64tc's own")
+
+    monkeypatch.setattr(loader, "split_program", broken)
+    with pytest.raises(IndexError, match="c64tc's own"):
+        loader.as_loaded(tokenize_text("10 print 1\n"))
+
+
+@pytest.mark.parametrize("method", ["after_load", "loaded_in_direct_mode"])
+def test_a_crash_of_the_compiler_after_load_is_not_a_rom_call(monkeypatch: pytest.MonkeyPatch,
+                                                               method: str) -> None:
+    """LOAD compiles what it loaded: a compiler crash is c64tc's bug, not 'bytes that are
+    not BASIC' (Stop.ROM_CALL, which the VICE comparison took for a jam)."""
+    from toolchain.basic.runner import runtime
+
+    machine = C64()
+    rt = runtime.Runtime(tokenize_text("10 print 1\n").data, machine)
+    loaded = tokenize_text("10 print 2\n").data
+    machine.memory[0x0801 : 0x0801 + len(loaded)] = loaded
+
+    def broken(*arguments: object, **keywords: object) -> None:
+        raise KeyError("c64tc's own")
+
+    monkeypatch.setattr(runtime, "compile_program", broken)
+    with pytest.raises(KeyError, match="c64tc's own"):
+        getattr(rt, method)()
+
+
+def test_bytes_that_are_not_basic_after_load_are_an_unmodelled_stop() -> None:
+    """What LOAD put at $0801 that has no BASIC line structure: c64tc cannot run it (a
+    C64 would run whatever its bytes say), and says so."""
+    from toolchain.basic.runner import runtime
+
+    machine = C64()
+    rt = runtime.Runtime(tokenize_text("10 print 1\n").data, machine)
+    machine.memory[0x0801:0xA002] = b"\x01" * (0xA002 - 0x0801)  # no zero: no line ends
+    with pytest.raises(Ended) as raised:
+        rt.after_load()
+    assert raised.value.stop is Stop.ROM_CALL and "not a BASIC program" in raised.value.message
+
+
+def test_vice_s_jam_is_not_c64tc_s_unmodelled_rom_call() -> None:
+    """scripts/corpus-vs-vice: a run c64tc stopped because it cannot model something has
+    not ended as a jam on VICE did."""
+    from tests.test_corpus_screens import load_tool
+
+    tool = load_tool()
+    assert Stop.ROM_CALL not in tool.AGREEING_ENDS["jam"]

@@ -23,6 +23,13 @@ from toolchain.c64.outcome import Stop
 FOR_BYTES, GOSUB_BYTES = 18, 7
 FOR_ROOM, GOSUB_ROOM = 156, 157  # the most bytes of frames a new FOR / GOSUB may find
 BASIC_BYTES_FREE = 38911  # what the start-up screen says
+# FN calls nested in each other that fit on the 6502 stack: measured with BASIC in ROM
+# (tests/test_basic_runner.py), DEF FN A(X)=1/X+FN A(X-1): PRINT FN A(5) divides by zero
+# in the sixth call, FN A(6) is ?OUT OF MEMORY (each call takes 28 bytes there).  The
+# ROM's count depends on what the body and the call site keep pending (a parenthesis
+# around the call takes 5 bytes more a call, a pending operator 12): c64tc counts calls,
+# which is exact for a body like this one and near it for others.
+FN_NESTING = 6
 # Compiled with line hooks (only then: a run without them pays nothing), every line's
 # code starts with this call, given the line number, before its first statement: the
 # monitor's line breakpoints (toolchain/monitor/basic.py).  Inside a superblock too,

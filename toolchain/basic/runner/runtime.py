@@ -19,6 +19,7 @@ from toolchain.basic import floats
 from toolchain.basic.detokenizer import split_program
 from toolchain.basic.runner.contract import (
     BASIC_BYTES_FREE,
+    FN_NESTING,
     FOR_BYTES,
     FOR_ROOM,
     GOSUB_BYTES,
@@ -75,6 +76,7 @@ from toolchain.c64.memory import (
     write_word,
 )
 from toolchain.c64.outcome import RunResult, Stop
+from toolchain.diagnostics import UserError
 
 GENERATED = "<basic>"  # the file name of the generated code, in tracebacks
 ELEMENT_BYTES = {Kind.NUMBER: 5, Kind.INTEGER: 2, Kind.STRING: 3}  # an array element in the C64's memory
@@ -262,6 +264,7 @@ class Runtime:
         self.array_bytes = 0
         self.stack.clear()  # the generated code holds this list as STACK
         self.stack_bytes = 0
+        self.function_depth = 0  # FN calls under way
         self.data_position = 0
         self.io.close_all()  # CLR's CLALL ($A660)
         self.cont_segment = None  # $A67A clears OLDTXT's high byte: CONT cannot continue
@@ -351,14 +354,23 @@ class Runtime:
         return BASIC_BYTES_FREE - len(self.program) - 7 * len(self.variables)
 
     def define_function(self, parameter: str, body: Callable[[], float]) -> Callable[[float], float]:
+        """DEF FN: the function, its parameter saved and restored around each call.  Each
+        call nested in another takes room on the 6502 stack (the ROM pushes the
+        parameter's value and the text pointer, then evaluates the body): FN_NESTING
+        calls fit, one more is ?OUT OF MEMORY, as a function defined through itself
+        ends on the C64."""
         namespace = self.namespace
 
         def function(argument: float) -> float:
+            if self.function_depth >= FN_NESTING:
+                raise BasicError("OUT OF MEMORY")
             saved = namespace[parameter]
             namespace[parameter] = _r(argument)
+            self.function_depth += 1
             try:
                 return body()
             finally:
+                self.function_depth -= 1
                 namespace[parameter] = saved
 
         return function
@@ -645,11 +657,7 @@ class Runtime:
         program loaded over them would spoil them, which c64tc does not model)."""
         program = linked_program(self.machine)
         if program != self.program:
-            try:
-                compiled = compile_program(program, line_hooks=self.line_hooks)
-            except Exception as error:  # not BASIC lines: what would the C64 run?
-                raise Ended(Stop.ROM_CALL, "LOAD put bytes at $0801 that are not a BASIC program: c64tc "
-                            f"cannot run them ({error})") from None
+            compiled = self._compile_loaded(program)
             self._use_program(program, compiled)
         self.stack.clear()
         self.stack_bytes = 0
@@ -660,15 +668,22 @@ class Runtime:
         """After LOAD typed at READY. ($E1A1): the program's end becomes the start of
         the variables, then $A52A: CLR, the lines linked anew, READY.; nothing runs."""
         program = linked_program(self.machine)
-        try:
-            compiled = compile_program(program, line_hooks=self.line_hooks)
-        except Exception as error:  # not BASIC lines: LIST or RUN would show what the C64 does
-            raise Ended(Stop.ROM_CALL, "LOAD put bytes at $0801 that are not a BASIC program: c64tc "
-                        f"cannot run them ({error})") from None
+        compiled = self._compile_loaded(program)
         self._use_program(program, compiled)
         self.clear()
         self.publish_pointers()
         raise ProgramEnded
+
+    def _compile_loaded(self, program: bytes) -> Compiled:
+        """The program LOAD put in memory, compiled; bytes without BASIC's line structure
+        (split_program's UserError) are what c64tc cannot run (a C64 would run whatever
+        they say): the run stops as on an unmodelled ROM call.  Anything else raised is
+        c64tc's own failure and goes on up."""
+        try:
+            return compile_program(program, line_hooks=self.line_hooks)
+        except UserError as error:
+            raise Ended(Stop.ROM_CALL, "LOAD put bytes at $0801 that are not a BASIC program: c64tc "
+                        f"cannot run them ({error.diagnostics[0].message})") from None
 
     def _use_program(self, program: bytes, compiled: Compiled, code: Any = None) -> None:
         """Run ``compiled`` from now on, in the same namespace: the variables it shares
@@ -757,12 +772,6 @@ class Runtime:
                 line = self._line_of(error, index)
                 self._print_error(error.error, line)
                 return self._finish(Stop.ERROR, f"?{error.error}  ERROR IN {line}", started, line)
-            except RecursionError as error:
-                # a function defined through itself: the C64's stack overflows
-                self.statements = executed + step + 1
-                line = self._line_of(error, index)
-                self._print_error("OUT OF MEMORY", line)
-                return self._finish(Stop.ERROR, f"?OUT OF MEMORY  ERROR IN {line}", started, line)
         except (Ended, MachineStopped) as ended:  # MachineStopped: in a program's CHROUT hook
             self.statements = executed + step + 1
             if ended.stop is Stop.BREAK:
