@@ -597,3 +597,41 @@ def test_vice_s_jam_is_not_c64tc_s_unmodelled_rom_call() -> None:
 
     tool = load_tool()
     assert Stop.ROM_CALL not in tool.AGREEING_ENDS["jam"]
+
+
+# -- line numbers as LINGET reads them ($A96B) --------------------------------------------------
+
+def as_on_basic_in_rom(prg: Prg, tmp_path: Path, max_statements: int = 10_000) -> None:
+    """The program ends as BASIC in ROM (c64tc's 6502, the ROMs from ../shared/roms) ends
+    it, having printed the same."""
+    path = tmp_path / "program.prg"
+    path.write_bytes(prg.to_bytes())
+    session = Session(load_program(path), roms=c64_roms(), boot=True)
+    rom = session.run(Keyboard(""), max_cycles=30_000_000)
+    shown = session.machine.screen.transcript().splitlines()
+    rom_lines = shown[shown.index("RUN") + 1 :]
+    ours, machine = run_program(load_program(path), Keyboard(""), max_statements=max_statements)
+    assert (ours.stop, ours.message) == (rom.stop, rom.message)
+    assert machine.screen.transcript().splitlines() == rom_lines
+
+
+GOTO = bytes([0x89])
+
+
+@pytest.mark.parametrize("body", [
+    GOTO + b"9" * 5000,  # Python's int() refuses it: ?SYNTAX ERROR, as LINGET stops above 63999
+    GOTO + b"64000", GOTO + b"6400 0", GOTO + b"99999",
+    GOTO + b"0" * 4990 + b"20:",  # leading zeros count for nothing: line 20, then READY.
+], ids=["5000-digits", "64000", "6400-0", "99999", "zeros"])
+def test_goto_reads_its_line_number_as_linget(body: bytes, tmp_path: Path) -> None:
+    program = Prg(0x0801, tokenize_text("20 print 2\n").data)
+    line_20 = program.data[4:-2]  # the number and body of line 20, its zero
+    first = body + b"\0"
+    data = (0x0801 + 4 + len(first)).to_bytes(2, "little") + (10).to_bytes(2, "little") + first
+    data += (0x0801 + len(data) + 2 + len(line_20)).to_bytes(2, "little") + line_20 + b"\0\0"
+    as_on_basic_in_rom(Prg(0x0801, data), tmp_path)
+
+
+def test_spaces_between_the_digits_of_a_line_number_are_skipped(tmp_path: Path) -> None:
+    """CHRGET skips spaces: GOTO 3 0 goes to line 30."""
+    as_on_basic_in_rom(tokenize_text('10 goto 3 0\n20 print "twenty":end\n30 print "thirty"\n'), tmp_path)

@@ -202,6 +202,26 @@ def test_tokenizer_errors(text: str, message: str) -> None:
     assert info.value.report().startswith(message)
 
 
+@pytest.mark.parametrize(("digits", "message"), [
+    ("9" * 5000, "line number of 5,000 digits is out of range (0-63999)"),
+    ("1" + "0" * 30, "line number of 31 digits is out of range (0-63999)"),
+    ("99999", "line number 99999 is out of range (0-63999)"),
+])
+def test_a_line_number_of_thousands_of_digits_is_an_error(tmp_path: Path, digits: str, message: str) -> None:
+    """Python's int() refuses texts of more than 4,300 digits: the tokenizer must not
+    ask it (issue 21); the message stays short, the work bounded."""
+    (tmp_path / "t.bas").write_text(f"{digits} print 1\n")
+    result = CliRunner().invoke(main, ["tok", str(tmp_path / "t.bas"), "-o", str(tmp_path / "t.prg")])
+    assert result.exit_code == 1
+    assert f"t.bas:1:1: error: {message}" in result.output and "Traceback" not in result.output
+    assert len(result.output) < 1000
+
+
+def test_leading_zeros_of_a_line_number_count_for_nothing() -> None:
+    """petcat reads the number with strtol (measured: 5,000 zeros then 10 is line 10)."""
+    assert tokenize_text("0" * 5000 + "10 print 1\n").data == tokenize_text("10 print 1\n").data
+
+
 def test_all_tokenizer_errors_are_reported() -> None:
     with pytest.raises(UserError) as info:
         tokenize_text('10 "{xx}"\nabc\n20 ok\n70000\n', "t.bas")

@@ -24,6 +24,35 @@ MAX_TOKENIZED_LINE = 80
 C64_BASIC_START = BASIC_PROGRAM_START  # where LOAD puts a BASIC program on a C64
 
 _LINE_NUMBER = re.compile(r"[ \t]*(\d+)")
+# digits of a line number beyond which its value cannot be in range, whatever they are
+# (leading zeros aside): a bound on the work, and on Python's int() of a long text
+_MOST_DIGITS = len(str(MAX_LINE_NUMBER))
+
+
+def linget(text: bytes, position: int) -> tuple[int, int]:
+    """LINGET ($A96B): the line number at ``text[position:]`` as BASIC reads it after
+    GOTO, GOSUB, THEN, RUN, LIST and at the start of a typed line: digits with CHRGET
+    skipping spaces between them (``GOTO 1 0`` is GOTO 10), no digits being 0.  The
+    value and where the digits and the spaces after them end.  Above 63999 the ROM stops
+    with ?SYNTAX ERROR (before it multiplies a value of 6400 or more by ten): ValueError,
+    after one step per digit at most (5,000 digits are no traceback)."""
+    number = 0
+    while position < len(text) and text[position] == 0x20:
+        position += 1
+    while position < len(text) and 0x30 <= text[position] <= 0x39:
+        if number >= 6400:
+            raise ValueError("line number above 63999")
+        number = number * 10 + text[position] - 0x30
+        position += 1
+        while position < len(text) and text[position] == 0x20:
+            position += 1
+    return number, position
+
+
+def _line_number_value(digits: str) -> int | None:
+    """A listing's line number, None when it is beyond any line number (bounded work)."""
+    significant = digits.lstrip("0")
+    return None if len(significant) > _MOST_DIGITS else int(significant or "0")
 QUESTION_MARK = 0x3F  # typed for PRINT
 
 
@@ -81,11 +110,13 @@ def tokenize_lines(text: str, path: str) -> list[TokenizedLine]:
             column = len(line) - len(line.lstrip()) + 1
             errors.append(Diagnostic(path, index, column, "missing line number", source_line=line))
             continue
-        number = int(match.group(1))
-        if number > MAX_LINE_NUMBER:
+        number = _line_number_value(match.group(1))
+        if number is None or number > MAX_LINE_NUMBER:
+            digits = match.group(1)
+            shown = digits if len(digits) <= 20 else f"of {len(digits):,} digits"
             errors.append(Diagnostic(path, index, match.start(1) + 1,
-                                     f"line number {number} is out of range (0-{MAX_LINE_NUMBER})",
-                                     source_line=line))
+                                     f"line number {shown} is out of range (0-{MAX_LINE_NUMBER})",
+                                     source_line=line if len(line) <= 400 else line[:400] + "..."))
             continue
         body_start = match.end()
         while body_start < len(line) and line[body_start] in " \t":

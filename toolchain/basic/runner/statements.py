@@ -30,7 +30,7 @@ from toolchain.basic.runner.expressions import (
     CompileError,
     ExpressionCompiler,
 )
-from toolchain.basic.tokenizer import MAX_LINE_NUMBER
+from toolchain.basic.tokenizer import linget
 from toolchain.basic.tokens import PI, TOKEN, LineState, keyword_of
 
 # placeholders in the code of conditional jumps until the segments are numbered
@@ -277,16 +277,12 @@ class StatementCompiler(ExpressionCompiler):
         return self.statement_GOTO(number)
 
     def line_number(self) -> int:
-        self.peek()
-        start = self.position
-        while self.position < len(self.body) and 0x30 <= self.body[self.position] <= 0x39:
-            self.position += 1
-        digits = self.body[start : self.position]
-        if not digits:
-            return 0  # GOTO without a number goes to line 0, as on the C64
-        value = int(digits)
-        if value > MAX_LINE_NUMBER:
-            raise CompileError("SYNTAX")
+        """LINGET: GOTO without a number goes to line 0, as on the C64; spaces between
+        the digits are skipped; above 63999 is ?SYNTAX ERROR."""
+        try:
+            value, self.position = linget(self.body, self.position)
+        except ValueError:
+            raise CompileError("SYNTAX") from None
         return value
 
     def statement_GOSUB(self, number: int) -> bool:
