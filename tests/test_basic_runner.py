@@ -66,6 +66,7 @@ ROUNDING_INPUT = "17612.9325|17612.9325|"
     ("next-edges", None),  # NEXT's shortcut where the variable, not only the sum, reaches 2**32
     ("rounding", ROUNDING_INPUT),  # READ, INPUT and INT(big) as a variable stores them: rounded
     ("shortcuts", None),  # every shortcut's guard at its edges: slices, VAL, subscripts, A%=, + - *
+    ("longest-line", None),  # a line of 250 bytes (the most a C64 holds, 255 with its link) runs, lists
 ])
 def test_screen_equals_the_real_c64(name: str, typed: str | None) -> None:
     """The rows after RUN on VICE, program by program: numbers, functions, PRINT
@@ -79,7 +80,7 @@ def test_screen_equals_the_real_c64(name: str, typed: str | None) -> None:
 
 # programs that clear the screen first: BASIC in ROM on c64tc's 6502 (what CI can run)
 # shows what VICE showed, so the ROM comparisons of the tests hold where VICE is absent
-ROM_SCREENS = [("next-edges", ""), ("rounding", ROUNDING_INPUT),
+ROM_SCREENS = [("next-edges", ""), ("rounding", ROUNDING_INPUT), ("longest-line", ""),
                pytest.param("shortcuts", "", marks=pytest.mark.slow)]  # 13 s of the ROM's BASIC
 
 

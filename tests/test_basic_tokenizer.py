@@ -193,13 +193,34 @@ def test_corpus_every_listing_tokenizes_and_round_trips() -> None:
     ("64000 print\n", "t.bas:1:1: error: line number 64000 is out of range (0-63999)"),
     ('10 print "{bogus}"\n', "t.bas:1:11: error: unknown control code name {bogus} (line 10)"),
     ("10 print \"{clr\n", "t.bas:1:11: error: unterminated '{'"),
-    ("10 rem " + "x" * 80 + "\n", "t.bas:1:1: error: line too long: 82 bytes after tokenizing"),
+    ("10 rem " + "x" * 248 + "\n" + "20 rem " + "x" * 249 + "\n",
+     "t.bas:2:1: error: line too long: 251 bytes after tokenizing; a C64 holds at most 250"),
     ('10 print "{$00}"\n', "t.bas:1:11: error: a 0 byte cannot be part of a BASIC line"),
 ])
 def test_tokenizer_errors(text: str, message: str) -> None:
     with pytest.raises(UserError) as info:
         tokenize_text(text, "t.bas")
     assert info.value.report().startswith(message)
+
+
+# -- lines longer than a C64 user can type ------------------------------------------------------
+
+BASIC_DATA = Path(__file__).parent / "data" / "basic"
+
+
+def test_long_lines_are_petcats_bytes_with_a_warning_each(tmp_path: Path) -> None:
+    """Lines of up to 250 bytes after tokenizing (what a C64 holds) come out as petcat
+    writes them (tests/data/basic/long-lines.petcat.prg, VICE 3.10's petcat -w2); each
+    one that takes more than 80 characters with its number gets a warning (no C64 user
+    could type it), the others none."""
+    output = tmp_path / "long.prg"
+    result = CliRunner().invoke(main, ["tok", str(BASIC_DATA / "long-lines.bas"), "-o", str(output)])
+    assert result.exit_code == 0, result.output
+    assert output.read_bytes() == (BASIC_DATA / "long-lines.petcat.prg").read_bytes()
+    warned = [line.split(":")[1] for line in result.output.splitlines() if ": warning: " in line]
+    assert warned == ["1", "2", "3", "5", "6", "7"]  # 40 REM with 76 z's: 78 bytes and "40", 80
+    assert "long-lines.bas:2:1: warning: this line cannot be typed on a C64 as it stands: with its " \
+           "number it takes 82 characters at least (80 bytes after tokenizing)" in result.output
 
 
 @pytest.mark.parametrize(("digits", "message"), [

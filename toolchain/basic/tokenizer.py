@@ -16,11 +16,20 @@ from toolchain.diagnostics import Diagnostic, UserError
 from toolchain.petscii import PetsciiError, Unit, parse_units
 
 MAX_LINE_NUMBER = 63999
-# The screen editor accepts 80 typed characters (two screen lines), line number
-# included, and crunching never makes a line longer.  Listings typed with
-# abbreviations can still be longer when written out in full, so we enforce the
-# limit on the tokenized bytes: at most 80 bytes of tokenized text per line.
-MAX_TOKENIZED_LINE = 80
+# The longest line a C64 holds: 250 bytes of tokenized text, 255 bytes with its link,
+# number and ending zero.  LOAD relinks the program (LINKPRG, $A533), looking for each
+# line's zero with the Y register from the line's fifth byte on, and Y counts to 255:
+# measured on VICE 3.10 (petcat PRGs of 10 REM xxx... and 20 PRINT"OK", loaded and RUN),
+# a 250-byte line runs and lists; at 251 bytes Y wraps as it steps past the zero and the
+# link points at the line itself (LOAD never returns), at 252 the zero is found in the
+# line number (?SYNTAX ERROR IN 10 on RUN, line 20 gone).  petcat writes such lines
+# (its line buffer holds 256 bytes, more overflows it): c64tc refuses them.
+MAX_TOKENIZED_LINE = 250
+# The screen editor takes a logical line of 80 characters (two screen rows), line
+# number included, and each byte of a tokenized line is at least one typed character:
+# a longer line is one no C64 user could have typed, only LOADed (magazines' one-liners
+# on their disks, listed with petcat).  c64tc accepts it, with a warning.
+TYPED_LINE = 80
 C64_BASIC_START = BASIC_PROGRAM_START  # where LOAD puts a BASIC program on a C64
 
 _LINE_NUMBER = re.compile(r"[ \t]*(\d+)")
@@ -62,6 +71,7 @@ class TokenizedLine:
     body: bytes  # empty: "delete this line" (a line number typed alone)
     path: str
     source_line: int
+    warning: Diagnostic | None = None  # the line cannot be typed on a C64 (TYPED_LINE)
 
 
 def crunch(units: list[Unit], question_mark_is_print: bool = False) -> bytes:
@@ -135,11 +145,20 @@ def tokenize_lines(text: str, path: str) -> list[TokenizedLine]:
         body = crunch(units)
         if len(body) > MAX_TOKENIZED_LINE:
             errors.append(Diagnostic(path, index, 1,
-                                     f"line too long: {len(body)} bytes after tokenizing; the C64 "
-                                     f"accepts at most {MAX_TOKENIZED_LINE} (80 typed characters)",
-                                     source_line=line, listing_line=number))
+                                     f"line too long: {len(body)} bytes after tokenizing; a C64 holds "
+                                     f"at most {MAX_TOKENIZED_LINE} (LOAD's relinking counts a line's "
+                                     "bytes in one byte)", source_line=line, listing_line=number))
             continue
-        lines.append(TokenizedLine(number, body, path, index))
+        warning = None
+        typed = len(str(number)) + len(body)
+        if typed > TYPED_LINE:
+            warning = Diagnostic(path, index, 1,
+                                 f"this line cannot be typed on a C64 as it stands: with its number it "
+                                 f"takes {typed} characters at least ({len(body)} bytes after tokenizing), "
+                                 f"the screen editor's line holds {TYPED_LINE} (a C64 runs and lists it "
+                                 "once LOADed)", severity="warning", source_line=line,
+                                 listing_line=number)
+        lines.append(TokenizedLine(number, body, path, index, warning))
     if errors:
         raise UserError(errors)
     return lines
