@@ -20,6 +20,53 @@ _rounded = floats.rounded
 _add_r = floats.add_stored
 
 
+class Text(str):
+    """A string that lives in the program's text: a literal between quotes, a DATA
+    item READ.  Its descriptor points there, so it takes no string space (LET keeps the
+    pointer, $AA52); what is made of it (a slice, a concatenation: plain ``str``) is a
+    new string in string space, as on the C64."""
+
+    __slots__ = ()
+
+
+class ProgramTexts(dict):
+    """The program's literals as ``Text``, one object per text: generated code reads
+    ``_LIT['ABC']`` where a literal goes into a variable as it is (``A$="ABC"``);
+    elsewhere a literal is used up at once, and its provenance does not matter."""
+
+    def __missing__(self, text: str) -> Text:
+        literal = self[text] = Text(text)
+        return literal
+
+
+class _UnsetText(str):
+    __slots__ = ()
+
+
+class _UnsetInteger(int):
+    __slots__ = ()
+
+
+def unset_value(kind: Kind) -> float | int | str:
+    """A variable's value after RUN or CLR, as a new object of its own: while the
+    variable holds that very object, it has not been made (assigned) yet.  Equal to
+    ``kind.initial()`` in every other way."""
+    if kind is Kind.STRING:
+        return _UnsetText()
+    if kind is Kind.INTEGER:
+        return _UnsetInteger()
+    return float("0")  # a new float object each time (0.0 would be one shared constant)
+
+
+def made_value(kind: Kind) -> float | int | str:
+    """A variable's initial value once it is made: not its unset object."""
+    if kind is Kind.STRING:
+        return ""
+    if kind is Kind.INTEGER:
+        return 0
+    return float("0")
+
+
 def _r(value: float) -> float:
     """Rounded as a variable stores it (MOVMF, $BBD4).  The shortcut: a whole number
     inside +-2**32 has an exponent of at most $A0, so its ones digit is bit 8 or
@@ -155,9 +202,11 @@ def _not(value: float) -> float:
     return float(~_int16(value))
 
 
-def _fail(name: str) -> float:
-    """An expression the ROM stops at when it evaluates it (a literal FIN cannot read)."""
-    raise BasicError(name)
+def _fail(name: str | None, *evaluated: Any) -> Any:
+    """An expression the ROM stops at when it evaluates it (a literal FIN cannot read, a
+    fourth string temporary), after ``evaluated`` (what the ROM evaluates before it:
+    Python evaluates the arguments first).  None: one of ``evaluated`` raises."""
+    raise BasicError(name or "SYNTAX")
 
 
 def _floats_call(function: Callable[..., float]) -> Callable[..., float]:
@@ -321,5 +370,5 @@ def helpers() -> dict[str, Any]:
         "_log": _floats_call(floats.log), "_exp": _floats_call(floats.exp), "_cos": _floats_call(floats.cos),
         "_sin": _floats_call(floats.sin), "_tan": _floats_call(floats.tan), "_atn": _floats_call(floats.atn),
         "K": Kind, "_fail": _fail, "_next": _next,
-        "_VAL": Values(rounded=False), "_VALR": Values(rounded=True),
+        "_VAL": Values(rounded=False), "_VALR": Values(rounded=True), "_LIT": ProgramTexts(),
     }  # fmt: skip
