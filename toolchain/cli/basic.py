@@ -60,7 +60,7 @@ def tok_command(sources: tuple[str, ...], output: str | None, load_address: int,
     typed, and a line whose printed value differs is an error (FILE:LINE: the typo is
     in that line); the PRG is then not written.
     """
-    from toolchain.basic import tokenize
+    from toolchain.basic import tokenize_with_warnings
     from toolchain.inputs import as_text, is_listing, read_input, wrong_kind
 
     sources, checker_name = _checksum_option(sources, checksums)
@@ -79,7 +79,8 @@ def tok_command(sources: tuple[str, ...], output: str | None, load_address: int,
     else:
         listings, checker = _printed_checksums(texts, checker_name)
         texts = [(listing.path, listing.text) for listing in listings]
-    prg, events = tokenize(texts, load_address)
+    prg, events, warnings = tokenize_with_warnings(texts, load_address)
+    print_diagnostics(warnings)
     if verbose:
         for event in events:
             click.echo(f"{event.by.path}:{event.by.source_line}: line {event.number} {event.action}",
