@@ -6,6 +6,7 @@ the PRG as MLX saves it, as ``c64tc mse`` does for the 64'er's dumps."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -198,3 +199,21 @@ def test_disasm_reads_an_mlx_listing(tmp_path: Path) -> None:
     listing.write_text(ROWS)
     status, out, _ = _run("disasm", str(listing))
     assert status == 0 and out.splitlines()[0].split()[:4] == [".C:c000", "A9", "37", "LDA"]
+
+
+def test_a_long_listing_of_bad_rows_is_checked_in_bounded_work() -> None:
+    """Hints are looked for in the first hundred bad rows only (a few hundred checksums
+    each); every bad row is still reported."""
+    rows = []
+    for index in range(1500):
+        address = 0x1000 + 8 * index
+        data = [(index + k) & 0xFF for k in range(8)]
+        printed = mlx.checksum(address, data)
+        data[7] ^= 0x01  # a one-digit typo in the last byte
+        rows.append(f"{address:04X}: " + " ".join(f"{b:02X}" for b in [*data, printed]) + "\n")
+    started = time.monotonic()
+    problems = mlx.check(mlx.parse("".join(rows), "big.mlx"))
+    assert time.monotonic() - started < 20
+    assert len(problems) == 1500
+    assert sum("(" in problem.message for problem in problems[:100]) > 50
+    assert not any("(" in problem.message for problem in problems[100:])

@@ -420,8 +420,8 @@ def fitting_commands(file: InputFile, command: str, disk_names: bool = True,
         load = int.from_bytes(file.data[:2], "little")
         return f"`c64tc disasm {path}` shows its code, `c64tc run {path} --sys {load}` runs it"
     if kind is Kind.TEXT:
-        return ("a BASIC listing has a line number on each line, an MSE dump 'ADDR : bytes checksum' "
-                "lines, assembler source 6502 instructions")
+        return ("a BASIC listing has a line number on each line, an MSE dump or MLX listing 'ADDR : bytes "
+                "checksum' lines, assembler source 6502 instructions")
     return ""
 
 

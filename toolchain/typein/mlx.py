@@ -174,6 +174,9 @@ def parse(text: str, path: str = "<mlx>", format: Format | None = None) -> Listi
 # Letters readers typed for digits they misread in the printed listing.
 _MISREAD = {"l": "1", "i": "1", "o": "0", "s": "5", "g": "6", "z": "2", "q": "0", "t": "7", "b": "8"}
 _MAX_LISTED_FIXES = 6
+# Rows whose typos are looked for: a few hundred computations each; the commands show the
+# first twenty problems anyway, so a file of garbage rows costs no more than this many
+_MAX_HINTED_ROWS = 100
 
 
 def _misread_fix(token: str, format: Format) -> int | None:
@@ -243,6 +246,7 @@ def check(listing: Listing) -> list[Diagnostic]:
     likely typo where a single change explains it."""
     format = listing.format
     diagnostics = list(listing.syntax_errors)
+    hinted = 0
     for row in listing.rows:
         if row.unreadable:
             index, token = row.unreadable[0]
@@ -263,6 +267,10 @@ def check(listing: Listing) -> list[Diagnostic]:
             continue
         assert row.printed_checksum is not None
         message = f"checksum {_show(computed, format)}, expected {_show(row.printed_checksum, format)}"
+        hinted += 1
+        if hinted > _MAX_HINTED_ROWS:
+            diagnostics.append(Diagnostic(listing.path, row.line, 0, message, source_line=row.text))
+            continue
         fixes = _digit_fixes(row, format)
         fixes += [fix for fix in _digit_swap_fixes(row, format) if fix not in fixes]
         swaps = _swap_fixes(row, format)
