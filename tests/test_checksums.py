@@ -333,6 +333,14 @@ def test_checksums_before_the_listing_and_unknown_kinds(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "'ahoy' is no checker" in result.output
     result = CliRunner().invoke(main, ["tok", "--checksums"])
     assert result.exit_code == 2 and "Missing argument" in result.output
+    errata = tmp_path / "e.bas"
+    errata.write_text("20 print\"errata\"\n")
+    result = CliRunner().invoke(main, ["tok", "--checksums", str(listing), str(errata), "-o", "-"])
+    assert result.exit_code == 0
+    corrected = PLAIN.replace("fori=1to10:printi:next", 'print"errata"')
+    assert result.stdout_bytes == tokenize_text(corrected).to_bytes()
+    result = CliRunner().invoke(main, ["tok", "--checksums", "proofreader", str(listing), "-o", "-"])
+    assert result.exit_code == 0 and ":rem 46" in result.stderr
 
 
 def test_the_table_goes_to_standard_error_when_the_program_goes_to_standard_output(tmp_path: Path) -> None:

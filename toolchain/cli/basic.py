@@ -34,8 +34,28 @@ _CHECKSUM_KINDS = "64er (the 64'er Checksummer 64 V1/V2), 64er-v3, proofreader (
     "Proofreader, 1983), proofreader-1986 (the New Automatic Proofreader)"
 
 
-@click.command("tok")
-@click.argument("sources", nargs=-1)
+class _TokCommand(click.Command):
+    """``--checksums`` takes its KIND after '=' or as the next word only when that word
+    names a checker: ``tok --checksums a.bas errata.bas`` keeps both files, in order
+    (click would take a.bas as the option's value)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        from toolchain.typein import ALIASES, CHECKERS
+
+        rewritten = []
+        for index, argument in enumerate(args):
+            if argument == "--":
+                rewritten += args[index:]
+                break
+            following = args[index + 1].lower() if index + 1 < len(args) else ""
+            if argument == "--checksums" and following not in CHECKERS and following not in ALIASES:
+                argument = "--checksums=auto"
+            rewritten.append(argument)
+        return super().parse_args(ctx, rewritten)
+
+
+@click.command("tok", cls=_TokCommand)
+@click.argument("sources", nargs=-1, required=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               help="Output PRG (default: build/NAME.prg, NAME from the first source; standard output when it "
                    "is '-'); '-' for standard output.")
@@ -63,9 +83,7 @@ def tok_command(sources: tuple[str, ...], output: str | None, load_address: int,
     from toolchain.basic import tokenize_with_warnings
     from toolchain.inputs import as_text, is_listing, read_input, wrong_kind
 
-    sources, checker_name = _checksum_option(sources, checksums)
-    if not sources:
-        raise click.UsageError("Missing argument 'SOURCES...'.")
+    checker_name = _checksum_option(checksums)
     if sources.count(STDIO) > 1:
         raise click.UsageError("standard input ('-') can be read only once")
     files = [read_input(source) for source in sources]
@@ -95,20 +113,14 @@ def tok_command(sources: tuple[str, ...], output: str | None, load_address: int,
                f"{len(prg.data)} bytes (+2 load address)", err=True)
 
 
-def _checksum_option(sources: tuple[str, ...], value: str | None) -> tuple[tuple[str, ...], str | None]:
-    """(sources, checker name or 'auto') from --checksums: click takes the word after a
-    bare --checksums as its value, so a value that names no checker is the first source."""
+def _checksum_option(value: str | None) -> str | None:
+    """The checker --checksums names: None (no option), 'auto', or a checker's name."""
     from toolchain.typein import ALIASES, CHECKERS
 
-    if value is None or value == "auto":
-        return sources, value
-    if value.lower() in CHECKERS or value.lower() in ALIASES:
-        return sources, value
-    looks_like_a_file = value == STDIO or Path(value).exists() or any(c in value for c in "./\\")
-    if not looks_like_a_file:
-        raise click.BadParameter(f"{value!r} is no checker; KIND is one of {_CHECKSUM_KINDS}",
-                                 param_hint="'--checksums'")
-    return (value, *sources), "auto"
+    if value is None or value == "auto" or value.lower() in CHECKERS or value.lower() in ALIASES:
+        return value
+    raise click.BadParameter(f"{value!r} is no checker; KIND is one of {_CHECKSUM_KINDS}",
+                             param_hint="'--checksums'")
 
 
 def _printed_checksums(texts: list[tuple[str, str]], name: str) -> tuple[list[Listing], Checker]:
