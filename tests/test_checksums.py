@@ -232,6 +232,7 @@ def test_leaving_the_printed_values_out_gives_petcats_bytes(lines: list[tuple[in
 @given(st.lists(st.sampled_from([*"0123456789 <>:remEMQSXab\"{}\n\t;$~", "{clr}", "{$", "\x00", ":rem "]),
                max_size=120).map("".join), st.sampled_from(sorted(CHECKERS)))
 @example("10 a <999>\nEM\n  XX 20\n30 :rem\n40 print XX\n", "64er")
+@example("99999999999999999999 print <1>\n10 a <2>\n", "64er-v3")
 def test_any_text_is_read_and_compared_without_an_exception(text: str, kind: str) -> None:
     listing = read_listing(text, "t.bas")
     checker = CHECKERS[kind]

@@ -38,7 +38,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from toolchain.basic.tokenizer import crunch
+from toolchain.basic.tokenizer import MAX_LINE_NUMBER, crunch
 from toolchain.petscii import parse_units
 
 SPACE = 0x20
@@ -66,6 +66,8 @@ def typed_line(text: str) -> TypedLine:
     match = _LINE_NUMBER.match(text)
     if match is None:
         raise ValueError(f"no line number: {text!r}")
+    if int(match.group(1)) > MAX_LINE_NUMBER:
+        raise ValueError(f"line number {match.group(1)} is out of range")
     units = parse_units(text[match.end() :].rstrip(" \t"))
     # spaces between the number and the text are typed too, but every checker skips
     # spaces outside quotes without counting them: they change nothing
