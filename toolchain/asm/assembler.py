@@ -259,6 +259,9 @@ class _Assembly:
             self.define(Equate(line, 1, name, _number_expr(value)), name, value, is_label=False)
         pc: int | None = None
         self.origin_reported = False
+        # the program ran past $FFFF (or an origin was outside memory): what follows has no
+        # address, and that one error says so
+        self.past_end = False
         conditions: list[tuple[bool, bool, Directive, bool]] = []
         active = True
         dialect = self.dialect
@@ -344,7 +347,8 @@ class _Assembly:
             except UnknownSymbol:
                 value = None
             except ExpressionError as exc:
-                self.diagnostic(statement.line, exc.column, str(exc))
+                if not (pc is None and self.past_end):  # '*' past the end: that error is reported
+                    self.diagnostic(statement.line, exc.column, str(exc))
                 self.failed.add(statement.name)
                 return pc
             self.define(statement, statement.name, value, is_label=False, pc=pc)
@@ -377,7 +381,9 @@ class _Assembly:
             if not 0 <= new_pc <= 0xFFFF:
                 self.diagnostic(statement.line, statement.column,
                                 f"origin {_hex(new_pc)} is outside the 64 KiB address space")
+                self.past_end = True  # its error stands for what follows, as after running past $FFFF
                 return None
+            self.past_end = False
             return new_pc
         if kind is Options:
             assert isinstance(statement, Options)
@@ -406,6 +412,12 @@ class _Assembly:
         return self.advance(statement, pc, len(data))
 
     def no_origin(self, statement: Statement) -> None:
+        if self.past_end:
+            # after "runs past $FFFF" nothing has an address: a label there fails silently (as
+            # an equate whose error is reported), so its uses add no errors of their own
+            if type(statement) is Label:
+                self.failed.add(statement.name)  # type: ignore[attr-defined]
+            return None
         if not self.origin_reported:
             self.diagnostic(statement.line, statement.column,
                             "no origin: set the start address with '*= address' "
@@ -418,6 +430,7 @@ class _Assembly:
         if pc > 0x10000:
             self.diagnostic(statement.line, statement.column,
                             "the program runs past $FFFF, the end of memory")
+            self.past_end = True
             return None
         return pc
 
