@@ -84,6 +84,8 @@ class Program:
     line_output: dict[int, list[tuple[int, bytes]]]
     listing_requested: bool
     warnings: list[Diagnostic] = field(default_factory=list)
+    dialect: str = "profi"  # which dialect read the source (the listing's header says so)
+    dialect_reason: str = ""  # why: "--dialect", the file's extension, its first directive
 
     @property
     def end(self) -> int:
@@ -101,6 +103,11 @@ class AssemblyOptions:
     warnings: frozenset[str] = frozenset()
     read_text: Callable[[Path], str] | None = None  # how .include reads (default: fileio.read_text)
     read_bytes: Callable[[Path], bytes] | None = None  # how .binary reads
+    dialect: str = "profi"  # "profi", "64tass" or "acme" (toolchain.asm.dialects)
+    dialect_reason: str = ""  # why that dialect, for the listing's header
+    ascii: bool = False  # 64tass -a: the source is ASCII/Unicode, not PETSCII
+    case_sensitive: bool = False  # 64tass -C (ACME is always case-sensitive)
+    long_branch: bool = False  # 64tass -B: a branch out of range becomes bxx *+5 / jmp
 
 
 class _Poisoned(Exception):
@@ -772,7 +779,12 @@ def assemble(text: str, path: str = "<source>", options: AssemblyOptions | None 
 
 def assemble_sources(sources: list[tuple[str, str]], options: AssemblyOptions | None = None) -> Program:
     """Assemble several source texts (text, path) as one program, in order."""
-    assembly = _Assembly(sources, options or AssemblyOptions())
+    options = options or AssemblyOptions()
+    if options.dialect != "profi":
+        from toolchain.asm.dialects import assemble_dialect
+
+        return assemble_dialect(sources, options)
+    assembly = _Assembly(sources, options)
     assembly.layout()
     assembly.resolve_pending()
     assembly.emit()
