@@ -614,8 +614,8 @@ class DialectAssembly(_Assembly):
         elif library:
             candidates = [directory / wanted for directory in self.library_paths()]
         else:
-            candidates = [base / wanted, *(directory / wanted for directory in self.options.include_paths)]
-            candidates += self.extra_candidates(wanted)
+            candidates = [self.relative_to(base) / wanted, *(directory / wanted for directory in
+                                                             self.options.include_paths)]
         for candidate in candidates:
             if candidate.is_file():
                 return candidate
@@ -623,8 +623,9 @@ class DialectAssembly(_Assembly):
         self.error(statement, f"{kind} file '{name}' not found (looked in {searched or 'no folder'})", column)
         return None
 
-    def extra_candidates(self, wanted: Path) -> list[Path]:
-        return []
+    def relative_to(self, including_folder: Path) -> Path:
+        """Where a relative file name starts: the including file's folder (64tass)."""
+        return including_folder
 
     def library_paths(self) -> list[Path]:
         return list(self.options.include_paths)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 #: The most bits an integer may have (64tass computes with arbitrary precision; ACME with
 #: 64-bit integers on this machine's build).  Enough for any address arithmetic.
@@ -113,6 +114,12 @@ def check_float(value: float) -> float:
 
 def _numbers(a: object, b: object) -> tuple[int | float, int | float]:
     return number(a), number(b)
+
+
+def _plain(a: object, b: object, function: Callable[[Any, Any], Any]) -> object:
+    x, y = _numbers(a, b)
+    result = function(x, y)
+    return check_float(result) if isinstance(result, float) else result
 
 
 def _arith(function: Callable[[int | float, int | float], int | float]
@@ -331,6 +338,39 @@ def _acme_bitwise(function: Callable[[int, int], int]) -> Callable[[object, obje
     return apply
 
 
+def _wrap64(function: Callable[[object, object], object]) -> Callable[[object, object], object]:
+    """ACME computes with C longs (64 bits on this build): integer results wrap around."""
+    def apply(a: object, b: object) -> object:
+        result = function(a, b)
+        if isinstance(result, int) and not isinstance(result, bool):
+            result &= 0xFFFFFFFFFFFFFFFF
+            return result - (1 << 64) if result >= 1 << 63 else result
+        return result
+    return apply
+
+
+def _acme_pow(a: object, b: object) -> object:
+    x, y = _numbers(a, b)
+    if isinstance(x, int) and isinstance(y, int):
+        if y < 0:
+            raise ValueError_("exponent is negative")
+        result = 1
+        mantissa = x & 0xFFFFFFFFFFFFFFFF
+        while y:  # ACME's my_pow: square and multiply in 64 bits
+            if y & 1:
+                result = (result * mantissa) & 0xFFFFFFFFFFFFFFFF
+            mantissa = (mantissa * mantissa) & 0xFFFFFFFFFFFFFFFF
+            y >>= 1
+        return result
+    return _pow(x, y)
+
+
+def _acme_shift_left(x: int | float, y: int | float) -> int | float:
+    if isinstance(x, int) and isinstance(y, int):
+        return (x << y) & 0xFFFFFFFFFFFFFFFF if 0 <= y < 64 else (0 if y >= 64 else x >> -y)
+    return _shift_left(x, y)
+
+
 def _cmp(a: object, b: object) -> int:
     x, y = _numbers(a, b)
     return (x > y) - (x < y)
@@ -376,6 +416,11 @@ BINARY: dict[str, Callable[[object, object], object]] = {
     "and": _bitwise(lambda x, y: x & y),
     "or": _bitwise(lambda x, y: x | y),
     "xor": _bitwise(lambda x, y: x ^ y),
+    "add64": _wrap64(lambda a, b: _plain(a, b, lambda x, y: x + y)),
+    "sub64": _wrap64(lambda a, b: _plain(a, b, lambda x, y: x - y)),
+    "mul64": _wrap64(lambda a, b: _plain(a, b, lambda x, y: x * y)),
+    "pow64": _wrap64(_acme_pow),
+    "shl64": _wrap64(lambda a, b: _plain(a, b, _acme_shift_left)),
     "acme_and": _acme_bitwise(lambda x, y: x & y),
     "acme_or": _acme_bitwise(lambda x, y: x | y),
     "acme_xor": _acme_bitwise(lambda x, y: x ^ y),
