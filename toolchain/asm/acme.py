@@ -414,8 +414,15 @@ class AcmeParser:
         return [_dialect_instruction(instruction, force)]
 
     def operand(self, text: str, i: int) -> tuple[Syntax, Expr]:
-        from toolchain.asm.expressions import Paren
-
+        body = text.rstrip()
+        if body.endswith(")") and text[i] == "(":
+            inner = body[:-1].rstrip()
+            if inner[-1:].lower() == "x" and inner[:-1].rstrip().endswith(","):
+                comma = len(inner[:-1].rstrip()) - 1
+                if not (inner[-2].isalnum() or inner[-2] in "_.@"):
+                    expr, k = expression(text[:comma], i + 1)
+                    self._end(text[:comma], k)
+                    return Syntax.INDIRECT_X, expr
         expr, k = expression(text, i)
         k = skip_blanks(text, k)
         n = len(text)
@@ -637,6 +644,7 @@ class AcmeAssembly(DialectAssembly):
 
     name = "acme"
     sizes_from_first_pass = True
+    persistent_symbols = True
 
     def __init__(self, sources: list[tuple[str, str]], options: Any) -> None:
         super().__init__(sources, options)
@@ -803,6 +811,12 @@ class AcmeAssembly(DialectAssembly):
         # ACME 0.97 keeps the size it chose when the value was first unknown: the symbol is
         # marked "ever undefined" then, which size_of sees in every later pass
         return super().choose(ins, modes, value, known, known)
+
+    def text_number(self, text: str) -> Any:
+        data = text.encode("utf-8")
+        if len(data) != 1:
+            raise V.ValueError_(f"a string of {len(text)} characters is not a number")
+        return self.encode_byte(data[0])
 
     def text_value(self, statement: Statement, text: str) -> int | None:
         if len(text) == 1:

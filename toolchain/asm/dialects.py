@@ -2,8 +2,9 @@
 
 ``profi`` (the default: Profi-Ass 64, as the 64'er magazine printed its listings),
 ``64tass`` and ``acme``.  ``--dialect`` chooses; without it the file's extension decides
-where it is unambiguous (64tass: ``.tas``; ACME: ``.a``, ``.acme``: the extension ACME's
-manual asks for, and the one people write), else the first directive of the source
+where it is unambiguous (ACME: ``.a``, ``.acme``: the extension ACME's manual asks for;
+64tass has none of its own, and ``.tas`` is used for ACME sources too), else the first
+directive of the source
 (``!to``, ``!cpu``, ``!source``, any ``!`` directive is ACME; ``.cpu``, ``.proc``,
 ``.enc``... are 64tass), else Profi-Ass.  ``.s``, ``.asm`` and ``.src`` are used by every
 assembler, so they decide nothing.
@@ -18,7 +19,9 @@ from toolchain.asm.assembler import AssemblyOptions, Program
 
 NAMES = ("profi", "64tass", "acme")
 
-_EXTENSIONS = {".tas": "64tass", ".a": "acme", ".acme": "acme"}
+# .tas says "Turbo Assembler source", and ACME sources use it too (VICE's test programs):
+# only ACME's own extensions decide
+_EXTENSIONS = {".a": "acme", ".acme": "acme"}
 # a directive that only one dialect has, at the start of a statement
 _ACME_DIRECTIVE = re.compile(r"^[ \t]*(?:[A-Za-z_.@][\w.]*[ \t]+)?!(?:to|cpu|source|src|zone|zn|byte|by|08|8|word|wo|"
                              r"16|24|32|pet|scr|raw|text|tx|fill|fi|binary|bin|macro|if|ifdef|ifndef|for|set|"

@@ -140,6 +140,9 @@ class Environment:
     def call(self, name: str, args: list[Any], column: int) -> Any:
         return self.assembly.call_function(name, args, column)
 
+    def text_number(self, text: str) -> Any:
+        return self.assembly.text_number(text)
+
 
 class DialectAssembly(_Assembly):
     """The shared core for a dialect that assembles in passes (see the module text)."""
@@ -150,6 +153,9 @@ class DialectAssembly(_Assembly):
     sizes_from_first_pass = False
     #: whether symbol names are case-sensitive
     case_sensitive = True
+    #: ACME keeps its symbol table from pass to pass: a symbol defined once stays defined
+    #: even when a later pass skips its definition (``!ifdef lib !eof`` relies on that)
+    persistent_symbols = False
 
     def __init__(self, sources: list[tuple[str, str]], options: AssemblyOptions) -> None:
         super().__init__(sources, options)
@@ -204,6 +210,11 @@ class DialectAssembly(_Assembly):
             self.run_pass()
             if self.settled():
                 break
+            if self.persistent_symbols:
+                for key, kind in self.previous_kinds.items():
+                    if kind != "var" and key not in self.kinds and key in self.previous:
+                        self.values[key] = self.previous[key]
+                        self.kinds[key] = kind
             self.previous = dict(self.values)
             self.previous_kinds = dict(self.kinds)
             self.previous_unknown = set(self.unknown_keys)
@@ -229,6 +240,8 @@ class DialectAssembly(_Assembly):
             return False
         constants = {key: self.values.get(key) for key, kind in self.kinds.items() if kind != "var"}
         before = {key: self.previous.get(key) for key, kind in self.previous_kinds.items() if kind != "var"}
+        if self.persistent_symbols:
+            before = {key: value for key, value in before.items() if key in constants}
         return constants == before
 
     def run_pass(self) -> None:
@@ -422,6 +435,10 @@ class DialectAssembly(_Assembly):
 
     def call_function(self, name: str, args: list[Any], column: int) -> Any:
         raise ExpressionError(f"unknown function '{name}'", column)
+
+    def text_number(self, text: str) -> Any:
+        """A string where a number is wanted: its code(s) in the current encoding."""
+        raise V.ValueError_(f"{V.describe(text)} is not a number")
 
     def known_now(self, statement: Statement, expr: Expr, what: str) -> Any:
         """A value that must be known where it stands (an origin, a repeat count)."""

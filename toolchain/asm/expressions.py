@@ -250,6 +250,8 @@ def _finish(node: Expr, values: list[Any], lookup: Lookup) -> None:
         if kind is Operation:
             operands = node.operands  # type: ignore[attr-defined]
             op = node.op  # type: ignore[attr-defined]
+            if op not in _TEXT_OPERATIONS and hasattr(lookup, "text_number"):
+                _numbers_from_text(values, len(operands), op, lookup)
             if len(operands) == 1:
                 values[-1] = _values.apply_unary_broadcast(op, values[-1])
             elif len(operands) == 2:
@@ -280,6 +282,24 @@ def _finish(node: Expr, values: list[Any], lookup: Lookup) -> None:
             values.append(_index(target, bounds))
     except _values.ValueError_ as exc:
         raise ExpressionError(str(exc), node.column) from None
+
+
+# operations that take strings as they are; every other one takes a string's code in the
+# current encoding (64tass: "z"-"a" is 25), as the dialect's environment computes it
+_TEXT_OPERATIONS = frozenset({"concat", "repeat", "in", "notin", "land", "lor", "lxor", "not", "cond",
+                              "decimal_string"})
+_COMPARISONS = frozenset({"eq", "ne", "lt", "le", "gt", "ge", "cmp", "min", "max"})
+
+
+def _numbers_from_text(values: list[Any], count: int, op: str, lookup: Any) -> None:
+    operands = values[len(values) - count :]
+    if not any(isinstance(v, str) for v in operands):
+        return
+    if op in _COMPARISONS and all(isinstance(v, str) for v in operands):
+        return  # two strings compare as strings
+    for i in range(len(values) - count, len(values)):
+        if isinstance(values[i], str):
+            values[i] = lookup.text_number(values[i])
 
 
 def _index(target: Any, bounds: list[Any]) -> Any:

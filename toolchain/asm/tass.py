@@ -64,6 +64,7 @@ _BINARY = [
     BinaryOperator("<<", "shl", 13), BinaryOperator(">>", "shr", 13),
     BinaryOperator("+", "add", 14), BinaryOperator("-", "sub", 14),
     BinaryOperator("*", "mul", 15), BinaryOperator("/", "div_floor", 15), BinaryOperator("%", "mod_floor", 15),
+    BinaryOperator("//", "mod_floor", 15),  # 64tass's deprecated modulo
     BinaryOperator("**", "pow", 16, right=True),
     BinaryOperator("..", "concat", 19), BinaryOperator("x", "repeat", 20, word=True),
 ]  # fmt: skip
@@ -72,6 +73,7 @@ _PREFIX = [
     PrefixOperator("!", "not", 17),
     PrefixOperator("<>", "lo_word", 4), PrefixOperator(">`", "hi_word", 4), PrefixOperator("><", "swap_word", 4),
     PrefixOperator("<", "lo", 4), PrefixOperator(">", "hi", 4), PrefixOperator("`", "bank", 4),
+    PrefixOperator("^", "decimal_string", 4),  # deprecated: format("%d", x)
 ]  # fmt: skip
 
 _STRING_PREFIXES = "blnpsxz"
@@ -441,13 +443,12 @@ class TassParser:
             word = text[i:j]
             if self.mnemonic(word) is not None:
                 return self._instruction(line, label, text, word, i, j)
-            if j < n and text[j] == "." and self.mnemonic(word) is None and word.lower() in (
-                    "lda", "ldx", "ldy", "sta", "stx", "sty", "jmp", "jsr", "adc", "sbc", "cmp", "and", "ora", "eor"):
-                pass
-            raise ParseError(f"unknown mnemonic '{word}'" if label is not None else
-                             f"syntax error: unexpected '{word}'", i + 1)
-        if label is not None and c == "." and text[i:].startswith(".") and i + 1 < n and text[i + 1] in "wbl":
-            pass
+            if label is not None:
+                # 64tass calls a macro by its bare name too ("print msg"): which word is the
+                # macro is known only when the line is carried out
+                return [Op(line, label[1], "bare-call", [], text[i:].strip(),
+                           extra=(label[0], label[1], word, i + 1, text[j:].strip()))]
+            raise ParseError(f"syntax error: unexpected '{word}'", i + 1)
         raise ParseError(f"syntax error: unexpected '{c}'", i + 1)
 
     @staticmethod
@@ -511,10 +512,11 @@ class TassParser:
         end = len(text.rstrip())
         register = None
         body_end = end
-        if end - i >= 3 and text[end - 2] == "," and text[end - 1].lower() in "xy" and \
-                (end - 3 < i or text[end - 3] != "'"):
-            register = text[end - 1].lower()
-            body_end = end - 2
+        if end - i >= 3 and text[end - 1].lower() in "xy":
+            comma = len(text[: end - 1].rstrip())
+            if comma - 1 > i and text[comma - 1] == "," and not (text[end - 2].isalnum() or text[end - 2] in "_'\""):
+                register = text[end - 1].lower()
+                body_end = comma - 1
         body = text[:body_end]
         start = skip_blanks(text, i)
         if body[start:body_end].startswith("(") and _closes_at(body, start, body_end):
@@ -882,6 +884,11 @@ class TassAssembly(DialectAssembly):
 
     # -- labels ---------------------------------------------------------------------------------------
     def code_label(self, statement: CodeLabel) -> None:
+        if statement.owner and self.fold(statement.name) in self.macros and \
+                statement.line.text.strip() == statement.name:
+            # a macro's bare name alone on a line calls it
+            self.do_macro_call(Op(statement.line, statement.column, "macro-call", [], "", extra=statement.name))
+            return
         if self.pc is None:
             self.no_address(statement)
             return
@@ -981,6 +988,12 @@ class TassAssembly(DialectAssembly):
         data = self.encode_text(op, text, expr.column)
         if data is None:
             return None
+        return int.from_bytes(data, "little")
+
+    def text_number(self, text: str) -> Any:
+        data = self.encode_text(None, text, 0)
+        if data is None:
+            raise V.ValueError_(f"can't encode {V.describe(text)} in encoding '{self.encoding_name}'")
         return int.from_bytes(data, "little")
 
     def text_value(self, statement: Statement, text: str) -> int | None:
@@ -1184,7 +1197,7 @@ class TassAssembly(DialectAssembly):
             data = self.pattern(op, value, op.args[1]) if not isinstance(value, (list, tuple)) or value else b""
             encoding.escapes[name] = data
 
-    def encode_text(self, statement: Statement, text: str, column: int) -> bytes | None:
+    def encode_text(self, statement: Statement | None, text: str, column: int) -> bytes | None:
         name = self.encoding_name
         user = self.user_encodings.get(name)
         out = bytearray()
@@ -1228,8 +1241,9 @@ class TassAssembly(DialectAssembly):
                     out.append(table[char])
                     i += 1
                     continue
-            self.error(statement, f"can't encode character '{char}' (U+{ord(char):04X}) in encoding '{name}'",
-                       column)
+            if statement is not None:
+                self.error(statement, f"can't encode character '{char}' (U+{ord(char):04X}) in encoding "
+                           f"'{name}'", column)
             return None
         return bytes(out)
 
@@ -1724,9 +1738,13 @@ class TassAssembly(DialectAssembly):
         # the lines with nothing on them (comments) are not statements: keep the macro's
         # text whole by taking the source lines between the two directives
         first_line = op.line
-        last_line = self.frame.statements[end].line
+        closing = self.frame.statements[end]
+        last_line = closing.line
         if first_line.path == last_line.path and last_line.number > first_line.number:
             lines = self._source_lines(first_line, last_line) or lines
+        before = last_line.text[: max(closing.column - 2, 0)]
+        if before.strip():  # a label in front of '.endm' belongs to the macro's text
+            lines = [*lines, SourceLine(last_line.path, last_line.number, before, None, 0)]
         assert op.label is not None
         self.frame.index = end + 1
         self.macros[self.fold(op.label)] = _Macro(op.label, op.extra, lines, op.name, op)
@@ -1751,6 +1769,16 @@ class TassAssembly(DialectAssembly):
         self.error(op, f"'.{op.name}' without '.macro'")
 
     do_endmacro = do_endsegment = do_endm
+
+    def do_bare_call(self, op: Op) -> None:
+        first, first_column, second, second_column, rest = op.extra
+        if self.fold(first) in self.macros:
+            self.do_macro_call(Op(op.line, first_column, "macro-call", [], op.text, extra=first))
+        elif self.fold(second) in self.macros:
+            self.do_macro_call(Op(op.line, second_column, "macro-call", [], rest, extra=second, label=first,
+                                  label_column=first_column))
+        else:
+            self.error(op, f"unknown mnemonic '{second}'", second_column)
 
     def do_macro_call(self, op: Op) -> None:
         name = op.extra

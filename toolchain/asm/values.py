@@ -397,6 +397,7 @@ UNARY: dict[str, Callable[[object], object]] = {
     "lo_word": _byte_of(0, 16),
     "hi_word": _byte_of(16, 16),
     "swap_word": _swapped_word,
+    "decimal_string": lambda a: str(integer(a)),  # 64tass's old '^' (format("%d") now)
 }
 
 #: Binary operations by canonical name (the conditional ``?:`` is handled by the evaluator).
