@@ -643,7 +643,6 @@ class AcmeAssembly(DialectAssembly):
     """ACME over the shared core."""
 
     name = "acme"
-    sizes_from_first_pass = True
     persistent_symbols = True
 
     def __init__(self, sources: list[tuple[str, str]], options: Any) -> None:
@@ -806,11 +805,6 @@ class AcmeAssembly(DialectAssembly):
         except V.ValueError_:
             return 2
         return 1 if 0 <= number <= 0xFF else 2
-
-    def choose(self, ins: DialectInstruction, modes: Any, value: Any, known: bool, first_known: bool) -> Any:
-        # ACME 0.97 keeps the size it chose when the value was first unknown: the symbol is
-        # marked "ever undefined" then, which size_of sees in every later pass
-        return super().choose(ins, modes, value, known, known)
 
     def text_number(self, text: str) -> Any:
         data = text.encode("utf-8")

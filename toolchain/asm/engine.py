@@ -149,8 +149,6 @@ class DialectAssembly(_Assembly):
 
     #: the dialect's name as the command line spells it
     name = ""
-    #: ACME keeps an operand's size from the first pass; 64tass sizes from the last one
-    sizes_from_first_pass = False
     #: whether symbol names are case-sensitive
     case_sensitive = True
     #: ACME keeps its symbol table from pass to pass: a symbol defined once stays defined
@@ -164,7 +162,6 @@ class DialectAssembly(_Assembly):
         self.previous: dict[str, Any] = {}
         self.previous_kinds: dict[str, str] = {}
         self.previous_unknown: set[str] = set()
-        self.first_pass_sizes: dict[int, bool] = {}  # instruction number -> value known then
         self.pass_number = 0
         self.macros: dict[str, Any] = {}
         self.sticky: dict[str, Any] = {}  # front-end state that lasts across passes
@@ -261,7 +258,6 @@ class DialectAssembly(_Assembly):
         self.pc: int | None = None
         self.offset = 0  # real address - program counter (.logical, !pseudopc)
         self.steps = 0
-        self.instruction_number = 0
         self.scope = Scope("", None)
         self.frames: list[Frame] = []
         self.include_depth = 0
@@ -511,24 +507,23 @@ class DialectAssembly(_Assembly):
         if self.pc is None:
             self.no_address(ins)
             return
-        self.instruction_number += 1
-        number = self.instruction_number
-        modes = self.dialect.mnemonics[ins.mnemonic]
         value: Any = None
-        known = True
+        unknown: Unknown | None = None
         if ins.expr is not None:
             try:
                 value = self.evaluate(ins.expr)
             except Unknown as exc:
-                known = False
                 unknown = exc
-        if self.sizes_from_first_pass:
-            if self.pass_number == 1:
-                self.first_pass_sizes[number] = known
-            first_known = self.first_pass_sizes.get(number, known)
-        else:
-            first_known = known
-        mode = self.choose(ins, modes, value, known, first_known)
+        if isinstance(value, (list, tuple)):
+            # 64tass: an instruction with a list operand is assembled once per element
+            for item in value:
+                self.one_instruction(ins, item, None)
+            return
+        self.one_instruction(ins, value, unknown)
+
+    def one_instruction(self, ins: DialectInstruction, value: Any, unknown: Unknown | None) -> None:
+        modes = self.dialect.mnemonics[ins.mnemonic]
+        mode = self.choose(ins, modes, value, unknown is None)
         if mode is None:
             return
         opcode = self.encodings_table.get((ins.mnemonic, mode))
@@ -538,7 +533,7 @@ class DialectAssembly(_Assembly):
         if mode.operand_length == 0:
             self.emit(ins, bytes((opcode.code,)))
             return
-        if not known:
+        if unknown is not None:
             self.error(ins, self.undefined_message(unknown.name), unknown.column)
             self.emit(ins, bytes(1 + mode.operand_length))
             return
@@ -564,8 +559,7 @@ class DialectAssembly(_Assembly):
         self.error(statement, f"a string of {len(text)} characters has no numeric value here")
         return None
 
-    def choose(self, ins: DialectInstruction, modes: frozenset[Mode], value: Any, known: bool,
-               first_known: bool) -> Mode | None:
+    def choose(self, ins: DialectInstruction, modes: frozenset[Mode], value: Any, known: bool) -> Mode | None:
         syntax = ins.syntax
         if Mode.REL in modes:
             if syntax is Syntax.DIRECT:
@@ -580,7 +574,7 @@ class DialectAssembly(_Assembly):
             return long
         if ins.force:
             return short if ins.force == 1 else long
-        size = self.size_of(ins, value, first_known if self.sizes_from_first_pass else known)
+        size = self.size_of(ins, value, known)
         return short if size == 1 else long
 
     def encode(self, ins: DialectInstruction, mode: Mode, opcode: int, value: int) -> None:

@@ -416,6 +416,9 @@ class TassParser:
                 self._end(text, k)
                 if kind == "const":
                     return [Assign(line, i + 1, word, expr, "const")]
+                if kind == "update" and op == "mul":
+                    # 64tass: 'name *= x' is a label and an origin unless name is a variable
+                    return [Op(line, i + 1, "star-assign", [expr], extra=word)]
                 if kind == "update":
                     return [Assign(line, i + 1, word, expr, "update", op)]
                 return [Assign(line, i + 1, word, expr, kind)]
@@ -757,7 +760,6 @@ class TassAssembly(DialectAssembly):
     """64tass over the shared core."""
 
     name = "64tass"
-    sizes_from_first_pass = False
 
     def __init__(self, sources: list[tuple[str, str]], options: Any) -> None:
         super().__init__(sources, options)
@@ -910,6 +912,14 @@ class TassAssembly(DialectAssembly):
         if handler is None:
             raise ParseError(f"'.{op.name}' is not supported", op.column)
         handler(op)
+
+    def do_star_assign(self, op: Op) -> None:
+        key = self.resolve(op.extra, op.column)
+        if self.kinds.get(key) == "var":
+            self.assign(Assign(op.line, op.column, op.extra, op.args[0], "update", "mul"))
+            return
+        self.code_label(CodeLabel(op.line, op.column, op.extra, False))
+        self.do_origin(op)
 
     def do_origin(self, op: Op) -> None:
         value = self.known_now(op, op.args[0], "the address")
