@@ -363,10 +363,20 @@ class AcmeParser:
             if j < n and text[j] == ":":
                 j += 1
             result.append(AcmeLabel(line, i + 1, word))
+            label_start = i
             i = skip_blanks(text, j)
             if i >= n:
                 return result
             c = text[i]
+            if word[0] == "." and c not in "!=+-" and not (c.isalpha() and self.mnemonic(
+                    text[i:_symbol_end(text, i)]) is not None):
+                from toolchain.asm.tass import DIRECTIVES
+
+                if word[1:].lower() in DIRECTIVES:
+                    raise ParseError(f"'{word}' is a 64tass directive, and this source is read as ACME "
+                                     f"(--dialect 64tass reads 64tass sources; in ACME: "
+                                     f"{_OTHER_DIALECT.get(word[1:].lower(), '!' + word[1:].lower())})",
+                                     label_start + 1)
             if c.isalpha():
                 j = _symbol_end(text, i)
                 mnemonic = self.mnemonic(text[i:j])
@@ -679,6 +689,11 @@ class AcmeAssembly(DialectAssembly):
 
     def end_pass(self) -> None:
         pass
+
+    def program(self) -> Any:
+        program = super().program()
+        program.raw_output = self.output_format == "plain"
+        return program
 
     # -- symbols ----------------------------------------------------------------------------------
     def define_key(self, name: str) -> str:

@@ -86,6 +86,7 @@ class Program:
     warnings: list[Diagnostic] = field(default_factory=list)
     dialect: str = "profi"  # which dialect read the source (the listing's header says so)
     dialect_reason: str = ""  # why: "--dialect", the file's extension, its first directive
+    raw_output: bool = False  # the source asks for no load address (ACME's '!to name, plain')
 
     @property
     def end(self) -> int:
@@ -261,7 +262,8 @@ class _Assembly:
 
     # -- the first pass: parse, conditions, includes, layout ------------------------------
     def layout(self) -> None:
-        for name, value in self.options.defines:
+        for given, value in self.options.defines:
+            name = given.lower()  # Profi-Ass symbols are case-insensitive
             line = SourceLine(_COMMAND_LINE, 0, f"-D {name}={value}", None, 0)
             self.define(Equate(line, 1, name, _number_expr(value)), name, value, is_label=False)
         pc: int | None = None
@@ -284,7 +286,7 @@ class _Assembly:
                 statements = parse_line(line, dialect, text)
             except ParseError as exc:
                 if active:
-                    self.diagnostic(line, exc.column, str(exc))
+                    self.diagnostic(line, exc.column, _other_dialect(str(exc), text, exc.column))
                 continue  # lines that are skipped by .if are not checked
             for statement in statements:
                 if type(statement) is Directive and statement.name in (".if", ".else", ".endif"):
@@ -714,6 +716,17 @@ class _Assembly:
                        self.warnings)
 
 
+def _other_dialect(message: str, text: str, column: int) -> str:
+    """A parse error that is a directive of the 64tass or ACME dialect says so."""
+    if message.startswith(("syntax error: unexpected character '!'", "unknown directive '.")):
+        from toolchain.asm.dialects import foreign_directive
+
+        hint = foreign_directive(text[column - 1 :], "profi")
+        if hint:
+            return hint
+    return message
+
+
 def _hex(value: int) -> str:
     return f"-${-value:X}" if value < 0 else f"${value:X}" if value > 0xFFFF else f"${value:04X}"
 
@@ -760,6 +773,7 @@ def parse_define(text: str) -> tuple[str, int]:
         raise ValueError(str(exc)) from None
     if len(statements) != 1 or not isinstance(statements[0], Equate):
         raise ValueError("write NAME=VALUE, NAME a label name")
+    given = name.strip()  # as typed: 64tass -C and ACME tell the cases apart
     def no_symbols(name: str, column: int) -> int:
         raise UnknownSymbol(name, column)
 
@@ -769,7 +783,7 @@ def parse_define(text: str) -> tuple[str, int]:
         raise ValueError(f"'{exc.name}' is not a number") from None
     except ExpressionError as exc:
         raise ValueError(str(exc)) from None
-    return statements[0].name, value
+    return given, value
 
 
 def assemble(text: str, path: str = "<source>", options: AssemblyOptions | None = None) -> Program:

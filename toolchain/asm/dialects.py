@@ -6,7 +6,7 @@ where it is unambiguous (ACME: ``.a``, ``.acme``: the extension ACME's manual as
 64tass has none of its own, and ``.tas`` is used for ACME sources too), else the first
 directive of the source
 (``!to``, ``!cpu``, ``!source``, any ``!`` directive is ACME; ``.cpu``, ``.proc``,
-``.enc``... are 64tass), else Profi-Ass.  ``.s``, ``.asm`` and ``.src`` are used by every
+``.enc``... are 64tass; not those Profi-Ass has too, like ``.byte`` or ``.if``), else Profi-Ass.  ``.s``, ``.asm`` and ``.src`` are used by every
 assembler, so they decide nothing.
 """
 
@@ -29,7 +29,7 @@ _ACME_DIRECTIVE = re.compile(r"^[ \t]*(?:[A-Za-z_.@][\w.]*[ \t]+)?!(?:to|cpu|sou
                              r"symbollist|addr|address|hex|h|skip|xor|scrxor|le16|be16)\b", re.IGNORECASE | re.MULTILINE)
 _TASS_DIRECTIVE = re.compile(r"^[ \t]*(?:[A-Za-z_][\w]*:?[ \t]+)?\.(?:cpu|proc|pend|enc|block|bend|null|logical|"
                              r"here|dsection|section|send|rept|segment|namespace|endn|cerror|cwarn|shift|ptext|"
-                             r"fi|endif|elsif|virtual|endv|binclude|var|lbl|char|sint|dword|addr|rta|macro|endm|"
+                             r"elsif|virtual|endv|binclude|var|lbl|char|sint|dword|addr|rta|macro|endm|"
                              r"for|next)\b", re.IGNORECASE | re.MULTILINE)
 
 
@@ -62,3 +62,30 @@ def assemble_dialect(sources: list[tuple[str, str]], options: AssemblyOptions) -
         raise ValueError(f"unknown dialect {options.dialect!r}")
     assembly.dialect_reason = options.dialect_reason
     return assembly.run()
+
+
+def foreign_directive(text: str, dialect: str) -> str | None:
+    """If ``text`` starts with a directive of another dialect than ``dialect``, the
+    message that says whose it is and what to do; else None."""
+    match = re.match(r"([!.])([A-Za-z0-9_]+)", text)
+    if match is None:
+        return None
+    prefix, word = match.group(1), match.group(2).lower()
+    if prefix == "!":
+        from toolchain.asm.acme import PSEUDO_OPS
+
+        if word in PSEUDO_OPS and dialect != "acme":
+            return (f"'!{word}' is an ACME directive, and this source is read as {_SHOWN[dialect]} "
+                    "(--dialect acme reads ACME sources; so does the extension .a)")
+        return None
+    from toolchain.asm.parser import DATA_DIRECTIVES, PASS_DIRECTIVES
+    from toolchain.asm.tass import DIRECTIVES
+
+    profi = f".{word}" in DATA_DIRECTIVES or f".{word}" in PASS_DIRECTIVES or word == "opt"
+    if word in DIRECTIVES and dialect == "profi" and not profi:
+        return (f"'.{word}' is a 64tass directive, and this source is read as Profi-Ass (--dialect 64tass "
+                "reads 64tass sources)")
+    return None
+
+
+_SHOWN = {"profi": "Profi-Ass", "64tass": "64tass", "acme": "ACME"}

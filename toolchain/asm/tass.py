@@ -425,6 +425,12 @@ class TassParser:
             label = (word, i + 1)
             i = skip_blanks(text, j)
         elif c not in ".#":
+            if c == "!":
+                from toolchain.asm.dialects import foreign_directive
+
+                hint = foreign_directive(text[i:], "64tass")
+                if hint:
+                    raise ParseError(hint, i + 1)
             raise ParseError(f"syntax error: unexpected '{c}'", i + 1)
         if i >= n:
             assert label is not None
