@@ -441,6 +441,10 @@ class TassParser:
             j = _identifier_end(text, i + 1)
             name = text[i + 1 : j]
             return self._directive(line, label, name, i + 1, text, j)
+        if label is not None and not c.isalpha() and c not in ".#":
+            # "name args": a macro called by its bare name
+            return [Op(line, label[1], "bare-call", [], text[i:].strip(),
+                       extra=(label[0], label[1], "", i + 1, text[i:].strip()))]
         if c == "#" and i + 1 < n and (text[i + 1].isalpha() or text[i + 1] == "_"):
             j = _identifier_end(text, i + 1)
             while j + 1 < n and text[j] == "." and (text[j + 1].isalpha() or text[j + 1] == "_"):
@@ -642,9 +646,12 @@ class TassParser:
         if k > 0 and all(p.replace("_", "a").isalnum() for p in head[:k].replace(",", " ").split()):
             names = [p.strip() for p in head[:k].split(",")]
             start = text.index(" in ", j) + 4
-            expr, end = expression(text, start)
-            self._end(text, end)
-            return "in", (names, expr)
+            values = self._arguments(text, start)
+            if len(values) == 1:
+                return "in", (names, values[0])
+            from toolchain.asm.expressions import Sequence
+
+            return "in", (names, Sequence(tuple(values), "tuple", start + 1))
         if len(parts) != 3:
             raise ParseError("'.for' takes 'init, condition, step' or 'name in values'", j + 1)
         offset = j
@@ -773,7 +780,9 @@ class TassAssembly(DialectAssembly):
         self.case_sensitive = options.case_sensitive
         self.long_branches = options.long_branch
         self.default_set = TASS_6502I if options.undocumented else TASS_6502
-        self.parser = TassParser(self.case_sensitive, self.default_set)
+        # lines are read with every mnemonic 64tass knows; whether the CPU chosen (-i,
+        # .cpu) has it is checked where the instruction stands
+        self.parser = TassParser(self.case_sensitive, TASS_6502I)
         self.macro_cache: dict[tuple[int, str], list[Statement]] = {}
         self.proc_touched: set[str] = set()
         self.section_sizes: dict[str, int] = {}
@@ -784,7 +793,6 @@ class TassAssembly(DialectAssembly):
     def set_instructions(self, instruction_set: InstructionSet) -> None:
         self.dialect = instruction_set.dialect
         self.encodings_table = dict(instruction_set.encodings)
-        self.parser.instruction_set = instruction_set
         self.rules = {}
 
     # -- the front-end hooks ------------------------------------------------------------------------
@@ -797,6 +805,7 @@ class TassAssembly(DialectAssembly):
         self.loops: list[_Loop] = []
         self.scope_stack: list[tuple[Scope, str, Statement, Any]] = []  # (outer scope, kind, opener, data)
         self.logicals: list[tuple[int | None, int, Statement]] = []
+        self.logical_labels: dict[int, tuple[str, int]] = {}
         self.virtuals: list[tuple[int | None, int, Statement]] = []
         self.pages: list[tuple[int, Statement]] = []
         self.sections: dict[str, _Section] = {}
@@ -1089,6 +1098,10 @@ class TassAssembly(DialectAssembly):
         super().emit(statement, data)
 
     def instruction(self, ins: DialectInstruction) -> None:
+        if ins.mnemonic not in self.dialect.mnemonics:
+            self.error(ins, f"'{ins.mnemonic}' is an undocumented opcode: assemble with -i (--m6502) or "
+                       "write .cpu \"6502i\" before it")
+            return
         super().instruction(ins)
         self.record_size()
 
@@ -1790,6 +1803,8 @@ class TassAssembly(DialectAssembly):
         first, first_column, second, second_column, rest = op.extra
         if self.fold(first) in self.macros:
             self.do_macro_call(Op(op.line, first_column, "macro-call", [], op.text, extra=first))
+        elif not second:
+            self.error(op, f"syntax error: unexpected '{op.text[:1]}'", second_column)
         elif self.fold(second) in self.macros:
             self.do_macro_call(Op(op.line, second_column, "macro-call", [], rest, extra=second, label=first,
                                   label_column=first_column))
@@ -1807,11 +1822,11 @@ class TassAssembly(DialectAssembly):
                            f"unknown macro '{name}'")
             return
         arguments = _split_arguments(op.text)
-        texts: dict[str, str] = {}
-        positional: list[str] = []
+        texts: dict[str, str | None] = {}
+        positional: list[str | None] = []
         for index, (param, default) in enumerate(macro.params):
-            given = arguments[index] if index < len(arguments) else ""
-            value = given if given else (default or "")
+            given = arguments[index] if index < len(arguments) else None
+            value = given if given else (default if default is not None else given)
             positional.append(value)
             if param:
                 texts[self.fold(param)] = value
@@ -1819,7 +1834,10 @@ class TassAssembly(DialectAssembly):
             positional.append(arguments[index])
         statements: list[Statement] = []
         for line in macro.lines:
-            text = _substitute(line.text, positional, texts, op.text, self.fold)
+            text, problem = _substitute(line.text, positional, texts, op.text, self.fold)
+            if problem is not None:
+                self.error(op, f"{problem} (in macro '{macro.name}', {self.where(line)})")
+                return
             key = (id(macro), f"{line.number}:{text}")
             cached = self.macro_cache.get(key)
             if cached is None:
@@ -1849,6 +1867,9 @@ class TassAssembly(DialectAssembly):
             self.no_address(op)
             return
         self.logicals.append((self.pc, self.offset, op))
+        if self.pending_size is not None:  # 'code .logical $300': size(code) is the block's
+            self.logical_labels[len(self.logicals)] = (self.pending_size[0], self.pc + self.offset)
+            self.pending_size = None
         self.offset += self.pc - value
         self.pc = value
 
@@ -1856,10 +1877,13 @@ class TassAssembly(DialectAssembly):
         if not self.logicals:
             self.error(op, f"'.{op.name}' without '.logical'")
             return
+        labelled = self.logical_labels.pop(len(self.logicals), None)
         _, offset, _ = self.logicals.pop()
         if self.pc is not None:
             real = self.pc + self.offset
             self.pc = real - offset
+            if labelled is not None:
+                self.sizes[labelled[0]] = real - labelled[1]
         self.offset = offset
 
     do_endlogical = do_here
@@ -2070,46 +2094,62 @@ def _repr(value: Any) -> str:
     return str(value)
 
 
-def _substitute(text: str, positional: list[str], named: dict[str, str], whole: str,
-                fold: Any) -> str:
-    """A macro line with its parameters put in: \\1-\\9, \\@, \\name, \\{name}, @1-@9."""
+def _substitute(text: str, positional: list[str | None], named: dict[str, str | None], whole: str,
+                fold: Any) -> tuple[str, str | None]:
+    """A macro line with its parameters put in, as 64tass's macro.c does: \\1-\\9, \\@,
+    \\name and \\{name}, but not inside quotes or after ';'.  Returns the text and an
+    error (a missing or unknown parameter) or None."""
     out: list[str] = []
     i = 0
     n = len(text)
+    quote = ""
     while i < n:
         c = text[i]
+        if quote:
+            if c == quote:
+                quote = ""
+            out.append(c)
+            i += 1
+            continue
+        if c in "\"'":
+            quote = c
+            out.append(c)
+            i += 1
+            continue
+        if c == ";":
+            out.append(text[i:])
+            break
         if c == "\\" and i + 1 < n:
             d = text[i + 1]
-            if d.isdigit() and d != "0":
+            value: str | None
+            if "1" <= d <= "9":
                 index = int(d) - 1
-                out.append(positional[index] if index < len(positional) else "")
+                value = positional[index] if index < len(positional) else None
+                if value is None:
+                    return text, f"missing macro argument \\{d}"
+                out.append(value)
                 i += 2
                 continue
             if d == "@":
                 out.append(whole)
                 i += 2
                 continue
-            if d == "{":
-                end = text.find("}", i + 2)
-                if end > 0:
-                    out.append(named.get(fold(text[i + 2 : end]), ""))
-                    i = end + 1
-                    continue
-            if d.isalpha() or d == "_":
-                end = _identifier_end(text, i + 1)
-                name = fold(text[i + 1 : end])
-                if name in named:
-                    out.append(named[name])
-                    i = end
-                    continue
-        if c == "@" and i + 1 < n and text[i + 1].isdigit() and text[i + 1] != "0":
-            index = int(text[i + 1]) - 1
-            out.append(positional[index] if index < len(positional) else "")
-            i += 2
-            continue
+            braces = d == "{"
+            start = i + 2 if braces else i + 1
+            end = _identifier_end(text, start)
+            if end > start and (not braces or (end < n and text[end] == "}")):
+                name = fold(text[start:end])
+                if name not in named:
+                    return text, f"unknown macro parameter '\\{text[start:end]}'"
+                value = named[name]
+                if value is None:
+                    return text, f"missing macro argument '\\{text[start:end]}'"
+                out.append(value)
+                i = end + 1 if braces else end
+                continue
         out.append(c)
         i += 1
-    return "".join(out)
+    return "".join(out), None
 
 
 # -- functions -------------------------------------------------------------------------------------

@@ -395,7 +395,7 @@ UNARY: dict[str, Callable[[object], object]] = {
     "hi": _byte_of(8),
     "bank": _byte_of(16),
     "lo_word": _byte_of(0, 16),
-    "hi_word": _byte_of(16, 16),
+    "hi_word": _byte_of(8, 16),  # 64tass's >`: the higher word, bits 8-23
     "swap_word": _swapped_word,
     "decimal_string": lambda a: str(integer(a)),  # 64tass's old '^' (format("%d") now)
 }
