@@ -390,9 +390,12 @@ class AcmeParser:
         if c == "." and i + 1 < n and text[i + 1].isalpha():
             j = _symbol_end(text, i + 1)
             word = text[i + 1 : j].lower()
-            if word in _OTHER_DIALECT:
-                raise ParseError(f"'.{word}' is not ACME: this is the ACME dialect, where it is written "
-                                 f"'{_OTHER_DIALECT[word]}' (for 64tass sources use --dialect 64tass)", i + 1)
+            from toolchain.asm.tass import DIRECTIVES
+
+            if word in DIRECTIVES:
+                raise ParseError(f"'.{word}' is a 64tass directive, and this source is read as ACME (--dialect "
+                                 f"64tass reads 64tass sources; in ACME: {_OTHER_DIALECT.get(word, '!' + word)})",
+                                 i + 1)
         raise ParseError(f"syntax error: unexpected '{c}'", i + 1)
 
     @staticmethod
@@ -420,6 +423,9 @@ class AcmeParser:
             syntax = Syntax.IMMEDIATE
         else:
             syntax, expr = self.operand(text, i)
+        if syntax is Syntax.DIRECT and isinstance(expr, Symbol) and expr.name in ("a", "A"):
+            # ACME has no 'asl a': a is a symbol like any other
+            return [DialectInstruction(line, start + 1, mnemonic, syntax, expr, force=force)]
         instruction = make_instruction(line, None, mnemonic, start + 1, (syntax, expr), dialect)[0]
         return [_dialect_instruction(instruction, force)]
 
@@ -658,7 +664,9 @@ class AcmeAssembly(DialectAssembly):
     def __init__(self, sources: list[tuple[str, str]], options: Any) -> None:
         super().__init__(sources, options)
         self.default_set = ACME_6510 if options.undocumented else ACME_6502
-        self.parser = AcmeParser(self.default_set)
+        # lines are read with every mnemonic ACME knows; whether the CPU chosen (--cpu,
+        # !cpu) has it is checked where the instruction stands
+        self.parser = AcmeParser(ACME_6510)
         self.handlers[AcmeLabel] = self.acme_label
         self.ever_undefined: set[str] = set()
         self.symbol_flags: dict[str, tuple[int, bool]] = {}  # (force, unsure) of a symbol's value
@@ -670,7 +678,6 @@ class AcmeAssembly(DialectAssembly):
     def set_instructions(self, instruction_set: InstructionSet) -> None:
         self.dialect = instruction_set.dialect
         self.encodings_table = dict(instruction_set.encodings)
-        self.parser.instruction_set = instruction_set
         self.rules = {}
 
     def parse_file(self, path: str, text: str) -> list[Statement]:
@@ -1213,7 +1220,6 @@ class AcmeAssembly(DialectAssembly):
 
         def restore() -> None:
             self.dialect, self.encodings_table = saved
-            self.parser.instruction_set = InstructionSet(saved[0], saved[1])
             self.rules = {}
 
         self.run_block(op, span, restore)
@@ -1563,6 +1569,10 @@ class AcmeAssembly(DialectAssembly):
         return None
 
     def instruction(self, ins: DialectInstruction) -> None:
+        if ins.mnemonic not in self.dialect.mnemonics:
+            self.error(ins, f"'{ins.mnemonic}' is an undocumented opcode: write '!cpu 6510' before it (or use "
+                       "--cpu 6510)")
+            return
         super().instruction(ins)
 
 

@@ -406,6 +406,10 @@ class TassParser:
             word = text[i:j]
             if "." not in word and self.mnemonic(word) is not None and self._is_instruction(text, j):
                 return self._instruction(line, None, text, word, i, j)
+            head, dot, tail = word.partition(".")
+            if dot and self.mnemonic(head) is not None and tail.lower() in ("b", "w", "l", "z", "a"):
+                raise ParseError(f"'{word}' is not 64tass 1.58 syntax: force the size with '{head} @w address' "
+                                 "(or @b)", i + 1)
             if j < n and text[j] == ":" and not text.startswith(":=", j) and not text.startswith(":?=", j) \
                     and not text.startswith("::=", j):
                 j += 1
