@@ -234,7 +234,7 @@ continueif cpu cwarn default dint dsection dword edef elif else elsif enc end en
 endif endlogical endm endmacro endn endnamespace endp endpage endproc endrept endsection endsegment endswitch endv
 endvirtual endwhile eor error fi fill for here hidemac if ifeq ifmi ifne ifpl include lint logical long macro
 namespace next null offs option page pend proc proff pron ptext rept rta section seed segment send shift shiftl
-showmac sint switch text var virtual warn while word
+showmac sint switch text var virtual warn while word function endf endfunction
 """.split())
 
 # Data directives: (bytes per value, signed)
@@ -416,7 +416,15 @@ class TassParser:
             found = _assignment_at(text, j)
             if found is not None:
                 kind, op, after = found
-                expr, k = expression(text, after)
+                value_start = skip_blanks(text, after)
+                if value_start < n and text[value_start] == "#":
+                    # 'name = #value': the value carries the immediate addressing mode
+                    from toolchain.asm.expressions import Operation
+
+                    inner, k = expression(text, value_start + 1)
+                    expr = Operation("immediate", (inner,), value_start + 1)
+                else:
+                    expr, k = expression(text, after)
                 self._end(text, k)
                 if kind == "const":
                     return [Assign(line, i + 1, word, expr, "const")]
@@ -582,6 +590,15 @@ class TassParser:
             statements = self._label_statement(line, label, owner)
             statements.append(Op(line, column, name, self._arguments(text, j), rest))
             return statements
+        if name == "function":
+            if label is None:
+                raise ParseError("'.function' needs a name in front: 'name .function params'", column)
+            params = self._parameters(rest, j)
+            if any(p.startswith("*") or ":" in p for p, _ in params):
+                raise ParseError("'.function' parameters with '*' or a ':' conversion are not supported by c64tc",
+                                 column)
+            return [Op(line, column, name, [], rest.strip(), extra=params, label=label_name,
+                       label_column=label_column)]
         if name in ("macro", "segment"):
             if label is None:
                 raise ParseError(f"'.{name}' needs a name in front: 'name .{name} params'", column)
@@ -746,6 +763,16 @@ class _Macro:
 
 
 @dataclass
+class _Function:
+    name: str
+    params: list[tuple[str, str | None]]
+    statements: list[Statement]
+    start: int
+    end: int
+    scope: Scope
+
+
+@dataclass
 class _Loop:
     body: list[Statement]
     start: int
@@ -788,6 +815,7 @@ class TassAssembly(DialectAssembly):
         # .cpu) has it is checked where the instruction stands
         self.parser = TassParser(self.case_sensitive, TASS_6502I)
         self.macro_cache: dict[tuple[int, str], list[Statement]] = {}
+        self.functions: dict[str, _Function] = {}
         self.proc_touched: set[str] = set()
         self.section_sizes: dict[str, int] = {}
         self.section_starts: dict[str, tuple[int, int]] = {}
@@ -1100,6 +1128,17 @@ class TassAssembly(DialectAssembly):
             self.reserve(statement, len(data))
             return
         super().emit(statement, data)
+
+    def one_instruction(self, ins: DialectInstruction, value: Any, unknown: Any) -> None:
+        if isinstance(value, V.Immediate) and ins.syntax is Syntax.DIRECT:
+            immediate = DialectInstruction(ins.line, ins.column, ins.mnemonic, Syntax.IMMEDIATE, ins.expr,
+                                           force=ins.force, signed=ins.signed)
+            super().one_instruction(immediate, value.value, unknown)
+            return
+        if isinstance(value, V.Immediate):
+            self.error(ins, "an immediate value ('#') where an address is wanted")
+            return
+        super().one_instruction(ins, value, unknown)
 
     def instruction(self, ins: DialectInstruction) -> None:
         if ins.mnemonic not in self.dialect.mnemonics:
@@ -1798,6 +1837,68 @@ class TassAssembly(DialectAssembly):
         return [SourceLine(first.path, number, file_lines[number - 1], None, 0)
                 for number in range(first.number + 1, last.number)]
 
+    def do_function(self, op: Op) -> None:
+        found = self.scan(_OPENERS, _CLOSERS, frozenset({"endf", "endfunction"}))
+        if found is None:
+            self.error(op, "'.function' without '.endf'")
+            self.frame.index = self.frame.end
+            return
+        closing = self.frame.statements[found[0]]
+        if isinstance(closing, Op) and closing.args:
+            self.error(closing, "'.endf' with a result (a function used in expressions) is not supported by c64tc")
+        assert op.label is not None
+        self.functions[self.fold(op.label)] = _Function(op.label, op.extra, self.frame.statements,
+                                                        self.frame.index, found[0], self.scope)
+        self.frame.index = found[0] + 1
+
+    def do_endf(self, op: Op) -> None:
+        self.error(op, f"'.{op.name}' without '.function'")
+
+    do_endfunction = do_endf
+
+    def call_multiline_function(self, op: Op, function: _Function, text: str) -> None:
+        """64tass's .function used as a statement: its parameters are variables of a scope
+        of its own (inside the scope where it was defined), set to the arguments' values."""
+        arguments = _split_arguments(text)
+        if len(arguments) > len(function.params):
+            self.error(op, f"function '{function.name}' takes {len(function.params)} arguments, not "
+                       f"{len(arguments)}")
+            return
+        values: list[Any] = []
+        for index, (param, default) in enumerate(function.params):
+            given = arguments[index] if index < len(arguments) and arguments[index] else default
+            if given is None:
+                self.error(op, f"missing argument '{param}' of function '{function.name}'")
+                return
+            immediate = given.lstrip().startswith("#")
+            start = given.index("#") + 1 if immediate else 0
+            try:
+                expr, end = expression(given, start)
+            except ParseError:
+                end = -1
+            if end < 0 or skip_blanks(given, end) < len(given):
+                self.error(op, f"syntax error in the argument '{given}'")
+                return
+            value = self.evaluate_or_report(op, expr)
+            if value is None:
+                return
+            values.append(V.Immediate(value) if immediate else value)
+        saved = self.scope
+        function.scope.children += 1
+        self.scope = Scope(f"{function.scope.key}{self.fold(function.name)}#{function.scope.children}.",
+                           function.scope, "function")
+        for (param, _), value in zip(function.params, values, strict=True):
+            key = self.define_key(param)
+            self.values[key] = value
+            self.kinds[key] = "var"
+
+        def restore() -> None:
+            self.scope = saved
+
+        if not self.push(function.statements, "macro", restore, start=function.start, end=function.end,
+                         statement=op):
+            restore()
+
     def do_endm(self, op: Op) -> None:
         self.error(op, f"'.{op.name}' without '.macro'")
 
@@ -1805,6 +1906,15 @@ class TassAssembly(DialectAssembly):
 
     def do_bare_call(self, op: Op) -> None:
         first, first_column, second, second_column, rest = op.extra
+        function = self.functions.get(self.fold(first))
+        if function is not None:
+            self.call_multiline_function(op, function, op.text)
+            return
+        function = self.functions.get(self.fold(second)) if second else None
+        if function is not None:
+            self.code_label(CodeLabel(op.line, first_column, first, False))
+            self.call_multiline_function(op, function, rest)
+            return
         if self.fold(first) in self.macros:
             self.do_macro_call(Op(op.line, first_column, "macro-call", [], op.text, extra=first))
         elif not second:
@@ -1817,6 +1927,12 @@ class TassAssembly(DialectAssembly):
 
     def do_macro_call(self, op: Op) -> None:
         name = op.extra
+        function = self.functions.get(self.fold(name))
+        if function is not None:
+            if op.label is not None:
+                self.code_label(CodeLabel(op.line, op.label_column, op.label, False))
+            self.call_multiline_function(op, function, op.text)
+            return
         macro = self.macros.get(self.fold(name))
         if macro is None:
             if self.fold(name) in _NOT_IN_64TASS:

@@ -51,6 +51,14 @@ class Gap:
 GAP = Gap()
 
 
+@dataclass(frozen=True, slots=True)
+class Immediate:
+    """A 64tass value that carries the immediate addressing mode (``c = #1``: then
+    ``lda c`` is ``lda #1``, and ``lda c+1`` is ``lda #2``)."""
+
+    value: object
+
+
 Value = int | float | str | bytes | Bits | Gap | tuple | list | bool
 
 
@@ -60,6 +68,8 @@ def is_number(value: object) -> bool:
 
 def number(value: object) -> int | float:
     """A numeric value (bits and booleans are integers)."""
+    if isinstance(value, Immediate):
+        return number(value.value)
     if isinstance(value, bool):
         return int(value)
     if isinstance(value, (int, float)):
@@ -398,6 +408,7 @@ UNARY: dict[str, Callable[[object], object]] = {
     "hi_word": _byte_of(8, 16),  # 64tass's >`: the higher word, bits 8-23
     "swap_word": _swapped_word,
     "decimal_string": lambda a: str(integer(a)),  # 64tass's old '^' (format("%d") now)
+    "immediate": lambda a: Immediate(a),  # 64tass: '#' in a value
 }
 
 #: Binary operations by canonical name (the conditional ``?:`` is handled by the evaluator).
@@ -449,6 +460,10 @@ def apply_unary(op: str, a: object) -> object:
 
 
 def apply_binary(op: str, a: object, b: object) -> object:
+    if isinstance(a, Immediate) or isinstance(b, Immediate):
+        inner = apply_binary(op, a.value if isinstance(a, Immediate) else a,
+                             b.value if isinstance(b, Immediate) else b)
+        return Immediate(inner)
     if isinstance(a, (tuple, list)) or isinstance(b, (tuple, list)):
         if op not in ("concat", "repeat", "in", "notin", "eq", "ne") and not op.startswith("l"):
             return _broadcast(op, a, b)
@@ -472,6 +487,8 @@ def _broadcast(op: str, a: object, b: object) -> object:
 
 
 def apply_unary_broadcast(op: str, a: object) -> object:
+    if isinstance(a, Immediate):
+        return Immediate(apply_unary_broadcast(op, a.value))
     if isinstance(a, (tuple, list)):
         items = [apply_unary_broadcast(op, x) for x in a]
         return items if isinstance(a, list) else tuple(items)
