@@ -453,7 +453,8 @@ class TassParser:
             j = _identifier_end(text, i + 1)
             name = text[i + 1 : j]
             return self._directive(line, label, name, i + 1, text, j)
-        if label is not None and not c.isalpha() and c not in ".#":
+        if label is not None and not c.isalpha() and c != "." and not (
+                c == "#" and i + 1 < n and (text[i + 1].isalpha() or text[i + 1] == "_")):
             # "name args": a macro called by its bare name
             return [Op(line, label[1], "bare-call", [], text[i:].strip(),
                        extra=(label[0], label[1], "", i + 1, text[i:].strip()))]
