@@ -555,6 +555,8 @@ class AcmeParser:
         if name == "set":
             s = k
             e = _symbol_end(text, s + 1 if s < n and text[s] in ".@" else s)
+            if e == s or (e == s + 1 and text[s] in ".@"):
+                raise ParseError("'!set' takes 'name = value'", s + 1)
             p = skip_blanks(text, e)
             if p >= n or text[p] != "=":
                 raise ParseError("'!set' takes 'name = value'", p + 1)
@@ -923,6 +925,7 @@ class AcmeAssembly(DialectAssembly):
             return
         self.pc = value
         self.offset = 0
+        self.past_end = False
 
     def _values(self, op: Op) -> list[tuple[Any, Expr]]:
         items: list[tuple[Any, Expr]] = []
@@ -1449,6 +1452,7 @@ class AcmeAssembly(DialectAssembly):
             count[0] += 1
             if count[0] > MAX_ITERATIONS:
                 self.error(op, f"'!do' loop ran {MAX_ITERATIONS:,} times: stopped")
+                self.stopped_by_limit = True
                 return
             self.push(statements, "loop", iterate, start=span[0], end=span[1], statement=op)
 
@@ -1469,6 +1473,7 @@ class AcmeAssembly(DialectAssembly):
             count[0] += 1
             if count[0] > MAX_ITERATIONS:
                 self.error(op, f"'!while' loop ran {MAX_ITERATIONS:,} times: stopped")
+                self.stopped_by_limit = True
                 return
             self.push(statements, "loop", iterate, start=span[0], end=span[1], statement=op)
 

@@ -44,10 +44,13 @@ from toolchain.diagnostics import Diagnostic, UserError
 
 #: Passes before the assembler gives up on sizes that keep changing.
 MAX_PASSES = 20
-#: Statements one pass may carry out (loops and macros included).
-MAX_STEPS = 3_000_000
+#: Statements one pass may carry out (loops and macros included), and all passes together.
+MAX_STEPS = 1_000_000
+MAX_TOTAL_STEPS = 4_000_000
+#: Errors after which a pass stops (a cascade of them is no news).
+MAX_PASS_ERRORS = 200
 #: Iterations of one loop.
-MAX_ITERATIONS = 100_000
+MAX_ITERATIONS = 65_536
 #: Macros and loops inside one another, and includes inside one another.
 MAX_DEPTH = 256
 MAX_INCLUDE_DEPTH = 64
@@ -202,10 +205,17 @@ class DialectAssembly(_Assembly):
 
     # -- passes ------------------------------------------------------------------------------------
     def run(self) -> Program:
+        self.total_steps = 0
         for number in range(1, MAX_PASSES + 1):
             self.pass_number = number
             self.run_pass()
-            if self.settled():
+            self.total_steps += self.steps
+            if self.settled() or self.stopped_by_limit:
+                break  # a limit of work was reached: another pass would only reach it again
+            if self.total_steps > MAX_TOTAL_STEPS:
+                self.errors.append(Diagnostic(self.sources[-1][1] if self.sources else "<source>", 0, 0,
+                                              f"more than {MAX_TOTAL_STEPS:,} statements in {number} passes: "
+                                              "stopped"))
                 break
             if self.persistent_symbols:
                 for key, kind in self.previous_kinds.items():
@@ -263,6 +273,8 @@ class DialectAssembly(_Assembly):
         self.include_depth = 0
         self.listed_line: SourceLine | None = None
         self.stopped = False
+        self.stopped_by_limit = False
+        self.past_end = False
         self.start_pass()
         for name, value in self.options.defines:
             self.set_symbol(self.define_key(name), value, "const", None, name)
@@ -294,7 +306,7 @@ class DialectAssembly(_Assembly):
             if self.steps > MAX_STEPS:
                 self.error(statement, f"more than {MAX_STEPS:,} statements in one pass (a loop or macro "
                            "that does not end?)")
-                self.stopped = True
+                self.stopped = self.stopped_by_limit = True
                 return
             try:
                 self.execute(statement)
@@ -304,13 +316,23 @@ class DialectAssembly(_Assembly):
                 self.error(statement, str(exc), exc.column)
             except V.ValueError_ as exc:
                 self.error(statement, str(exc))
+            except Unknown as exc:
+                self.error(statement, self.undefined_message(exc.name), exc.column)
 
     def push(self, statements: list[Statement], kind: str, on_exit: Callable[[], None] | None = None,
              start: int = 0, end: int | None = None, statement: Statement | None = None) -> bool:
+        # a loop's iteration or a macro's expansion is work too (an empty body included)
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            if statement is not None:
+                self.error(statement, f"more than {MAX_STEPS:,} statements in one pass (a loop or macro that "
+                           "does not end?)")
+            self.stopped = self.stopped_by_limit = True
+            return False
         if len(self.frames) > MAX_DEPTH:
             if statement is not None:
                 self.error(statement, f"macros, loops and includes nested more than {MAX_DEPTH} deep")
-            self.stopped = True
+            self.stopped = self.stopped_by_limit = True
             return False
         self.frames.append(Frame(statements, start, len(statements) if end is None else end, kind, on_exit))
         return True
@@ -339,6 +361,9 @@ class DialectAssembly(_Assembly):
     # -- diagnostics ----------------------------------------------------------------------------
     def error(self, statement: Statement, message: str, column: int | None = None) -> None:
         self.diagnostic(statement.line, statement.column if column is None else column, message)
+        if len(self.errors) >= MAX_PASS_ERRORS:
+            # enough to show (the first 20 are): the rest of this pass would only add more
+            self.stopped = self.stopped_by_limit = True
 
     def warn(self, statement: Statement, message: str, column: int | None = None) -> None:
         self.diagnostic(statement.line, statement.column if column is None else column, message, "warning")
@@ -451,6 +476,7 @@ class DialectAssembly(_Assembly):
                    "label or instruction")
 
     def set_pc(self, statement: Statement, value: int) -> None:
+        self.past_end = False
         if not 0 <= value <= 0xFFFF:
             self.error(statement, f"origin {_hex(value)} is outside the 64 KiB address space")
             return
@@ -465,7 +491,9 @@ class DialectAssembly(_Assembly):
         address = self.pc + self.offset
         end = address + len(data)
         if address < 0 or end > 0x10000:
-            self.error(statement, "the program runs past $FFFF, the end of memory")
+            if not self.past_end:  # said once until a new origin
+                self.error(statement, "the program runs past $FFFF, the end of memory")
+                self.past_end = True
             self.pc += len(data)
             return
         if data:

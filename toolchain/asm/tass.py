@@ -850,13 +850,15 @@ class TassAssembly(DialectAssembly):
         self.sizes: dict[str, int] = {}
 
     def end_pass(self) -> None:
-        for frame, _ in self.conditions:
-            del frame
+        if self.stopped:
+            return  # .end, or a limit: what is still open was not closed by choice
         if self.conditions:
             self.diagnostic(self.lines[-1] if self.lines else SourceLine("", 0, "", None, 0), 0,
                             "'.if' without '.fi' at the end of the source")
         for _, kind, opener, _ in self.scope_stack:
-            closing = {"proc": ".pend", "block": ".bend", "namespace": ".endn", "macro": ".endm"}.get(kind, ".end")
+            if kind in ("macro", "loop", "function"):
+                continue  # closed by the walk itself
+            closing = {"proc": ".pend", "block": ".bend", "namespace": ".endn"}.get(kind, ".end")
             self.error(opener, f"'.{kind}' without '{closing}'")
         for _, _, opener in self.logicals:
             self.error(opener, "'.logical' without '.here'")
@@ -977,10 +979,8 @@ class TassAssembly(DialectAssembly):
         if not 0 <= value <= 0xFFFF:
             self.error(op, f"origin {value:#x} is outside the 64 KiB address space")
             return
-        if self.pc is not None and self.offset:
-            self.offset += self.pc - value
-            self.offset -= self.pc - value  # 64tass: the compile offset follows the program counter
-        self.pc = value
+        self.pc = value  # under .logical the compile offset stays as it is (64tass)
+        self.past_end = False
 
     # data
     def _data_items(self, op: Op) -> list[tuple[Any, Expr]]:
@@ -1626,6 +1626,7 @@ class TassAssembly(DialectAssembly):
                 return
             if loop.iterations >= MAX_ITERATIONS:
                 self.error(op, f"loop ran {MAX_ITERATIONS:,} times: stopped")
+                self.stopped_by_limit = True
                 self.loops.remove(loop)
                 return
             if not more():
