@@ -106,10 +106,11 @@ def _probes() -> list[tuple[str, str]]:
 
 
 _PROBES = _probes()
-_NASTY = ["(", ")", "[", "]", "{", "}", ",", ":", "=", ":=", "+", "-", "*", "/", "#", "$", "%", '"', "'", "\\1",
-          "@", ".if 1", ".fi", ".next", ".endm", "!if 1 {", "}", " .rept 3", "!for i,0,3 {", ".macro", ".proc",
-          ".pend", "\n", "\n+", "\n-", " x ", " .. ", "<", ">", "~", "!", "?", ";", "0", "255", "$ffff", "1e308",
-          "**", "<<", "!set", ".while 1", "!do {", "} while 1", "*=", " lda", ",x", "\x00", "é", "{clr}"]
+_NASTY = ["(", ")", "[", "]", "{", "}", ",", ":", "=", ":=", "+", "-", "*", "/", "#", "$", "%", '"', "'",
+          "\\1", "@", ".if 1", ".fi", ".next", ".endm", "!if 1 {", "}", " .rept 3", "!for i,0,3 {", ".macro",
+          ".proc", ".pend", "\n", "\n+", "\n-", " x ", " .. ", "<", ">", "~", "!", "?", ";", "0", "255",
+          "$ffff", "1e308", "**", "<<", "!set", ".while 1", "!do {", "} while 1", "*=", " lda", ",x", "\x00",
+          "é", "{clr}"]
 
 
 @st.composite
@@ -136,7 +137,8 @@ def mutated_probes(draw: st.DrawFn) -> tuple[str, str]:
 
 def _assemble_any(dialect: str, source: str, ascii: bool) -> None:
     try:
-        result = assemble(source, "fuzz.s", AssemblyOptions(dialect=dialect, ascii=ascii and dialect == "64tass"))
+        options = AssemblyOptions(dialect=dialect, ascii=ascii and dialect == "64tass")
+        result = assemble(source, "fuzz.s", options)
     except UserError as exc:
         assert exc.diagnostics
         for diagnostic in exc.diagnostics:

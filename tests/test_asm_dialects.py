@@ -84,7 +84,8 @@ def test_there_are_probes_for_both_dialects() -> None:
     ("game.asm", "*= $1000\n .byte 1\n .if 1\n .text \"a\"\n .endif\n", "profi"),
     ("listing.txt", "10 *= $c000\n20 lda #1\n", "profi"),
 ])  # fmt: skip
-def test_the_dialect_comes_from_the_extension_or_the_first_directive(path: str, text: str, dialect: str) -> None:
+def test_the_dialect_comes_from_the_extension_or_the_first_directive(path: str, text: str,
+                                                                     dialect: str) -> None:
     assert detect(path, text)[0] == dialect
 
 
@@ -94,8 +95,8 @@ def test_the_listing_says_which_dialect_and_why(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["asm", str(source), "-o", str(tmp_path / "x.prg"), "-l", "-", "-q"])
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[0] == "; 64tass dialect (from its first directive .enc)"
-    result = CliRunner().invoke(main, ["asm", str(source), "--dialect", "64tass", "-o", str(tmp_path / "x.prg"),
-                                       "-l", "-", "-q"])
+    result = CliRunner().invoke(main, ["asm", str(source), "--dialect", "64tass", "-o",
+                                       str(tmp_path / "x.prg"), "-l", "-", "-q"])
     assert result.output.splitlines()[0] == "; 64tass dialect (--dialect)"
     acme = tmp_path / "hello.a"
     acme.write_text("* = $1000\n lda #1\n")
@@ -140,7 +141,8 @@ def test_acme_to_plain_writes_no_load_address(tmp_path: Path, monkeypatch: pytes
 # -- every dialect has -D, -I, listings, VICE labels and symbols ---------------------------------
 
 @pytest.mark.parametrize(("dialect", "main_text", "library"), [
-    ("64tass", '*= $1000\n .include "lib.s"\n .if debug\n lda #1\n .fi\nloop jmp chrout\n', "chrout = $ffd2\n"),
+    ("64tass", '*= $1000\n .include "lib.s"\n .if debug\n lda #1\n .fi\nloop jmp chrout\n',
+     "chrout = $ffd2\n"),
     ("acme", '* = $1000\n !source "lib.a"\n !if debug { lda #1 }\nloop jmp chrout\n', "chrout = $ffd2\n"),
 ])  # fmt: skip
 def test_defines_include_paths_and_outputs_in_every_dialect(dialect: str, main_text: str, library: str,
@@ -151,8 +153,9 @@ def test_defines_include_paths_and_outputs_in_every_dialect(dialect: str, main_t
     suffix = ".s" if dialect == "64tass" else ".a"
     (tmp_path / f"main{suffix}").write_text(main_text)
     (tmp_path / "lib" / f"lib{suffix}").write_text(library)
-    result = CliRunner().invoke(main, ["asm", f"main{suffix}", "--dialect", dialect, "-I", "lib", "-D", "debug=1",
-                                       "-o", "x.prg", "-l", "x.lst", "--vice-labels", "x.labels", "--symbols"])
+    result = CliRunner().invoke(main, ["asm", f"main{suffix}", "--dialect", dialect, "-I", "lib", "-D",
+                                       "debug=1", "-o", "x.prg", "-l", "x.lst", "--vice-labels", "x.labels",
+                                       "--symbols"])
     assert result.exit_code == 0, result.output
     assert Path("x.prg").read_bytes() == bytes([0x00, 0x10, 0xA9, 0x01, 0x4C, 0xD2, 0xFF])
     assert "al C:1002 .loop" in Path("x.labels").read_text()
@@ -165,7 +168,8 @@ def test_listing_labels_and_symbols_of_a_64tass_program() -> None:
     program = assemble("*= $c000\nstart lda #$01\n sta $d020\nblk .block\nin nop\n .bend\n", "x.s",
                        AssemblyOptions(dialect="64tass"))
     rows = listing(program).splitlines()
-    assert rows[1:4] == ["                *= $c000", "C000  A9 01     start lda #$01", "C002  8D 20 D0   sta $d020"]
+    assert rows[1:4] == ["                *= $c000", "C000  A9 01     start lda #$01",
+                         "C002  8D 20 D0   sta $d020"]
     assert "C005  EA        in nop" in rows
     assert "al C:c000 .start" in vice_labels(program)
     assert "blk.in" in symbol_table(program)
@@ -250,13 +254,13 @@ def test_the_real_tool_and_c64tc_agree_on_a_generated_program(tmp_path: Path) ->
     """A program with every addressing mode of every documented mnemonic, both dialects."""
     from toolchain.cpu.opcodes import ENCODINGS, Mode
 
-    forms = {Mode.IMP: "", Mode.ACC: "", Mode.IMM: "#$12", Mode.ZP: "$12", Mode.ZPX: "$12,x", Mode.ZPY: "$12,y",
-             Mode.ABS: "$1234", Mode.ABX: "$1234,x", Mode.ABY: "$1234,y", Mode.IND: "($1234)",
-             Mode.IZX: "($12,x)", Mode.IZY: "($12),y", Mode.REL: "*"}  # fmt: skip
+    forms = {Mode.IMP: "", Mode.ACC: "", Mode.IMM: "#$12", Mode.ZP: "$12", Mode.ZPX: "$12,x",
+             Mode.ZPY: "$12,y", Mode.ABS: "$1234", Mode.ABX: "$1234,x", Mode.ABY: "$1234,y",
+             Mode.IND: "($1234)", Mode.IZX: "($12,x)", Mode.IZY: "($12),y", Mode.REL: "*"}  # fmt: skip
+    operands = {0: b"", 1: b"\x12", 2: b"\x34\x12"}
     lines = [f" {m} {forms[mode]}" for (m, mode) in ENCODINGS]
-    expected = b"\x00\x10" + b"".join(bytes([op.code]) + (b"\x12" if op.mode.operand_length == 1 and op.mode
-                                                         is not Mode.REL else b"\x34\x12" if op.mode.operand_length
-                                                         == 2 else b"\xfe" if op.mode is Mode.REL else b"")
+    expected = b"\x00\x10" + b"".join(bytes([op.code]) + (b"\xfe" if op.mode is Mode.REL else
+                                                         operands[op.mode.operand_length])
                                       for op in ENCODINGS.values())
     for dialect, origin in (("64tass", "*= $1000"), ("acme", "* = $1000")):
         text = origin + "\n" + "\n".join(lines) + "\n"

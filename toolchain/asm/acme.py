@@ -50,8 +50,22 @@ from toolchain.asm.expressions import (
     ProgramCounter,
     Symbol,
 )
-from toolchain.asm.parser import Instruction, Label, ParseError, SourceLine, Statement, Syntax, make_instruction
-from toolchain.asm.syntax import BinaryOperator, ExpressionSyntax, PrefixOperator, parse_expression, skip_blanks
+from toolchain.asm.parser import (
+    Instruction,
+    Label,
+    ParseError,
+    SourceLine,
+    Statement,
+    Syntax,
+    make_instruction,
+)
+from toolchain.asm.syntax import (
+    BinaryOperator,
+    ExpressionSyntax,
+    PrefixOperator,
+    parse_expression,
+    skip_blanks,
+)
 
 # -- expressions --------------------------------------------------------------------------------
 # Priorities from ACME's alu.c (higher binds tighter).
@@ -117,7 +131,8 @@ def _symbol_end(text: str, i: int) -> int:
     return i
 
 
-def _number(text: str, i: int, base: int, digits: str, column: int, length_per_digit: int) -> tuple[Expr, int]:
+def _number(text: str, i: int, base: int, digits: str, column: int,
+            length_per_digit: int) -> tuple[Expr, int]:
     j = i
     n = len(text)
     while j < n and text[j] in digits:
@@ -243,14 +258,15 @@ _BLOCK_OPS = frozenset({"{", "}"})
 PSEUDO_OPS = {
     "8": "byte", "08": "byte", "by": "byte", "byte": "byte", "16": "word", "wo": "word", "word": "word",
     "le16": "word", "be16": "be16", "24": "24", "le24": "24", "be24": "be24", "32": "32", "le32": "32",
-    "be32": "be32", "hex": "hex", "h": "hex", "fill": "fill", "fi": "fill", "skip": "skip", "align": "align",
-    "convtab": "convtab", "ct": "convtab", "text": "text", "tx": "text", "pet": "pet", "raw": "raw", "scr": "scr",
-    "scrxor": "scrxor", "to": "to", "source": "source", "src": "source", "binary": "binary", "bin": "binary",
-    "zone": "zone", "zn": "zone", "symbollist": "symbollist", "sl": "symbollist", "if": "if", "ifdef": "ifdef",
-    "ifndef": "ifndef", "for": "for", "set": "set", "do": "do", "while": "while", "endoffile": "eof", "eof": "eof",
-    "warn": "warn", "error": "error", "serious": "serious", "macro": "macro", "initmem": "initmem", "xor": "xor",
-    "pseudopc": "pseudopc", "cpu": "cpu", "al": "al", "as": "as", "rl": "rl", "rs": "rs", "address": "address",
-    "addr": "address", "cbm": "cbm", "subzone": "subzone", "sz": "subzone", "realpc": "realpc",
+    "be32": "be32", "hex": "hex", "h": "hex", "fill": "fill", "fi": "fill", "skip": "skip",
+    "align": "align", "convtab": "convtab", "ct": "convtab", "text": "text", "tx": "text", "pet": "pet",
+    "raw": "raw", "scr": "scr", "scrxor": "scrxor", "to": "to", "source": "source", "src": "source",
+    "binary": "binary", "bin": "binary", "zone": "zone", "zn": "zone", "symbollist": "symbollist",
+    "sl": "symbollist", "if": "if", "ifdef": "ifdef", "ifndef": "ifndef", "for": "for", "set": "set",
+    "do": "do", "while": "while", "endoffile": "eof", "eof": "eof", "warn": "warn", "error": "error",
+    "serious": "serious", "macro": "macro", "initmem": "initmem", "xor": "xor", "pseudopc": "pseudopc",
+    "cpu": "cpu", "al": "al", "as": "as", "rl": "rl", "rs": "rs", "address": "address", "addr": "address",
+    "cbm": "cbm", "subzone": "subzone", "sz": "subzone", "realpc": "realpc",
 }  # fmt: skip
 
 # what 64tass and other assemblers spell, and ACME's own spelling
@@ -326,7 +342,8 @@ class AcmeParser:
                     modifiers.append(word)
                     k = word_end
                 return [Op(line, i + 1, "*=", [expr], extra=modifiers)]
-            raise ParseError("syntax error: '*' at the start of a statement sets the address: '* = address'", i + 1)
+            raise ParseError("syntax error: '*' at the start of a statement sets the address: "
+                             "'* = address'", i + 1)
         if c in "+-":
             j = i
             while j < n and text[j] == c:
@@ -393,9 +410,9 @@ class AcmeParser:
             from toolchain.asm.tass import DIRECTIVES
 
             if word in DIRECTIVES:
-                raise ParseError(f"'.{word}' is a 64tass directive, and this source is read as ACME (--dialect "
-                                 f"64tass reads 64tass sources; in ACME: {_OTHER_DIALECT.get(word, '!' + word)})",
-                                 i + 1)
+                spelled = _OTHER_DIALECT.get(word, "!" + word)
+                raise ParseError(f"'.{word}' is a 64tass directive, and this source is read as ACME "
+                                 f"(--dialect 64tass reads 64tass sources; in ACME: {spelled})", i + 1)
         raise ParseError(f"syntax error: unexpected '{c}'", i + 1)
 
     @staticmethod
@@ -404,7 +421,8 @@ class AcmeParser:
         if i < len(text):
             raise ParseError(f"syntax error: unexpected '{text[i]}'", i + 1)
 
-    def instruction(self, line: SourceLine, text: str, mnemonic: str, start: int, end: int) -> list[Statement]:
+    def instruction(self, line: SourceLine, text: str, mnemonic: str, start: int,
+                    end: int) -> list[Statement]:
         n = len(text)
         force = 0
         if end < n and text[end] == "+" and end + 1 < n and text[end + 1] in "123":
@@ -415,7 +433,8 @@ class AcmeParser:
         i = skip_blanks(text, end)
         dialect = self.instruction_set.dialect
         if i >= n:
-            instruction = make_instruction(line, None, mnemonic, start + 1, (Syntax.IMPLIED, None), dialect)[0]
+            instruction = make_instruction(line, None, mnemonic, start + 1, (Syntax.IMPLIED, None),
+                                           dialect)[0]
             return [_dialect_instruction(instruction, force)]
         if text[i] == "#":
             expr, k = expression(text, i + 1)
@@ -582,7 +601,8 @@ class AcmeParser:
         e = _symbol_end(text, k)
         word = text[k:e].lower()
         if word not in ("while", "until"):
-            raise ParseError(f"syntax error: 'while' or 'until' expected, not '{text[k:e] or text[k]}'", k + 1)
+            raise ParseError(f"syntax error: 'while' or 'until' expected, not '{text[k:e] or text[k]}'",
+                             k + 1)
         expr, end = expression(text, e)
         self._end(text, end)
         return word, expr
@@ -754,7 +774,7 @@ class AcmeAssembly(DialectAssembly):
             self.symbol_flags[key] = self.flags_of(statement.expr)
             if key in self.values and self.kinds.get(key) != "var":
                 try:
-                    value = self.evaluate(statement.expr)
+                    value = self.compute(statement.expr)
                 except Unknown:
                     return
                 if value == self.values[key]:
@@ -818,8 +838,8 @@ class AcmeAssembly(DialectAssembly):
         assert ins.expr is not None
         expr = ins.expr
         while type(expr) is Paren:
-            expr = expr.inner  # type: ignore[attr-defined]
-        if type(expr) is Operation and expr.op in ("lo", "hi", "bank"):  # type: ignore[attr-defined]
+            expr = expr.inner
+        if type(expr) is Operation and expr.op in ("lo", "hi", "bank"):
             return 1  # surely fits a byte
         force, unsure = self.flags_of(expr)
         if force >= 2 or unsure or not known or value is None:
@@ -960,7 +980,7 @@ class AcmeAssembly(DialectAssembly):
                 self.error(op, f"number out of range: {number} does not fit in {8 * width} bits", expr.column)
             data = (number & ((1 << (8 * width)) - 1)).to_bytes(width, "big" if big_endian else "little")
             out += data
-        self.emit(op, out)
+        self.emit_bytes(op, out)
 
     def do_byte(self, op: Op) -> None:
         self._numbers(op, 1)
@@ -988,12 +1008,12 @@ class AcmeAssembly(DialectAssembly):
         if len(digits) % 2 or any(c not in "0123456789abcdefABCDEF" for c in digits):
             self.error(op, "'!hex' takes pairs of hexadecimal digits")
             return
-        self.emit(op, bytes.fromhex(digits))
+        self.emit_bytes(op, bytes.fromhex(digits))
 
-    def emit(self, statement: Statement, data: bytes | bytearray) -> None:
+    def emit_bytes(self, statement: Statement, data: bytes | bytearray) -> None:
         if self.xor:
             data = bytes(b ^ self.xor for b in data)
-        super().emit(statement, data)
+        super().emit_bytes(statement, data)
 
     def _text(self, op: Op, table: Any, xor: int = 0) -> None:
         out = bytearray()
@@ -1011,7 +1031,7 @@ class AcmeAssembly(DialectAssembly):
             if not -128 <= number <= 255:
                 self.error(op, f"number out of range: {number} does not fit in a byte", expr.column)
             out.append(number & 0xFF)
-        self.emit(op, out)
+        self.emit_bytes(op, out)
 
     def do_text(self, op: Op) -> None:
         self._text(op, None)
@@ -1046,7 +1066,7 @@ class AcmeAssembly(DialectAssembly):
         if not 0 <= count <= 0x10000:
             self.error(op, f"'!fill' amount {count} is outside 0..65536")
             return
-        self.emit(op, bytes((value,)) * count)
+        self.emit_bytes(op, bytes((value,)) * count)
 
     def do_skip(self, op: Op) -> None:
         count = self.known_now(op, op.args[0], "the amount") if op.args else None
@@ -1073,7 +1093,7 @@ class AcmeAssembly(DialectAssembly):
             if count > 0x10000:
                 self.error(op, "'!align' never reaches its address")
                 return
-        self.emit(op, bytes((fill,)) * count)
+        self.emit_bytes(op, bytes((fill,)) * count)
 
     def do_convtab(self, op: Op) -> None:
         if not op.args:
@@ -1206,10 +1226,10 @@ class AcmeAssembly(DialectAssembly):
         chunk = data[skip:]
         if size is not None:
             chunk = chunk[:size] + bytes(max(0, size - len(chunk)))
-        self.emit(op, chunk)
+        self.emit_bytes(op, chunk)
 
     def do_cpu(self, op: Op) -> None:
-        name = op.args[0].constant if op.args and isinstance(op.args[0], Constant) else None  # type: ignore[attr-defined]
+        name = op.args[0].constant if op.args and isinstance(op.args[0], Constant) else None
         sets = {"6502": ACME_6502, "6510": ACME_6510, "nmos6502": ACME_6510}
         if name not in sets:
             self.error(op, f"CPU '{name}' is not supported by c64tc (6502, 6510 and nmos6502 are)")
@@ -1328,10 +1348,10 @@ class AcmeAssembly(DialectAssembly):
 
     def _truth(self, op: Op, expr: Expr) -> bool:
         try:
-            return V.truth(self.evaluate(expr))
+            return V.truth(self.compute(expr))
         except Unknown as exc:
-            self.error(op, f"the condition must be known in the first pass: {self.undefined_message(exc.name)}",
-                       exc.column)
+            self.error(op, "the condition must be known in the first pass: "
+                       f"{self.undefined_message(exc.name)}", exc.column)
             return False
 
     def is_symbol_defined(self, name: str) -> bool:
@@ -1371,6 +1391,7 @@ class AcmeAssembly(DialectAssembly):
             values = self.evaluate_or_report(op, op.args[0])
             if values is None:
                 return
+            items: list[Any]
             if isinstance(values, str):
                 items = [self.encode_byte(b) for b in values.encode("utf-8")]
             elif isinstance(values, list):
@@ -1394,7 +1415,8 @@ class AcmeAssembly(DialectAssembly):
                     return
                 start, end = V.integer(start, "trunc"), V.integer(end, "trunc")
                 if abs(end - start) + 1 > MAX_ITERATIONS:
-                    self.error(op, f"'!for' of {abs(end - start) + 1} iterations (at most {MAX_ITERATIONS:,})")
+                    self.error(op, f"'!for' of {abs(end - start) + 1} iterations "
+                               f"(at most {MAX_ITERATIONS:,})")
                     return
                 items = list(range(start, end + 1)) if start <= end else list(range(start, end - 1, -1))
                 after = end + 1 if start <= end else end - 1
@@ -1413,7 +1435,7 @@ class AcmeAssembly(DialectAssembly):
                 if form != "in" and len(op.args) == 2:
                     self.values[key] = after
                 return
-            self.values[key] = item
+            self.values[key] = item  # type: ignore[assignment]  # dialect values are any type
             self.kinds[key] = "var"
             self.push(statements, "loop", iterate, start=span[0], end=span[1], statement=op)
 
@@ -1510,7 +1532,7 @@ class AcmeAssembly(DialectAssembly):
         parts = []
         for expr in op.args:
             try:
-                value = self.evaluate(expr)
+                value = self.compute(expr)
             except Unknown:
                 return None
             if isinstance(value, str):
@@ -1531,9 +1553,9 @@ class AcmeAssembly(DialectAssembly):
         key = (name, len(params))
         macro = _Macro(name, params, self.frame.statements, span[0], span[1], self.zone)
         existing = self.macros.get(f"{name}/{len(params)}")
-        if existing is not None and existing.statements is not macro.statements:
-            pass
-        if existing is not None and (existing.statements is not macro.statements or existing.start != macro.start):
+        # macros last from pass to pass: the same definition again is no second one
+        if existing is not None and (existing.statements is not macro.statements or
+                                     existing.start != macro.start):
             self.error(op, f"macro '{name}' with {len(params)} parameters is already defined")
             return
         self.macros[f"{name}/{len(params)}"] = macro
@@ -1545,7 +1567,8 @@ class AcmeAssembly(DialectAssembly):
         if macro is None:
             known = [k for k in self.macros if k.split("/")[0] == name]
             if known:
-                self.error(op, f"macro '{name}' takes {known[0].split('/')[1]} parameters, not {len(op.args)}")
+                self.error(op, f"macro '{name}' takes {known[0].split('/')[1]} parameters, "
+                           f"not {len(op.args)}")
             else:
                 self.error(op, f"macro '{name}' is not defined")
             return
@@ -1554,7 +1577,7 @@ class AcmeAssembly(DialectAssembly):
             return
         values = [self.evaluate_or_report(op, arg) for arg in op.args]
         flags = [self.flags_of(arg) for arg in op.args]  # ACME passes them with the values
-        saved = (self.zone, self.anonymous_snapshot())
+        saved = (self.zone,)
         self.zone_counter += 1
         self.zone = f"macro{self.zone_counter}:"
         for (param, _), value, flag in zip(macro.params, values, flags, strict=True):
@@ -1570,12 +1593,10 @@ class AcmeAssembly(DialectAssembly):
         if not self.push(macro.statements, "macro", restore, start=macro.start, end=macro.end, statement=op):
             restore()
 
-    def anonymous_snapshot(self) -> None:
-        return None
-
     def instruction(self, ins: DialectInstruction) -> None:
         if ins.mnemonic not in self.dialect.mnemonics:
-            self.error(ins, f"'{ins.mnemonic}' is an undocumented opcode: write '!cpu 6510' before it (or use "
+            self.error(ins, f"'{ins.mnemonic}' is an undocumented opcode: write '!cpu 6510' before it "
+                       "(or use "
                        "--cpu 6510)")
             return
         super().instruction(ins)

@@ -425,7 +425,7 @@ class _Assembly:
             # after "runs past $FFFF" nothing has an address: a label there fails silently (as
             # an equate whose error is reported), so its uses add no errors of their own
             if type(statement) is Label:
-                self.failed.add(statement.name)  # type: ignore[attr-defined]
+                self.failed.add(statement.name)
             return None
         if not self.origin_reported:
             self.diagnostic(statement.line, statement.column,

@@ -43,8 +43,8 @@ shy abx=9c
 slo izx=03 zp=07 abs=0f izy=13 zpx=17 aby=1b abx=1f
 sre izx=43 zp=47 abs=4f izy=53 zpx=57 aby=5b abx=5f
 """
-_TASS_ALIASES = {"ahx": "sha", "alr": "asr", "axs": "sbx", "dcm": "dcp", "ins": "isb", "isc": "isb", "lae": "lds",
-                 "las": "lds", "lxa": "lax", "tas": "shs", "xaa": "ane"}  # fmt: skip
+_TASS_ALIASES = {"ahx": "sha", "alr": "asr", "axs": "sbx", "dcm": "dcp", "ins": "isb", "isc": "isb",
+                 "lae": "lds", "las": "lds", "lxa": "lax", "tas": "shs", "xaa": "ane"}  # fmt: skip
 # 64tass's aliases that every 6502 has: blt/bge for bcc/bcs, shl/shr for asl/lsr
 _TASS_DOCUMENTED_ALIASES = {"blt": "bcc", "bge": "bcs", "shl": "asl", "shr": "lsr"}
 

@@ -6,8 +6,9 @@ where it is unambiguous (ACME: ``.a``, ``.acme``: the extension ACME's manual as
 64tass has none of its own, and ``.tas`` is used for ACME sources too), else the first
 directive of the source
 (``!to``, ``!cpu``, ``!source``, any ``!`` directive is ACME; ``.cpu``, ``.proc``,
-``.enc``... are 64tass; not those Profi-Ass has too, like ``.byte`` or ``.if``), else Profi-Ass.  ``.s``, ``.asm`` and ``.src`` are used by every
-assembler, so they decide nothing.
+``.enc``... are 64tass; not those Profi-Ass has too, like ``.byte`` or ``.if``), else
+Profi-Ass.  ``.s``, ``.asm`` and ``.src`` are used by every assembler, so they decide
+nothing.
 """
 
 from __future__ import annotations
@@ -23,11 +24,13 @@ NAMES = ("profi", "64tass", "acme")
 # only ACME's own extensions decide
 _EXTENSIONS = {".a": "acme", ".acme": "acme"}
 # a directive that only one dialect has, at the start of a statement
-_ACME_DIRECTIVE = re.compile(r"^[ \t]*(?:[A-Za-z_.@][\w.]*[ \t]+)?!(?:to|cpu|source|src|zone|zn|byte|by|08|8|word|wo|"
-                             r"16|24|32|pet|scr|raw|text|tx|fill|fi|binary|bin|macro|if|ifdef|ifndef|for|set|"
-                             r"pseudopc|align|convtab|ct|initmem|warn|error|serious|do|while|eof|endoffile|sl|"
-                             r"symbollist|addr|address|hex|h|skip|xor|scrxor|le16|be16)\b", re.IGNORECASE | re.MULTILINE)
-_TASS_DIRECTIVE = re.compile(r"^[ \t]*(?:[A-Za-z_][\w]*:?[ \t]+)?\.(?:cpu|proc|pend|enc|block|bend|null|logical|"
+_ACME_DIRECTIVE = re.compile(r"^[ \t]*(?:[A-Za-z_.@][\w.]*[ \t]+)?!(?:to|cpu|source|src|zone|zn|byte|by|08|8|"
+                             r"word|wo|16|24|32|pet|scr|raw|text|tx|fill|fi|binary|bin|macro|if|ifdef|ifndef|"
+                             r"for|set|pseudopc|align|convtab|ct|initmem|warn|error|serious|do|while|eof|"
+                             r"endoffile|sl|symbollist|addr|address|hex|h|skip|xor|scrxor|le16|be16)\b",
+                             re.IGNORECASE | re.MULTILINE)
+_TASS_DIRECTIVE = re.compile(r"^[ \t]*(?:[A-Za-z_][\w]*:?[ \t]+)?\.(?:cpu|proc|pend|enc|block|bend|null|"
+                             r"logical|"
                              r"here|dsection|section|send|rept|segment|namespace|endn|cerror|cwarn|shift|ptext|"
                              r"elsif|virtual|endv|binclude|var|lbl|char|sint|dword|addr|rta|macro|endm|"
                              r"for|next)\b", re.IGNORECASE | re.MULTILINE)

@@ -274,6 +274,7 @@ class DialectAssembly(_Assembly):
         self.listed_line: SourceLine | None = None
         self.stopped = False
         self.stopped_by_limit = False
+        self.pass_errors = 0
         self.past_end = False
         self.start_pass()
         for name, value in self.options.defines:
@@ -311,11 +312,11 @@ class DialectAssembly(_Assembly):
             try:
                 self.execute(statement)
             except ParseError as exc:
-                self.error(statement, str(exc), exc.column)
+                self.limited_error(statement, str(exc), exc.column)
             except ExpressionError as exc:
-                self.error(statement, str(exc), exc.column)
+                self.limited_error(statement, str(exc), exc.column)
             except V.ValueError_ as exc:
-                self.error(statement, str(exc))
+                self.limited_error(statement, str(exc))
             except Unknown as exc:
                 self.error(statement, self.undefined_message(exc.name), exc.column)
 
@@ -349,7 +350,7 @@ class DialectAssembly(_Assembly):
         handler(statement)
 
     def report_failed(self, statement: Failed) -> None:
-        self.error(statement, statement.message)
+        self.limited_error(statement, statement.message)
 
     def note_line(self, line: SourceLine) -> None:
         """The listing shows every line the final pass carries out, once per time."""
@@ -361,8 +362,13 @@ class DialectAssembly(_Assembly):
     # -- diagnostics ----------------------------------------------------------------------------
     def error(self, statement: Statement, message: str, column: int | None = None) -> None:
         self.diagnostic(statement.line, statement.column if column is None else column, message)
-        if len(self.errors) >= MAX_PASS_ERRORS:
-            # enough to show (the first 20 are): the rest of this pass would only add more
+
+    def limited_error(self, statement: Statement, message: str, column: int | None = None) -> None:
+        """An error that is no forward reference: after MAX_PASS_ERRORS of them (the first 20
+        are shown) the rest of the pass would only add more, and it stops."""
+        self.error(statement, message, column)
+        self.pass_errors += 1
+        if self.pass_errors >= MAX_PASS_ERRORS:
             self.stopped = self.stopped_by_limit = True
 
     def warn(self, statement: Statement, message: str, column: int | None = None) -> None:
@@ -400,8 +406,8 @@ class DialectAssembly(_Assembly):
         if kind != "var" and isinstance(value, (int, V.Bits)) and not isinstance(value, bool):
             info_statement = statement if statement is not None else Label(
                 SourceLine("<command line>", 0, f"-D {shown}={value}", None, 0), 1, shown)
-            self.symbols[self.display_name(key)] = SymbolInfo(self.display_name(key), int(value), kind == "label",
-                                                                info_statement)
+            shown = self.display_name(key)
+            self.symbols[shown] = SymbolInfo(shown, int(value), kind == "label", info_statement)
 
     def label(self, statement: Label) -> None:
         if self.pc is None:
@@ -414,7 +420,7 @@ class DialectAssembly(_Assembly):
             self.resolve(statement.name, statement.column)
         value: Any
         try:
-            value = self.evaluate(statement.expr) if statement.expr is not None else self.pc
+            value = self.compute(statement.expr) if statement.expr is not None else self.pc
         except Unknown:
             if statement.kind == "const":
                 # a constant defined in terms of a later label: known in a later pass
@@ -433,7 +439,7 @@ class DialectAssembly(_Assembly):
         self.set_symbol(key, value, statement.kind, statement, statement.name)
 
     # -- expressions -----------------------------------------------------------------------------
-    def evaluate(self, expr: Expr) -> Any:
+    def compute(self, expr: Expr) -> Any:
         """The value of an expression now; Unknown when a symbol has no value yet."""
         try:
             return evaluate(expr, self.environment, self.pc)
@@ -444,7 +450,7 @@ class DialectAssembly(_Assembly):
         """The value, or None after an error (an unknown symbol is an error only when the
         passes have settled: until then the error list is thrown away)."""
         try:
-            return self.evaluate(expr)
+            return self.compute(expr)
         except Unknown as exc:
             self.error(statement, self.undefined_message(exc.name), exc.column)
         except ExpressionError as exc:
@@ -464,7 +470,7 @@ class DialectAssembly(_Assembly):
     def known_now(self, statement: Statement, expr: Expr, what: str) -> Any:
         """A value that must be known where it stands (an origin, a repeat count)."""
         try:
-            return self.evaluate(expr)
+            return self.compute(expr)
         except Unknown as exc:
             self.error(statement, f"{what} must be known where it stands: '{exc.name}' is not defined "
                        "above this line", exc.column)
@@ -483,7 +489,7 @@ class DialectAssembly(_Assembly):
         self.pc = value
         self.offset = 0
 
-    def emit(self, statement: Statement, data: bytes | bytearray) -> None:
+    def emit_bytes(self, statement: Statement, data: bytes | bytearray) -> None:
         """Put bytes at the program counter (at its real address under .logical)."""
         if self.pc is None:
             self.no_address(statement)
@@ -539,7 +545,7 @@ class DialectAssembly(_Assembly):
         unknown: Unknown | None = None
         if ins.expr is not None:
             try:
-                value = self.evaluate(ins.expr)
+                value = self.compute(ins.expr)
             except Unknown as exc:
                 unknown = exc
         if isinstance(value, (list, tuple)):
@@ -559,15 +565,15 @@ class DialectAssembly(_Assembly):
             self.error(ins, f"addressing mode {ins.syntax.value} is not available for '{ins.mnemonic}'")
             return
         if mode.operand_length == 0:
-            self.emit(ins, bytes((opcode.code,)))
+            self.emit_bytes(ins, bytes((opcode.code,)))
             return
         if unknown is not None:
             self.error(ins, self.undefined_message(unknown.name), unknown.column)
-            self.emit(ins, bytes(1 + mode.operand_length))
+            self.emit_bytes(ins, bytes(1 + mode.operand_length))
             return
         operand = self.operand_number(ins, value)
         if operand is None:
-            self.emit(ins, bytes(1 + mode.operand_length))
+            self.emit_bytes(ins, bytes(1 + mode.operand_length))
             return
         self.encode(ins, mode, opcode.code, operand)
 
@@ -619,9 +625,9 @@ class DialectAssembly(_Assembly):
                 self.error(ins, f"branch out of range: target {_hex(value)} is {distance} byte"
                            f"{'s' if distance != 1 else ''} too far ({'forward' if offset > 0 else 'back'})",
                            column)
-                self.emit(ins, bytes((opcode, 0)))
+                self.emit_bytes(ins, bytes((opcode, 0)))
                 return
-            self.emit(ins, bytes((opcode, offset & 0xFF)))
+            self.emit_bytes(ins, bytes((opcode, offset & 0xFF)))
         elif mode.operand_length == 1:
             if mode is Mode.IMM:
                 low, high = self.immediate_range(ins)
@@ -630,11 +636,11 @@ class DialectAssembly(_Assembly):
             elif not 0 <= value <= 0xFF:
                 self.error(ins, f"address {_hex(value)} is not in zero page, but '{ins.mnemonic}' has only "
                            f"the zero-page form for {ins.syntax.value}", column)
-            self.emit(ins, bytes((opcode, value & 0xFF)))
+            self.emit_bytes(ins, bytes((opcode, value & 0xFF)))
         else:
             if not 0 <= value <= 0xFFFF:
                 self.error(ins, f"address {_hex(value)} is outside $0000-$FFFF", column)
-            self.emit(ins, bytes((opcode, value & 0xFF, (value >> 8) & 0xFF)))
+            self.emit_bytes(ins, bytes((opcode, value & 0xFF, (value >> 8) & 0xFF)))
 
     def immediate_range(self, ins: DialectInstruction) -> tuple[int, int]:
         return -128, 255
@@ -705,7 +711,8 @@ class DialectAssembly(_Assembly):
             self.error(statement, exc.diagnostics[0].message if exc.diagnostics else "cannot read", column)
             return None
 
-    def read_binary(self, statement: Statement, name: str, column: int, library: bool = False) -> bytes | None:
+    def read_binary(self, statement: Statement, name: str, column: int,
+                    library: bool = False) -> bytes | None:
         path = self.find_file(statement, name, column, "binary", library)
         if path is None:
             return None
@@ -731,7 +738,7 @@ class DialectAssembly(_Assembly):
             statement = statements[index]
             if type(statement) is not Op:
                 continue
-            name = statement.name  # type: ignore[attr-defined]
+            name = statement.name
             if depth == 0 and name in stops:
                 return index, name
             if name in opens:

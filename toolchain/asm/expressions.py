@@ -235,11 +235,11 @@ def evaluate(expr: Expr, lookup: Lookup, pc: int | None) -> Any:
 def _children(node: Expr) -> tuple[Expr | None, ...]:
     kind = type(node)
     if kind is Operation:
-        return node.operands  # type: ignore[attr-defined,no-any-return]
+        return node.operands  # type: ignore[attr-defined]
     if kind is Call:
-        return node.args  # type: ignore[attr-defined,no-any-return]
+        return node.args  # type: ignore[attr-defined]
     if kind is Sequence:
-        return node.items  # type: ignore[attr-defined,no-any-return]
+        return node.items  # type: ignore[attr-defined]
     return (node.target, *node.parts)  # type: ignore[attr-defined]
 
 

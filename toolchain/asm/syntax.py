@@ -283,8 +283,8 @@ def parse_expression(text: str, start: int, syntax: ExpressionSyntax) -> tuple[E
                     if k < n and text[k] == closing and group.kind != "call":
                         # a trailing comma: (4,) is a tuple of one
                         groups.pop()
-                        output.append(Sequence(tuple(group.items), "tuple" if group.kind == "paren" else "list",
-                                               group.column))
+                        kind = "tuple" if group.kind == "paren" else "list"
+                        output.append(Sequence(tuple(group.items), kind, group.column))
                         i = k + 1
                         continue
                     break
@@ -311,7 +311,8 @@ def parse_expression(text: str, start: int, syntax: ExpressionSyntax) -> tuple[E
                 operators.append(("?", "cond", syntax.ternary_priority, j + 1, True))
                 i = j + 1
                 break
-            if c == ":" and syntax.ternary_priority and _pending_question(operators, groups[-1] if groups else None):
+            innermost = groups[-1] if groups else None
+            if c == ":" and syntax.ternary_priority and _pending_question(operators, innermost):
                 while operators[-1][0] != "?":
                     reduce_one()
                 _, _, priority, column, _ = operators.pop()
@@ -407,7 +408,8 @@ def anonymous_run(text: str, i: int) -> str | None:
     k = skip_blanks(text, j)
     if k >= n or text[k] in ",)];:}":
         return text[i:j]
-    if k > j and text[k] in "+-*/&|^<>=!" and not (text[k] in "+-" and k + 1 < n and text[k + 1] not in " \t"):
+    sign_of_a_number = text[k] in "+-" and k + 1 < n and text[k + 1] not in " \t"
+    if k > j and text[k] in "+-*/&|^<>=!" and not sign_of_a_number:
         return text[i:j]
     return None
 

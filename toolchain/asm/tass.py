@@ -26,7 +26,13 @@ from typing import Any
 
 from toolchain.asm import values as V
 from toolchain.asm.cpus import TASS_6502, TASS_6502I, InstructionSet
-from toolchain.asm.encodings import TASS_ESCAPES, TASS_NONE, TASS_SCREEN, TASS_SCREEN_ESCAPES, petscii_to_screen
+from toolchain.asm.encodings import (
+    TASS_ESCAPES,
+    TASS_NONE,
+    TASS_SCREEN,
+    TASS_SCREEN_ESCAPES,
+    petscii_to_screen,
+)
 from toolchain.asm.engine import (
     MAX_ITERATIONS,
     Assign,
@@ -63,7 +69,8 @@ _BINARY = [
     BinaryOperator("|", "or", 10), BinaryOperator("^", "xor", 11), BinaryOperator("&", "and", 12),
     BinaryOperator("<<", "shl", 13), BinaryOperator(">>", "shr", 13),
     BinaryOperator("+", "add", 14), BinaryOperator("-", "sub", 14),
-    BinaryOperator("*", "mul", 15), BinaryOperator("/", "div_floor", 15), BinaryOperator("%", "mod_floor", 15),
+    BinaryOperator("*", "mul", 15), BinaryOperator("/", "div_floor", 15),
+    BinaryOperator("%", "mod_floor", 15),
     BinaryOperator("//", "mod_floor", 15),  # 64tass's deprecated modulo
     BinaryOperator("**", "pow", 16, right=True),
     BinaryOperator("..", "concat", 19), BinaryOperator("x", "repeat", 20, word=True),
@@ -71,7 +78,8 @@ _BINARY = [
 _PREFIX = [
     PrefixOperator("-", "neg", 17), PrefixOperator("+", "pos", 17), PrefixOperator("~", "inv", 17),
     PrefixOperator("!", "not", 17),
-    PrefixOperator("<>", "lo_word", 4), PrefixOperator(">`", "hi_word", 4), PrefixOperator("><", "swap_word", 4),
+    PrefixOperator("<>", "lo_word", 4), PrefixOperator(">`", "hi_word", 4),
+    PrefixOperator("><", "swap_word", 4),
     PrefixOperator("<", "lo", 4), PrefixOperator(">", "hi", 4), PrefixOperator("`", "bank", 4),
     PrefixOperator("^", "decimal_string", 4),  # deprecated: format("%d", x)
 ]  # fmt: skip
@@ -121,8 +129,9 @@ def _read_operand(text: str, i: int) -> tuple[Expr, int] | None:
             j += 1
             while j < n and (text[j].isdigit() or text[j] == "_"):
                 j += 1
-        if j < n and text[j] in "eE" and (j + 1 < n and (text[j + 1].isdigit() or
-                                                           (text[j + 1] in "+-" and j + 2 < n and text[j + 2].isdigit()))):
+        exponent_digit = j + 1 < n and (text[j + 1].isdigit() or (text[j + 1] in "+-" and j + 2 < n and
+                                                                  text[j + 2].isdigit()))
+        if j < n and text[j] in "eE" and exponent_digit:
             is_float = True
             j += 2
             while j < n and text[j].isdigit():
@@ -217,29 +226,32 @@ def strip_comment(text: str) -> str:
 
 #: Every 64tass 1.58 directive, for the "unknown directive" and "not supported" messages.
 DIRECTIVES = frozenset("""
-addr al align alignblk alignind alignpageind as assert autsiz bend bfor binary binclude block break breakif brept
-bwhile byte case cdef cerror char check comment continue continueif cpu cwarn databank default dint dpage
-dsection dstruct dunion dword edef elif else elsif enc encode end endalignblk endblock endc endcomment endencode
-endf endfor endfunction endif endlogical endm endmacro endn endnamespace endp endpage endproc endrept ends
-endsection endsegment endstruct endswitch endu endunion endv endvirtual endweak endwhile endwith eor error fi
-fill for from function goto here hidemac if ifeq ifmi ifne ifpl include lbl lint logical long macro mansiz
-namespace next null offs option page pend proc proff pron ptext rept rta section seed segment send sfunction
-shift shiftl showmac sint struct switch tdef text union var virtual warn weak while with word xl xs
+addr al align alignblk alignind alignpageind as assert autsiz bend bfor binary binclude block break
+breakif brept bwhile byte case cdef cerror char check comment continue continueif cpu cwarn databank
+default dint dpage dsection dstruct dunion dword edef elif else elsif enc encode end endalignblk
+endblock endc endcomment endencode endf endfor endfunction endif endlogical endm endmacro endn
+endnamespace endp endpage endproc endrept ends endsection endsegment endstruct endswitch endu
+endunion endv endvirtual endweak endwhile endwith eor error fi fill for from function goto here
+hidemac if ifeq ifmi ifne ifpl include lbl lint logical long macro mansiz namespace next null offs
+option page pend proc proff pron ptext rept rta section seed segment send sfunction shift shiftl
+showmac sint struct switch tdef text union var virtual warn weak while with word xl xs
 """.split())
 
 #: Directives of this dialect that c64tc carries out.
 SUPPORTED = frozenset("""
-addr align bend bfor binary binclude block break breakif brept bwhile byte case cdef cerror char comment continue
-continueif cpu cwarn default dint dsection dword edef elif else elsif enc end endblock endc endcomment endfor
-endif endlogical endm endmacro endn endnamespace endp endpage endproc endrept endsection endsegment endswitch endv
-endvirtual endwhile eor error fi fill for here hidemac if ifeq ifmi ifne ifpl include lint logical long macro
-namespace next null offs option page pend proc proff pron ptext rept rta section seed segment send shift shiftl
-showmac sint switch text var virtual warn while word function endf endfunction
+addr align bend bfor binary binclude block break breakif brept bwhile byte case cdef cerror char
+comment continue continueif cpu cwarn default dint dsection dword edef elif else elsif enc end
+endblock endc endcomment endfor endif endlogical endm endmacro endn endnamespace endp endpage
+endproc endrept endsection endsegment endswitch endv endvirtual endwhile eor error fi fill for here
+hidemac if ifeq ifmi ifne ifpl include lint logical long macro namespace next null offs option page
+pend proc proff pron ptext rept rta section seed segment send shift shiftl showmac sint switch text
+var virtual warn while word function endf endfunction
 """.split())
 
 # Data directives: (bytes per value, signed)
-_NUMERIC_DATA = {"byte": (1, False), "char": (1, True), "word": (2, False), "sint": (2, True), "addr": (2, False),
-                 "rta": (2, False), "long": (3, False), "lint": (3, True), "dword": (4, False), "dint": (4, True)}
+_NUMERIC_DATA = {"byte": (1, False), "char": (1, True), "word": (2, False), "sint": (2, True),
+                 "addr": (2, False), "rta": (2, False), "long": (3, False), "lint": (3, True),
+                 "dword": (4, False), "dint": (4, True)}
 _TEXT_DATA = frozenset({"text", "shift", "shiftl", "null", "ptext"})
 
 _IF_OPEN = frozenset({"if", "ifeq", "ifne", "ifpl", "ifmi"})
@@ -321,7 +333,8 @@ _ASSIGN_OPS = [("::=", "reassign", ""), (":?=", "default", ""), (":=", "var", ""
                ("<<=", "update", "shl"), (">>=", "update", "shr"), ("||=", "update", "lor"),
                ("&&=", "update", "land"), ("+=", "update", "add"), ("-=", "update", "sub"),
                ("*=", "update", "mul"), ("/=", "update", "div_floor"), ("%=", "update", "mod_floor"),
-               ("|=", "update", "or"), ("^=", "update", "xor"), ("&=", "update", "and"), ("x=", "update", "repeat"),
+               ("|=", "update", "or"), ("^=", "update", "xor"), ("&=", "update", "and"),
+               ("x=", "update", "repeat"),
                ("=", "const", "")]  # fmt: skip
 
 
@@ -375,7 +388,6 @@ class TassParser:
         n = len(text)
         if i >= n or text[i:].isspace():
             return []
-        statements: list[Statement] = []
         c = text[i]
         # -- the label part -------------------------------------------------------------------
         if c == "*":
@@ -388,7 +400,8 @@ class TassParser:
                 expr, j = expression(text, found[2])
                 self._end(text, j)
                 return [Op(line, i + 1, "*=", [_compound(found[1], ProgramCounter(i + 1), expr, i + 1)])]
-            raise ParseError("syntax error: '*' at the start of a line sets the address: '* = address'", i + 1)
+            raise ParseError("syntax error: '*' at the start of a line sets the address: '* = address'",
+                             i + 1)
         label: tuple[str, int] | None = None
         if c in "+-":
             j = i
@@ -408,8 +421,8 @@ class TassParser:
                 return self._instruction(line, None, text, word, i, j)
             head, dot, tail = word.partition(".")
             if dot and self.mnemonic(head) is not None and tail.lower() in ("b", "w", "l", "z", "a"):
-                raise ParseError(f"'{word}' is not 64tass 1.58 syntax: force the size with '{head} @w address' "
-                                 "(or @b)", i + 1)
+                raise ParseError(f"'{word}' is not 64tass 1.58 syntax: force the size with "
+                                 f"'{head} @w address' (or @b)", i + 1)
             if j < n and text[j] == ":" and not text.startswith(":=", j) and not text.startswith(":?=", j) \
                     and not text.startswith("::=", j):
                 j += 1
@@ -487,7 +500,8 @@ class TassParser:
         """A word that is a mnemonic starts an instruction unless an assignment follows."""
         return _assignment_at(text, j) is None or text[skip_blanks(text, j):].startswith(("==", "=="))
 
-    def _label_statement(self, line: SourceLine, label: tuple[str, int] | None, owner: bool) -> list[Statement]:
+    def _label_statement(self, line: SourceLine, label: tuple[str, int] | None,
+                         owner: bool) -> list[Statement]:
         if label is None:
             return []
         return [CodeLabel(line, label[1], label[0], owner)]
@@ -540,7 +554,8 @@ class TassParser:
         body_end = end
         if end - i >= 3 and text[end - 1].lower() in "xy":
             comma = len(text[: end - 1].rstrip())
-            if comma - 1 > i and text[comma - 1] == "," and not (text[end - 2].isalnum() or text[end - 2] in "_'\""):
+            letter_alone = not (text[end - 2].isalnum() or text[end - 2] in "_'\"")
+            if comma - 1 > i and text[comma - 1] == "," and letter_alone:
                 register = text[end - 1].lower()
                 body_end = comma - 1
         body = text[:body_end]
@@ -596,15 +611,15 @@ class TassParser:
                 raise ParseError("'.function' needs a name in front: 'name .function params'", column)
             params = self._parameters(rest, j)
             if any(p.startswith("*") or ":" in p for p, _ in params):
-                raise ParseError("'.function' parameters with '*' or a ':' conversion are not supported by c64tc",
-                                 column)
+                raise ParseError("'.function' parameters with '*' or a ':' conversion are not supported by "
+                                 "c64tc", column)
             return [Op(line, column, name, [], rest.strip(), extra=params, label=label_name,
                        label_column=label_column)]
         if name in ("macro", "segment"):
             if label is None:
                 raise ParseError(f"'.{name}' needs a name in front: 'name .{name} params'", column)
-            return [Op(line, column, name, [], rest.strip(), extra=self._parameters(rest, j), label=label_name,
-                       label_column=label_column)]
+            return [Op(line, column, name, [], rest.strip(), extra=self._parameters(rest, j),
+                       label=label_name, label_column=label_column)]
         if name in ("for", "bfor"):
             return [Op(line, column, name, [], rest.strip(), extra=self._for(text, j), label=label_name,
                        label_column=label_column)]
@@ -691,7 +706,8 @@ class TassParser:
                     raise ParseError("syntax error in the loop condition", end + 1)
                 pieces.append(expr)
             else:
-                pieces.append(self._assignment(SourceLine("", 0, "", None, 0), text, start, start + len(part)))
+                nowhere = SourceLine("", 0, "", None, 0)
+                pieces.append(self._assignment(nowhere, text, start, start + len(part)))
         del offset
         return "c", tuple(pieces)
 
@@ -939,7 +955,8 @@ class TassAssembly(DialectAssembly):
         if statement.owner and self.fold(statement.name) in self.macros and \
                 statement.line.text.strip() == statement.name:
             # a macro's bare name alone on a line calls it
-            self.do_macro_call(Op(statement.line, statement.column, "macro-call", [], "", extra=statement.name))
+            self.do_macro_call(Op(statement.line, statement.column, "macro-call", [], "",
+                                  extra=statement.name))
             return
         if self.pc is None:
             self.no_address(statement)
@@ -1109,26 +1126,23 @@ class TassAssembly(DialectAssembly):
         if self.eor:
             data = bytearray(b ^ self.eor for b in data)
         if not holes:
-            self.emit(op, data)
+            self.emit_bytes(op, data)
         else:
             at = 0
             for start, size in holes:
                 if start > at:
-                    self.emit(op, data[at:start])
+                    self.emit_bytes(op, data[at:start])
                 self.reserve(op, size)
                 at = start + size
             if at < len(data):
-                self.emit(op, data[at:])
+                self.emit_bytes(op, data[at:])
         self.record_size()
 
-    def emit_virtual(self, op: Statement, data: bytes | bytearray) -> None:
-        self.emit(op, data)
-
-    def emit(self, statement: Statement, data: bytes | bytearray) -> None:
+    def emit_bytes(self, statement: Statement, data: bytes | bytearray) -> None:
         if self.virtuals:
             self.reserve(statement, len(data))
             return
-        super().emit(statement, data)
+        super().emit_bytes(statement, data)
 
     def one_instruction(self, ins: DialectInstruction, value: Any, unknown: Any) -> None:
         if isinstance(value, V.Immediate) and ins.syntax is Syntax.DIRECT:
@@ -1168,7 +1182,7 @@ class TassAssembly(DialectAssembly):
             self.emit_with_holes(op, bytearray(count), [])
             return
         pattern = self.pattern(op, value, op.args[1])
-        data = bytearray((pattern * (count // max(len(pattern), 1) + 1))[:count]) if pattern else bytearray(count)
+        data = _repeated(pattern, count)
         self.emit_with_holes(op, data, [])
 
     def pattern(self, op: Op, value: Any, expr: Expr) -> bytes:
@@ -1198,7 +1212,7 @@ class TassAssembly(DialectAssembly):
             return
         value = self.evaluate_or_report(op, op.args[1])
         pattern = self.pattern(op, value, op.args[1]) if value is not None else b"\x00"
-        data = bytearray((pattern * (count // max(len(pattern), 1) + 1))[:count]) if pattern else bytearray(count)
+        data = _repeated(pattern, count)
         self.emit_with_holes(op, data, [])
 
     def do_binary(self, op: Op) -> None:
@@ -1267,7 +1281,8 @@ class TassAssembly(DialectAssembly):
             if not isinstance(name, str) or not name:
                 self.error(op, "'.edef' needs the text to replace in quotes")
                 return
-            data = self.pattern(op, value, op.args[1]) if not isinstance(value, (list, tuple)) or value else b""
+            data = self.pattern(op, value, op.args[1]) if not isinstance(value, (list, tuple)) or value \
+                else b""
             encoding.escapes[name] = data
 
     def encode_text(self, statement: Statement | None, text: str, column: int) -> bytes | None:
@@ -1289,8 +1304,8 @@ class TassAssembly(DialectAssembly):
             char = text[i]
             if user is not None:
                 code = ord(char)
-                mapped = next((byte + code - first for first, last, byte in user.ranges if first <= code <= last),
-                              None)
+                mapped = next((byte + code - first for first, last, byte in user.ranges
+                               if first <= code <= last), None)
                 if mapped is not None:
                     out.append(mapped & 0xFF)
                     i += 1
@@ -1364,8 +1379,8 @@ class TassAssembly(DialectAssembly):
 
     def _count_anonymous(self, start: int, end: int) -> None:
         for statement in self.statements_between(start, end):
-            if type(statement) is CodeLabel and statement.name in ("+", "-"):  # type: ignore[attr-defined]
-                if statement.name == "+":  # type: ignore[attr-defined]
+            if type(statement) is CodeLabel and statement.name in ("+", "-"):
+                if statement.name == "+":
                     self.scope.plus += 1
                 else:
                     self.scope.minus += 1
@@ -1374,7 +1389,7 @@ class TassAssembly(DialectAssembly):
         if len(op.args) != 1:
             raise ParseError(f"'.{op.name}' takes one condition", op.column)
         try:
-            value = self.evaluate(op.args[0])
+            value = self.compute(op.args[0])
         except Unknown as exc:
             self.error(op, self.undefined_message(exc.name), exc.column)
             return False
@@ -1847,7 +1862,8 @@ class TassAssembly(DialectAssembly):
             return
         closing = self.frame.statements[found[0]]
         if isinstance(closing, Op) and closing.args:
-            self.error(closing, "'.endf' with a result (a function used in expressions) is not supported by c64tc")
+            self.error(closing, "'.endf' with a result (a function used in expressions) is not supported by "
+                       "c64tc")
         assert op.label is not None
         self.functions[self.fold(op.label)] = _Function(op.label, op.extra, self.frame.statements,
                                                         self.frame.index, found[0], self.scope)
@@ -2092,7 +2108,7 @@ class TassAssembly(DialectAssembly):
         parts: list[str] = []
         for expr in args:
             try:
-                value = self.evaluate(expr)
+                value = self.compute(expr)
             except Unknown:
                 return None
             parts.append(value if isinstance(value, str) else _repr(value))
@@ -2112,7 +2128,7 @@ class TassAssembly(DialectAssembly):
         if not op.args:
             raise ParseError("'.cerror' takes a condition and a message", op.column)
         try:
-            condition = V.truth(self.evaluate(op.args[0]))
+            condition = V.truth(self.compute(op.args[0]))
         except Unknown:
             return
         if condition:
@@ -2124,7 +2140,7 @@ class TassAssembly(DialectAssembly):
         if not op.args:
             raise ParseError("'.cwarn' takes a condition and a message", op.column)
         try:
-            condition = V.truth(self.evaluate(op.args[0]))
+            condition = V.truth(self.compute(op.args[0]))
         except Unknown:
             return
         if condition:
@@ -2193,7 +2209,7 @@ class TassAssembly(DialectAssembly):
         if not self.long_branches:
             return False
         # 64tass -B: the opposite branch over a jmp (bxx *+5 / jmp target)
-        self.emit(ins, bytes((opcode ^ 0x20, 3, 0x4C, target & 0xFF, (target >> 8) & 0xFF)))
+        self.emit_bytes(ins, bytes((opcode ^ 0x20, 3, 0x4C, target & 0xFF, (target >> 8) & 0xFF)))
         return True
 
     def run_pass(self) -> None:
@@ -2202,6 +2218,14 @@ class TassAssembly(DialectAssembly):
 
 
 _END = object()
+
+
+def _repeated(pattern: bytes, count: int) -> bytearray:
+    """``count`` bytes of a pattern repeated (zeros for no pattern)."""
+    if not pattern:
+        return bytearray(count)
+    return bytearray((pattern * (count // len(pattern) + 1))[:count])
+
 
 _BUILTIN_CONSTANTS: dict[str, Any] = {"true": True, "false": False, "pi": math.pi}
 
@@ -2413,8 +2437,8 @@ def _call(name: str, args: list[Any], assembly: TassAssembly, column: int) -> An
     if name == "range":
         return _range(args)
     if name in ("any", "all"):
-        items = args[0] if isinstance(args[0], (list, tuple)) else [args[0]]
-        truths = [V.truth(v) for v in items]
+        sequence: list[Any] | tuple[Any, ...] = args[0] if isinstance(args[0], (list, tuple)) else [args[0]]
+        truths = [V.truth(v) for v in sequence]
         return any(truths) if name == "any" else all(truths)
     if name in ("byte", "char", "word", "sint", "long", "lint", "dword", "dint", "addr", "rta"):
         width, signed = _NUMERIC_DATA[name]

@@ -99,8 +99,8 @@ def asm_command(sources: tuple[str, ...], output: str | None, dialect: str | Non
                            cpu=cpu, warnings=warnings)
     options = AssemblyOptions(include_paths=include_paths, defines=defines,
                               undocumented=undocumented or cpu in ("6510", "nmos6502"), warnings=enabled,
-                              dialect=dialect, dialect_reason=reason, ascii=ascii, case_sensitive=case_sensitive,
-                              long_branch=long_branch)
+                              dialect=dialect, dialect_reason=reason, ascii=ascii,
+                              case_sensitive=case_sensitive, long_branch=long_branch)
     program = assemble_sources(texts, options)
     if output_format is None:
         output_format = "raw" if program.raw_output else "prg"
