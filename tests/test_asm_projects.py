@@ -3,9 +3,11 @@ assemblers do (issue 27).
 
 The list is tests/data/asm-projects.toml: repository, commit, folder, source, the real
 assembler's options, and the SHA-256 of the PRG it wrote.  The sources themselves are not
-part of c64tc: a project is assembled where a copy of its repository at that commit is
-present ($C64TC_ASM_PROJECTS, else ../shared/asm-projects, one OWNER+NAME folder per
-repository) and skipped, with the reason, where it is not.  Where 64tass or acme is on
+part of c64tc, except the few whose licence lets them be kept (MIT, in
+tests/data/asm-projects): a project is assembled where a copy of its repository at that
+commit is present (tests/data/asm-projects, $C64TC_ASM_PROJECTS, else
+../shared/asm-projects, one OWNER+NAME folder per repository) and skipped, with the
+reason, where it is not.  Where 64tass or acme is on
 the PATH the PRG is compared with the one it writes now, too.
 """
 
@@ -51,12 +53,26 @@ def _options(project: dict[str, Any]) -> AssemblyOptions:
                            undocumented="-i" in given or "6510" in given or "nmos6502" in given)
 
 
+KEPT = REPO / "tests" / "data" / "asm-projects"  # the programs whose licence lets them be kept
+
+
 def _folder(project: dict[str, Any]) -> Path:
-    folder = _root() / project["repo"].replace("/", "+") / project["directory"]
-    if not (folder / project["source"]).is_file():
-        pytest.skip(f"{project['repo']} at {project['commit'][:12]} is not present in {_root()} (see "
-                    "tests/data/asm-projects.toml)")
-    return folder
+    for root in (KEPT, _root()):
+        folder = root / project["repo"].replace("/", "+") / project["directory"]
+        if (folder / project["source"]).is_file():
+            return folder
+    pytest.skip(f"{project['repo']} at {project['commit'][:12]} is not present in {_root()} (see "
+                "tests/data/asm-projects.toml)")
+
+
+def test_kept_programs_are_listed_with_their_licence() -> None:
+    """The programs kept in tests/data/asm-projects run everywhere (CI too): each is in the
+    list, beside its repository's licence."""
+    kept = {path.relative_to(KEPT).as_posix() for path in KEPT.glob("*/**/*.asm")}
+    listed = {f"{p['repo'].replace('/', '+')}/{p['directory']}/{p['source']}" for p in PROJECTS}
+    assert kept and kept <= listed
+    for name in kept:
+        assert (KEPT / name.split("/")[0] / "LICENSE").read_text().startswith(("MIT", "The MIT"))
 
 
 @pytest.mark.parametrize("project", PROJECTS, ids=_name)
