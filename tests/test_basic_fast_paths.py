@@ -21,7 +21,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from tests.test_floats_rom import BASIC_ROM, KERNAL_ROM, BasicRom, _rom_folder
+from tests.conftest import c64_roms
+from tests.test_floats_rom import BasicRom
 from toolchain.basic import floats, tokenize_text
 from toolchain.basic.runner import Runtime
 from toolchain.basic.runner.contract import BasicError, ForFrame, Kind
@@ -47,11 +48,8 @@ def explore(examples: int, check: Callable[..., None], *strategies: st.SearchStr
 
 @pytest.fixture(scope="module")
 def rom() -> BasicRom:
-    folder = _rom_folder()
-    if folder is None:
-        pytest.skip(f"the C64 ROMs ({BASIC_ROM}, {KERNAL_ROM}) are absent: set C64TC_ROMS to their "
-                    "folder (VICE's share/vice/C64 has them)")
-    return BasicRom((folder / BASIC_ROM).read_bytes(), (folder / KERNAL_ROM).read_bytes())
+    roms = c64_roms()
+    return BasicRom(roms.basic, roms.kernal)
 
 
 # -- the ROM's arithmetic, step by step (no shortcut of floats.py's) ------------------------------

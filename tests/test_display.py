@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
+from tests.conftest import c64_roms
 from toolchain.c64.roms import ROMS_ENV, find_chargen, find_rom, find_roms
 from toolchain.c64.screen import screen_code_to_text, screen_codes_to_text
 from toolchain.cli.screen import screen_command
@@ -22,16 +23,13 @@ from toolchain.display.font import fallback_font, font_from_chargen, legacy_glyp
 from toolchain.display.keys import RUN_STOP, KeyDecoder
 from toolchain.display.state import CELLS, ScreenImage, lowercase_from_d018
 
-pytestmark = pytest.mark.vice_roms  # the character ROM, found beside an installed VICE
+pytestmark = pytest.mark.vice_roms  # the character ROM (tests.conftest.c64_roms)
 
 SETS = (False, True)  # upper case/graphics, lower/upper case
 
 
 def _chargen() -> bytes:
-    found = find_chargen()
-    if found is None:
-        pytest.skip("no C64 character ROM (give C64TC_ROMS, or put VICE with its ROMs on the PATH)")
-    return found[0]
+    return c64_roms().chargen
 
 
 # -- screen codes as characters ----------------------------------------------------------------

@@ -652,10 +652,9 @@ def test_an_interactive_session_ctrl_c_and_the_empty_line(loop: Path) -> None:
 @pytest.mark.vice_roms
 def test_with_the_real_roms_a_step_goes_into_the_kernal_as_in_vice(built: tuple[Path, Path],
                                                                    tmp_path: Path) -> None:
-    from toolchain.c64.roms import find_roms
+    from tests.conftest import c64_roms
 
-    if find_roms() is None:
-        pytest.skip("the C64 ROMs are absent (set C64TC_ROMS, or put VICE with its ROMs on the PATH)")
+    c64_roms()  # c64tc's own search finds them (the autouse fixture points it there)
     result = monitor(built, tmp_path, "z\nz\nz\nz\nz\nq\n")  # the ROMs found are used
     assert result.exit_code == 0, result.output
     steps = [registers_of(line) for line in result.stdout.splitlines() if line.startswith(".C:")]

@@ -1,8 +1,8 @@
 """The machine with the C64's own ROMs (--roms): KERNAL and BASIC run as code on the
 6502 core; c64tc only types keys when the program waits, keeps the transcript and
 sees BASIC take over.  What the ROMs do must be what c64tc's Python models do
-(tests/data holds screens measured on VICE).  Skipped without the ROMs (CI has none;
-VICE's data folder or C64TC_ROMS provides them)."""
+(tests/data holds screens measured on VICE).  The ROMs come from ../shared/roms
+(``tests.conftest.c64_roms``, as CI has them); skipped with the reason without them."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tests.conftest import DATA, REPO
+from tests.conftest import DATA, REPO, c64_roms
 from toolchain.c64.machine import C64
-from toolchain.c64.roms import RomSet, find_roms
+from toolchain.c64.roms import RomSet
 from toolchain.c64.run import Keyboard, RunResult, Session, Stop, load_program, program_from_prg, run_program
 from toolchain.cli import main
 from toolchain.disk import Prg
@@ -26,10 +26,7 @@ SEED_DIALOGUE = "1|1|0|0|1|2|1|2|3|0|4"
 
 @pytest.fixture(scope="module")
 def roms() -> RomSet:
-    found = find_roms()
-    if found is None:
-        pytest.skip("the C64 ROMs are absent (set C64TC_ROMS, or put VICE with its ROMs on the PATH)")
-    return found
+    return c64_roms()
 
 
 def both(program_prg: Prg, typed: str, roms: RomSet, sys_address: int | None = None) -> tuple[C64, C64]:
@@ -177,6 +174,7 @@ def test_an_error_in_rom_basic_names_where_the_line_was_typed(roms: RomSet, tmp_
     listing's line, as the compiled runner's does."""
     listing = tmp_path / "z.bas"
     listing.write_text('10 print "a"\n20 print 1/0\n', encoding="utf-8")
-    result = CliRunner().invoke(main, ["run", str(listing), "--boot", "--input", ""])
+    result = CliRunner().invoke(main, ["run", str(listing), "--boot", "--input", "",
+                                       "--roms", str(roms.paths["kernal"].parent)])
     assert result.exit_code == 1
     assert result.stderr.startswith(f"{listing}:2:1: error: ?DIVISION BY ZERO  ERROR IN 20: ")
