@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from d64 import DiskImage
 from d64.exceptions import ConsistencyError, DiskFullError
@@ -277,6 +278,23 @@ def _locked(path: Path, target: Path) -> Iterator[bytes]:
         os.close(fd)
 
 
+class PackageFailed(Exception):
+    """The d64 package refused or failed a change (what it raised is the cause)."""
+
+
+@contextlib.contextmanager
+def package_calls() -> Iterator[None]:
+    """Around calls into the d64 package: what it raises on an image it cannot change
+    becomes ``PackageFailed`` (a message for the user), while the same exception types
+    raised by c64tc's own code around it stay what they are, bugs (issue 21)."""
+    try:
+        yield
+    except DiskFullError:
+        raise
+    except (ConsistencyError, ValueError, IndexError, KeyError, OSError) as exc:
+        raise PackageFailed(str(exc)) from exc
+
+
 class Change:
     """The d64 package's image of the private copy, and what the change did."""
 
@@ -288,9 +306,10 @@ class Change:
 
     def package_path(self, entry: FileEntry) -> object:
         """The d64 package's path object for the entry the checker found."""
-        for path in self.image.iterdir():  # type: ignore[attr-defined]
-            if path.entry.block.start + path.entry.entry_offset == entry.entry_offset:
-                return path
+        with package_calls():
+            for path in self.image.iterdir():  # type: ignore[attr-defined]
+                if path.entry.block.start + path.entry.entry_offset == entry.entry_offset:
+                    return path
         raise AssertionError(f"entry {entry.name} not found by the d64 package")
 
 
@@ -323,7 +342,7 @@ def _apply(path: Path, disk: DiskFormat, data: bytes, report: Report,
             change(state)
         except DiskFullError:
             raise UserError.single(str(path), "disk full; the image is unchanged") from None
-        except (ConsistencyError, ValueError, IndexError, KeyError, OSError) as exc:
+        except PackageFailed as exc:
             raise UserError.single(str(path), f"the change failed in the d64 package ({exc}); "
                                    "the image is unchanged") from None
         finally:
@@ -424,18 +443,21 @@ def add_files(path: Path, files: list[NewFile], replace: bool = False) -> None:
                                    "at most; nothing was added")
         for raw, file_type, data in wanted:
             old = existing.get(raw)
-            target = state.image.path(raw)  # type: ignore[attr-defined]
+            target: Any = None
             if old is not None:
                 state.touched.add(old.entry_offset)
                 target = state.package_path(old)
-                if old.file_type == "REL":
-                    target.unlink()  # type: ignore[attr-defined]
+            with package_calls():
+                if old is None:
+                    target = state.image.path(raw)  # type: ignore[attr-defined]
+                elif old.file_type == "REL":
+                    target.unlink()
                     target = state.image.path(raw)  # type: ignore[attr-defined]
                 else:
                     # Replaced in its place in the directory, as the drive's @: save does.
-                    target.entry.file_type = file_type  # type: ignore[attr-defined]
-            with target.open("w", ftype=file_type) as handle:
-                handle.write(data)
+                    target.entry.file_type = file_type
+                with target.open("w", ftype=file_type) as handle:
+                    handle.write(data)
             state.added[raw] = data
 
     _transaction(path, change)
@@ -472,12 +494,13 @@ def remove(path: Path, *patterns: str) -> list[str]:
         for entry in chosen:
             state.touched.add(entry.entry_offset)
             package_path = state.package_path(entry)
-            if entry.file_type == "DEL":
-                # The checker does not follow a DEL entry's chain (nor does d64-fsck): free
-                # nothing, so no block another file uses can be freed through it.
-                package_path.entry.file_type = 0  # type: ignore[attr-defined]
-            else:
-                package_path.unlink()  # type: ignore[attr-defined]
+            with package_calls():
+                if entry.file_type == "DEL":
+                    # The checker does not follow a DEL entry's chain (nor does d64-fsck): free
+                    # nothing, so no block another file uses can be freed through it.
+                    package_path.entry.file_type = 0  # type: ignore[attr-defined]
+                else:
+                    package_path.unlink()  # type: ignore[attr-defined]
             deleted.append(entry.name)
 
     _transaction(path, change)
@@ -506,7 +529,9 @@ def rename(path: Path, old: str, new: str, *more: str) -> None:
                                        "the image is unchanged")
             entry = found[0]
             state.touched.add(entry.entry_offset)
-            state.package_path(entry).entry.name = raw_new  # type: ignore[attr-defined]
+            package_path = state.package_path(entry)
+            with package_calls():
+                package_path.entry.name = raw_new  # type: ignore[attr-defined]
             names[entry.entry_offset] = raw_new
 
     _transaction(path, change)
@@ -575,7 +600,8 @@ def image_bytes(disk: DiskFormat, disk_name: str, disk_id: str, files: list[tupl
             raw = petscii_name(new.name)
             if raw in state.added:
                 raise UserError.single(where, f'"{shown_name(raw)}" is named twice')
-            with state.image.path(raw).open("w", ftype=new.file_type.upper()) as handle:  # type: ignore[attr-defined]
+            with package_calls(), state.image.path(raw).open(  # type: ignore[attr-defined]
+                    "w", ftype=new.file_type.upper()) as handle:
                 handle.write(new.data)
             state.added[raw] = new.data
 
