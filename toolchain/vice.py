@@ -30,9 +30,10 @@ from pathlib import Path
 
 from toolchain.c64.machine import typed_lines
 from toolchain.c64.memory import BASIC_PROGRAM_START
-from toolchain.c64.screen import COLUMNS, ROWS, screen_codes_to_text
+from toolchain.c64.screen import COLUMNS, ROWS, screen_row_text
 from toolchain.diagnostics import UserError
 from toolchain.disk.prg import Prg
+from toolchain.display.charset import strip_row
 from toolchain.fileio import write_atomic
 
 EMULATOR_ENV = "C64TC_VICE"
@@ -262,8 +263,7 @@ def run_headless(emulator: Path, target: Target, typed: str, cycles: int, labels
                 raise UserError.single(str(emulator), "VICE ended without saving its screenshot")
             write_atomic(screenshot, picture.read_bytes())
         data = screen_file.read_bytes()[2:]  # the monitor saves a PRG: load address first
-        rows = [screen_codes_to_text(data[row * COLUMNS : (row + 1) * COLUMNS]).rstrip()
-                for row in range(ROWS)]
+        rows = [screen_row_text(data[row * COLUMNS : (row + 1) * COLUMNS]) for row in range(ROWS)]
         return CheckResult(rows, log)
     finally:
         shutil.rmtree(state, ignore_errors=True)
@@ -283,7 +283,7 @@ def compare(screen: list[str], expected_texts: list[str], expected_screen: list[
         else:
             position = found + len(expected)
     if expected_screen is not None:
-        wanted = [row.rstrip() for row in expected_screen] + [""] * (ROWS - len(expected_screen))
+        wanted = [strip_row(row) for row in expected_screen] + [""] * (ROWS - len(expected_screen))
         for number, (got, want) in enumerate(zip(screen, wanted[:ROWS], strict=True), start=1):
             if got != want:
                 problems.append(f"row {number}: expected {want!r}, got {got!r}")

@@ -34,6 +34,7 @@ from toolchain.c64.memory import visible_screen
 from toolchain.c64.outcome import RunResult, Stop
 from toolchain.cpu.core import CPU
 from toolchain.diagnostics import UserError
+from toolchain.display.charset import strip_row
 from toolchain.monitor import display
 from toolchain.monitor.instructions import JSR, RTI, RTS, data_reads, data_writes, decode, next_address
 from toolchain.monitor.labels import Labels
@@ -304,7 +305,7 @@ class Monitor:
         start = visible_screen(self.machine.memory)
         self.write(f"Displaying 40x25 screen at ${start:04x}:\n")
         for row, text in enumerate(self.machine.screen.text_rows()):
-            self.write(f"*C:{(start + row * 40) & 0xFFFF:04x}  {text}".rstrip() + "\n")
+            self.write(strip_row(f"*C:{(start + row * 40) & 0xFFFF:04x}  {text}") + "\n")
 
     def _do_enter_data(self, command: Command) -> None:
         address = self._address(command.args["address"])  # type: ignore[arg-type]
