@@ -34,7 +34,7 @@ from toolchain.c64.screen import COLUMNS, ROWS, screen_row_text
 from toolchain.diagnostics import UserError
 from toolchain.disk.prg import Prg
 from toolchain.display.charset import strip_row
-from toolchain.fileio import write_atomic
+from toolchain.fileio import read_bytes, read_text, write_atomic
 
 EMULATOR_ENV = "C64TC_VICE"
 DATA_ENV = "C64TC_VICE_DATA"  # VICE's data folder, for a VICE built but not installed
@@ -122,7 +122,7 @@ def target_for(path: Path, program: str | None = None, sys_address: int | None =
                                    f"(it has: {', '.join(names)})")
         prg = Prg.from_bytes(d64.extract(path, program), f"{path}:{program}")
     else:
-        prg = Prg.from_bytes(path.read_bytes(), str(path))
+        prg = Prg.from_bytes(read_bytes(path), str(path))
     if sys_address is None and prg.load_address != BASIC_START:
         sys_address = prg.load_address
     return Target(path, program.upper() if program else None, prg.load_address, sys_address)
@@ -144,7 +144,7 @@ def monitor_commands(target: Target, typed: str = "", labels: Path | None = None
     (for a check) the screen dumps."""
     lines = []
     if labels is not None:
-        lines += [line for line in labels.read_text().splitlines() if line.startswith("al ")]
+        lines += [line for line in read_text(labels).splitlines() if line.startswith("al ")]
     keys = ""
     if target.is_basic:
         # typed like the machine code below, not autostarted: the typed input then
@@ -208,7 +208,7 @@ def on_disk(target: Target, folder: Path) -> Target:
     name = re.sub(r"[^a-z0-9 .-]", "", target.path.stem.lower())[:16] or "program"
     disk = folder / "program.d64"
     d64.create(disk, "c64tc", "64")
-    d64.add(disk, name, target.path.read_bytes())
+    d64.add(disk, name, read_bytes(target.path))
     return Target(disk, name.upper(), target.load_address, None)
 
 

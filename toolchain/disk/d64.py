@@ -56,7 +56,7 @@ from toolchain.disk.names import (
 )
 from toolchain.disk.reference import is_disk_image
 from toolchain.disk.tape import is_tape, read_tape
-from toolchain.fileio import output_target, write_atomic
+from toolchain.fileio import MAX_INPUT, open_regular, output_target, write_atomic
 
 # Kept for the rest of c64tc: the 1541's numbers.
 D64_SIZE = D64.size
@@ -118,18 +118,32 @@ class Directory:
 
 # -- reading an image --------------------------------------------------------------
 def _read_image(path: Path) -> tuple[DiskFormat, bytes]:
-    try:
-        size = path.stat().st_size
-        if path.is_file() and format_for_size(size) is None:  # not read: it may be huge
-            raise UserError.single(str(path), f"not a disk image: {describe_size(size)}")
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise UserError.single(str(path), "no such disk image") from None
-    except IsADirectoryError:
-        raise UserError.single(str(path), "not a disk image: it is a directory") from None
-    except OSError as exc:
-        raise UserError.single(str(path), f"cannot read: {exc.strerror or exc}") from None
+    """The image's format and bytes: a regular file of an image's size (a FIFO or a
+    device such as /dev/zero is refused before anything is read, issue 21)."""
+    _must_exist(path)
+    with os.fdopen(open_regular(path, "not a disk image", _IMAGES_ARE_FILES), "rb") as handle:
+        try:
+            size = os.fstat(handle.fileno()).st_size
+            if format_for_size(size) is None:  # not read: it may be huge
+                raise UserError.single(str(path), f"not a disk image: {describe_size(size)}")
+            data = handle.read(size + 1)  # a file that grows meanwhile is not read on for ever
+        except OSError as exc:
+            raise UserError.single(str(path), f"cannot read: {exc.strerror or exc}") from None
     return _format_of(path, data), data
+
+
+_IMAGES_ARE_FILES = "c64tc reads disk images from regular files"
+
+
+def _must_exist(path: Path, shown: Path | None = None) -> None:
+    """A missing image is "no such disk image" (other problems, a name too long for
+    the file system, are reported when it is opened)."""
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        raise UserError.single(str(shown or path), "no such disk image") from None
+    except OSError:
+        pass
 
 
 def _format_of(path: Path, data: bytes) -> DiskFormat:
@@ -242,12 +256,8 @@ def _locked(path: Path, target: Path) -> Iterator[bytes]:
     told = False
     start = time.monotonic()
     while True:
-        try:
-            fd = os.open(target, os.O_RDONLY)
-        except FileNotFoundError:
-            raise UserError.single(str(path), "no such disk image") from None
-        except OSError as exc:
-            raise UserError.single(str(path), f"cannot read: {exc.strerror or exc}") from None
+        _must_exist(target, path)
+        fd = open_regular(target, "not a disk image", _IMAGES_ARE_FILES)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -272,7 +282,7 @@ def _locked(path: Path, target: Path) -> Iterator[bytes]:
         break
     try:
         with os.fdopen(os.dup(fd), "rb") as handle:
-            data = handle.read()
+            data = handle.read(MAX_INPUT + 1)  # a regular file, but bounded all the same
         yield data
     finally:
         os.close(fd)
@@ -575,13 +585,13 @@ def create(path: Path, disk_name: str, disk_id: str, disk_format: str | None = N
     """A new empty image, written atomically (replacing an existing file only with
     ``force``)."""
     data = new_image(format_named(disk_format, path), disk_name, disk_id)
-    if not (path.exists() or path.is_symlink()):
+    if not os.path.lexists(path):  # (False for a name too long: write_atomic says so)
         write_atomic(path, data)
         return
     if not force:
         raise UserError.single(str(path), "the image exists already (use --force to replace it)")
     target = output_target(path)
-    if not target.exists():  # a dangling symlink: nothing to lock
+    if not os.path.exists(target):  # a dangling symlink: nothing to lock
         write_atomic(path, data)
         return
     with _locked(path, target):  # not in the middle of another process's change
