@@ -106,7 +106,11 @@ def play_on_terminal(arguments: list[str], answers: list[str]) -> tuple[int, lis
         shown = len(output)
         os.write(master, answer.encode() + b"\r")
     read_for(1.5)
+    deadline = time.time() + 60  # a loaded machine starts Python slowly: read until the end
+    while process.poll() is None and time.time() < deadline:
+        read_for(0.1)
     returncode = process.wait(timeout=20)
+    read_for(0.2)  # what it printed last
     os.close(master)
     lines = output.decode(errors="replace").replace("\r", "").split("\n")
     return returncode, [line.rstrip() for line in lines if line.strip()]

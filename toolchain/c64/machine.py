@@ -279,6 +279,11 @@ class C64:
         """A store to a watched address (the processor port, a ROM area, I/O): True when
         the running block must end (the memory map or the chips' timing changed)."""
         memory_map = self.map
+        if 0xD800 <= address < 0xDC00 and memory_map.io_shown():
+            # colour RAM, four bits a cell (the KERNAL's screen clear writes it 1,000 times):
+            # no chip to tell, no timing changed
+            self.memory[address] &= 0x0F
+            return False
         value = self.memory[address]
         if address <= PORT:
             self._chips_touched = True
@@ -288,14 +293,17 @@ class C64:
             if changed:
                 self._mark_rom_stops()
             return bool(changed)
+        # the I/O area first: the KERNAL's screen clear writes colour RAM 1,000 times
+        if 0xD000 <= address < 0xE000 and memory_map.io_shown():
+            self.io.write(address, value, self.cpu.cycles)
+            timing = address >= CIA1_BASE or address < SID_BASE  # timers and interrupts may change
+            if timing:
+                self._chips_touched = True
+            return timing
         if memory_map.rom_shown_at(address):
             memory_map.under[address] = value  # the RAM under the ROM takes the write
             self.memory[address] = memory_map.rom_byte(address)
             return False
-        if 0xD000 <= address < 0xE000 and memory_map.io_shown():
-            self._chips_touched = True
-            self.io.write(address, value, self.cpu.cycles)
-            return address >= CIA1_BASE or address < SID_BASE  # timers and interrupts may change
         return False
 
     def _mark_rom_stops(self) -> None:
