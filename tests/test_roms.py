@@ -37,13 +37,14 @@ def both(program_prg: Prg, typed: str, roms: RomSet, sys_address: int | None = N
     return with_roms, modelled
 
 
+@pytest.mark.slow  # (the long ROM comparisons run in the slow set, as CI does: issue 21)
 def test_superhirn_on_the_real_kernal_shows_what_the_models_show(roms: RomSet) -> None:
     with_roms, modelled = both(SUPERHIRN, SEED_DIALOGUE, roms, 0x3400)
     assert with_roms.screen.transcript() == modelled.screen.transcript()
     assert with_roms.screen.transcript().splitlines()[-1] == "OK"
 
 
-@pytest.mark.parametrize("name", ["mastermind", "foxhunt"])
+@pytest.mark.parametrize("name", ["mastermind", pytest.param("foxhunt", marks=pytest.mark.slow)])
 def test_basic_prints_and_reads_through_the_real_rom_as_vice_shows(roms: RomSet, name: str) -> None:
     """PRINT and INPUT through the ROM's CHROUT and CHRIN: the screen VICE showed
     (tests/data/basic: the program started on a cleared screen, the same input)."""
@@ -130,11 +131,11 @@ def _booted(source: str, typed: str, roms: RomSet, tmp_path: Path) -> tuple[RunR
 
 
 @pytest.mark.parametrize(("source", "typed", "stop", "message"), [
-    ('10 input a$:print a$;len(a$)\n', "xyz|", Stop.END, "program ended"),
+    pytest.param('10 input a$:print a$;len(a$)\n', "xyz|", Stop.END, "program ended", marks=pytest.mark.slow),
     ('10 print "a"\n20 x=1/0\n', "", Stop.ERROR, "?DIVISION BY ZERO  ERROR IN 20"),
     ('10 print "a"\n20 stop\n', "", Stop.BREAK, "BREAK IN 20"),
-    ('10 input a$\n', "", Stop.INPUT_EXHAUSTED,
-     "the program waits for a typed line, but the input is used up"),
+    pytest.param('10 input a$\n', "", Stop.INPUT_EXHAUSTED,
+                 "the program waits for a typed line, but the input is used up", marks=pytest.mark.slow),
 ], ids=["end", "error", "break", "input"])
 def test_basic_in_rom_ends_as_its_last_words_say(roms: RomSet, tmp_path: Path, source: str, typed: str,
                                                   stop: Stop, message: str) -> None:
@@ -143,7 +144,7 @@ def test_basic_in_rom_ends_as_its_last_words_say(roms: RomSet, tmp_path: Path, s
     assert machine.screen.text_rows()[5:7] == ["READY.", "RUN"]  # typed at the start-up screen
 
 
-@pytest.mark.parametrize("name", ["dynamic-keyboard", "keybuffer"])
+@pytest.mark.parametrize("name", ["dynamic-keyboard", pytest.param("keybuffer", marks=pytest.mark.slow)])
 def test_direct_mode_after_the_program_is_basic_s_own(roms: RomSet, name: str) -> None:
     """Keys a program leaves in the keyboard buffer are read by BASIC's direct mode after
     READY.: the screen VICE showed (which started the program on a cleared screen: here
