@@ -161,6 +161,7 @@ WRITERS = {
     "screen": ["screen", "{screen}", "-o", "OUT"],
     "run --printer": ["run", "{bas}", "--printer", "OUT"],
     "run --screenshot": ["run", "{bas}", "--screenshot", "OUT"],
+    "run --audio": ["run", "{bas}", "--audio", "OUT"],
 }
 
 
