@@ -105,12 +105,13 @@ def play_on_terminal(arguments: list[str], answers: list[str]) -> tuple[int, lis
         wait_for_prompt(shown)
         shown = len(output)
         os.write(master, answer.encode() + b"\r")
-    read_for(1.5)
-    deadline = time.time() + 60  # a loaded machine starts Python slowly: read until the end
+    # everything the program shows until it ends (a loaded machine starts Python slowly:
+    # a fixed pause lost the last lines), then what is still in the terminal's buffer
+    deadline = time.time() + 20
     while process.poll() is None and time.time() < deadline:
         read_for(0.1)
+    read_for(0.2)
     returncode = process.wait(timeout=20)
-    read_for(0.2)  # what it printed last
     os.close(master)
     lines = output.decode(errors="replace").replace("\r", "").split("\n")
     return returncode, [line.rstrip() for line in lines if line.strip()]
