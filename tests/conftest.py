@@ -14,17 +14,21 @@ SHARED = REPO.parent / "shared"
 DATA = Path(__file__).resolve().parent / "data"
 
 
-@pytest.fixture(autouse=True)
-def _no_rom_discovery(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tests run the machine on c64tc's own models, as CI does (CI has no ROMs), even
-    where a VICE with its ROMs is installed; tests marked ``vice_roms`` look for them."""
-    if "vice_roms" not in request.keywords:
-        monkeypatch.setenv("C64TC_ROMS", "none")
-
-
 #: the C64's ROMs for tests (KERNAL 901227-03, BASIC 901226-01, character ROM 901225-01 and
 #: the 1541's DOS), beside the repository as CI has them; never copied into the repository
 SHARED_ROMS = SHARED / "roms"
+
+
+@pytest.fixture(autouse=True)
+def _no_rom_discovery(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests run the machine on c64tc's own models, even where a VICE with its ROMs is
+    installed; tests marked ``vice_roms`` compare with the ROMs: c64tc's own search
+    (a command line without ``--roms``) then finds the ones ``c64_roms()`` gives, those
+    of ../shared/roms, as CI has them."""
+    if "vice_roms" not in request.keywords:
+        monkeypatch.setenv("C64TC_ROMS", "none")
+    elif SHARED_ROMS.is_dir():
+        monkeypatch.setenv("C64TC_ROMS", str(SHARED_ROMS))
 
 
 def c64_roms() -> RomSet:
