@@ -87,6 +87,8 @@ SPRITE_PENDING_PIXEL = 8 * (DISPLAY_CYCLE + 1) + 4  # the display bits reach the
 # (VICE draw_graphics8 on the 8565: vmode16_pipe at pixel 4, vmode11_pipe after pixel 7)
 GRAPHICS_REGISTER_DELAY = {CONTROL_1: 8, CONTROL_2: 4, BACKGROUND: 0, BACKGROUND + 1: 0,
                            BACKGROUND + 2: 0, BACKGROUND + 3: 0}
+# how the shifter reads the graphics: MCM from the eighth pixel (vmode16_pipe2), BMM a cycle later
+READING_DELAY = {CONTROL_1: 8, CONTROL_2: 7}
 
 
 def sprite_dma_cycle(sprite: int) -> int:
@@ -116,6 +118,7 @@ def _multicolour(byte: int) -> bytes:
 
 
 PX_HIRES = [_hires(byte) for byte in range(256)]  # a graphics byte as pixel codes 0/3
+PX_HIRES_2 = [bytes(2 if code else 0 for code in codes) for codes in PX_HIRES]  # ... as 0/2
 PX_MULTI = [_multicolour(byte) for byte in range(256)]  # as pixel pairs 0-3
 REPEAT8 = [bytes([value]) * 8 for value in range(256)]
 FOREGROUND = bytes(1 if code & 2 else 0 for code in range(256))  # codes 2 and 3 are foreground
@@ -125,6 +128,18 @@ HIGH_NYBBLE = bytes(value >> 4 for value in range(256))
 LOW_3_BITS = bytes(value & 0x07 for value in range(256))
 ECM_CODE = bytes(value & 0x3F for value in range(256))
 NO_GRAPHICS = bytes(40)
+STALE_CELL = 40  # in a line's cell plane: the screen code latched on the line before
+
+# VICE's colour table (draw_graphics): for each mode (ECM, BMM, MCM) and pixel code, the
+# colour register, or the cell's colour source, or black
+CELL_SCREEN, CELL_EXTENDED, CELL_LOW, CELL_HIGH, CELL_COLOUR, CELL_COLOUR_MC, BLACK = range(-7, 0)
+COLOUR_SOURCES = (
+    (BACKGROUND, BACKGROUND, CELL_COLOUR, CELL_COLOUR),  # standard text
+    (BACKGROUND, BACKGROUND + 1, BACKGROUND + 2, CELL_COLOUR_MC),  # multicolour text
+    (CELL_LOW, CELL_LOW, CELL_HIGH, CELL_HIGH),  # hires bitmap: the screen code's nybbles
+    (BACKGROUND, CELL_HIGH, CELL_LOW, CELL_COLOUR),  # multicolour bitmap
+    (CELL_EXTENDED, CELL_EXTENDED, CELL_COLOUR, CELL_COLOUR),  # extended colour: $D021-$D024
+    (BLACK,) * 4, (BLACK,) * 4, (BLACK,) * 4)  # the invalid modes
 NO_SPRITES: list[tuple[bool, int]] = [(False, 0)] * 8  # no sprite shown in a line
 WHOLE_LINE = [(0, LINE_PIXELS)]
 
@@ -331,7 +346,7 @@ class Beam:
             matrix = (state.at(MATRIX_FETCH_CYCLE)[MEMORY_SETUP] >> 4) * 0x400
             self.codes = _wrapped(memory.bank, matrix, self.vc)
             self.cell_colours = _wrapped(memory.colours, 0, self.vc)
-        graphics, codes, colours = self._fetch(state.at(GRAPHICS_FETCH_CYCLE), memory)
+        graphics, codes, colours = self._fetch(state, memory)
         if not self.idle:
             self.vc = (self.vc + 40) & 0x3FF
         if vertical_border:
@@ -348,10 +363,10 @@ class Beam:
         visible = self.draw and cycles == CYCLES_PER_LINE and FIRST_LINE <= line < FIRST_LINE + HEIGHT
         sprites_on = shown is not NO_SPRITES or self.shown is not NO_SPRITES
         if visible and not sprites_on and borders == WHOLE_LINE:
-            pixels = bytearray(LINE_PIXELS)
-            self._borders(state, borders, pixels)
+            whole = bytearray(LINE_PIXELS)
+            self._borders(state, borders, whole)
             y = line - FIRST_LINE
-            self.pixels[y * WIDTH : (y + 1) * WIDTH] = pixels[FIRST_PIXEL:LAST_PIXEL]
+            self.pixels[y * WIDTH : (y + 1) * WIDTH] = whole[FIRST_PIXEL:LAST_PIXEL]
         elif visible or sprites_on:
             pixels, foreground, sources = self._graphics(state, graphics, codes, colours, stale_before,
                                                          visible)
@@ -373,61 +388,121 @@ class Beam:
             self.idle = False
 
     # -- graphics ------------------------------------------------------------------------------
-    def _fetch(self, state: bytes, memory: VideoMemory) -> tuple[bytes, bytes, bytes]:
-        """The 40 graphics bytes the line fetches, with the screen codes and colours
-        drawn with them (both 0 in the idle state)."""
-        control = state[CONTROL_1]
+    def _fetch(self, state: LineRegisters, memory: VideoMemory) -> tuple[bytes, bytes, bytes]:
+        """The 40 graphics bytes the line fetches in cycles 15-54, with the screen codes
+        and colours drawn with them (both 0 in the idle state).  A fetch sees $D018 as it
+        is in its cycle and $D011 as it was the cycle before (the 8565: VICE's
+        reg11_delay)."""
+        if not any(13 <= cycle <= 54 and register in (CONTROL_1, MEMORY_SETUP)
+                   for cycle, register, _ in state.writes):
+            setup = state.at(GRAPHICS_FETCH_CYCLE)
+            return self._fetch_cells(state.at(GRAPHICS_FETCH_CYCLE - 1)[CONTROL_1], setup[MEMORY_SETUP],
+                                     memory, 0, 40)
+        parts = []
+        first = 0
+        key = None
+        for cell in range(41):
+            cycle = GRAPHICS_FETCH_CYCLE + cell
+            now = (state.at(cycle - 1)[CONTROL_1], state.at(cycle)[MEMORY_SETUP]) if cell < 40 else None
+            if now != key:
+                if key is not None:
+                    parts.append(self._fetch_cells(key[0], key[1], memory, first, cell - first)[0])
+                key, first = now, cell
+        graphics = b"".join(parts)
+        if self.idle:
+            return graphics, NO_GRAPHICS, NO_GRAPHICS
+        return graphics, self.codes, self.cell_colours
+
+    def _fetch_cells(self, control: int, setup: int, memory: VideoMemory, first: int, count: int
+                     ) -> tuple[bytes, bytes, bytes]:
+        """The graphics bytes of cells ``first`` .. ``first + count - 1``."""
         ecm, bmm = control & 0x40, control & 0x20
         bank = memory.bank
         if self.idle:
-            return bytes([bank[0x39FF if ecm else 0x3FFF]]) * 40, NO_GRAPHICS, NO_GRAPHICS
-        setup = state[MEMORY_SETUP]
-        rc, vc = self.rc, self.vc
+            return bytes([bank[0x39FF if ecm else 0x3FFF]]) * count, NO_GRAPHICS, NO_GRAPHICS
+        rc, vc = self.rc, self.vc + first
         if bmm:
             base = (setup & 0x08) << 10
-            mask = 0x39FF if ecm else 0x3FFF
-            if vc + 40 <= 0x400 and not ecm:
+            if vc + count <= 0x400 and not ecm:
                 start = base | vc << 3 | rc
-                graphics = bank[start : start + 320 : 8]
+                graphics = bank[start : start + 8 * count : 8]
             else:
-                graphics = bytes(bank[(base | ((vc + k) & 0x3FF) << 3 | rc) & mask] for k in range(40))
+                mask = 0x39FF if ecm else 0x3FFF
+                graphics = bytes(bank[(base | ((vc + k) & 0x3FF) << 3 | rc) & mask] for k in range(count))
             return graphics, self.codes, self.cell_colours
         charset = (setup & 0x0E) << 10
         glyph_row = bank[charset + rc : charset + rc + 2048 : 8]
-        codes = self.codes.translate(ECM_CODE) if ecm else self.codes
-        return codes.translate(glyph_row), self.codes, self.cell_colours
+        codes = self.codes[first : first + count]
+        return (codes.translate(ECM_CODE) if ecm else codes).translate(glyph_row), self.codes, \
+            self.cell_colours
 
     def _graphics(self, state: LineRegisters, graphics: bytes, codes: bytes, colours: bytes, stale: int,
-                  visible: bool) -> tuple[bytearray | None, bytes, list[tuple[int, int, int, bytes]]]:
-        """The line's graphics: its 504 pixels (when ``visible``), its foreground (1 per
-        foreground pixel), and what each part was drawn from ([(first pixel, mode,
-        first cell pixel, pixel codes)], for the grey dots)."""
-        xscroll = state.at(GRAPHICS_FETCH_CYCLE)[CONTROL_2] & 7
-        start = WINDOW_PIXEL + xscroll
-        after = LINE_PIXELS - start - 320
+                  visible: bool) -> tuple[bytearray | None, bytes, tuple[bytes, bytes, list]]:
+        """The line's graphics as VICE's draw_graphics8 makes them: the 504 pixels (when
+        ``visible``), the foreground (1 per foreground pixel), and what the grey dots
+        need (the pixel codes, the latched cells, the colour modes)."""
+        latches = self._latches(state)
+        cells = _cell_plane(latches)
+        # the pixel codes, read as the pipeline's vmode16_pipe2 (MCM, 7 pixels after the
+        # write's cycle) and vmode11_pipe (BMM, a cycle later) say
+        readings = state.pixel_states(READING_DELAY)
+        plane = None
+        for index, (pixel, registers) in enumerate(readings):
+            end = readings[index + 1][0] if index + 1 < len(readings) else LINE_PIXELS
+            codes_here = _pixel_codes(registers[CONTROL_2] & 0x10, registers[CONTROL_1] & 0x20, graphics,
+                                      colours, latches)
+            plane = codes_here if plane is None else plane[:pixel] + codes_here[pixel:end] + plane[end:]
+        assert plane is not None
+        if len(readings) > 1:
+            plane = self._multicolour_flop(state, plane, graphics, colours, latches)
+        foreground = plane.translate(FOREGROUND)
         points = state.pixel_states(GRAPHICS_REGISTER_DELAY)
-        pixels = bytearray(LINE_PIXELS) if visible else None
-        foreground = bytearray(LINE_PIXELS)
-        sources: list[tuple[int, int, int, bytes]] = []
-        codes_of_mode: dict[int, bytes] = {}
+        modes = [(pixel, _mode_of(registers)) for pixel, registers in points]
+        if not visible:
+            return None, foreground, (plane, cells, modes)
+        tables = _cell_tables(codes, colours, stale)
+        pixels = bytearray(LINE_PIXELS)
         for index, (pixel, registers) in enumerate(points):
             end = points[index + 1][0] if index + 1 < len(points) else LINE_PIXELS
-            if pixel >= end:
+            if pixel < end:
+                pixels[pixel:end] = _colours(_mode_of(registers), plane, cells, tables, registers)[pixel:end]
+        return pixels, foreground, (plane, cells, modes)
+
+    def _latches(self, state: LineRegisters) -> tuple[int, ...]:
+        """Where each cell's graphics are latched into the shifter: cell k, fetched in
+        cycle 15+k, in the draw of cycle 17+k at the pixel XSCROLL gives as the draw before
+        left it (VICE draw_graphics8: xscroll_pipe)."""
+        if not state.written((CONTROL_2,)):
+            return _regular_latches(state.at(16)[CONTROL_2] & 7)
+        return tuple(8 * (17 + cell) + (state.at(min(16 + cell, 54))[CONTROL_2] & 7) for cell in range(40))
+
+    def _multicolour_flop(self, state: LineRegisters, plane: bytes, graphics: bytes, colours: bytes,
+                          latches: tuple[int, ...]) -> bytes:
+        """Where MCM comes on in the middle of a cell, VICE clears the multicolour flip-flop
+        (draw_graphics8, pixel 7): the pixel pairs are read from the next pixel on until
+        the next cell's latch sets it again."""
+        result = bytearray(plane)
+        before = state.states[0][CONTROL_2] & 0x10
+        for cycle, register, value in state.writes:
+            if register != CONTROL_2:
                 continue
-            mode = (registers[CONTROL_1] & 0x60 | registers[CONTROL_2] & 0x10) >> 4
-            pixel_codes = codes_of_mode.get(mode)
-            if pixel_codes is None:
-                pixel_codes = codes_of_mode[mode] = _pixel_codes(mode, graphics, colours)
-            sources.append((pixel, mode, start, pixel_codes))
-            low, high = max(pixel, start), min(end, start + 320)
-            if low < high:
-                foreground[low:high] = pixel_codes[low - start : high - start].translate(FOREGROUND)
-            if pixels is not None:
-                window = _colours(mode, pixel_codes, codes, colours, registers)
-                line = (REPEAT8[_fill_colour(mode, stale, registers)] * 18)[:start] + window \
-                    + (REPEAT8[_fill_colour(mode, codes[39], registers)] * 6)[:after]
-                pixels[pixel:end] = line[pixel:end]
-        return pixels, bytes(foreground), sources
+            now = value & 0x10
+            if now and not before:
+                pixel = 8 * cycle + 7
+                cell = bisect.bisect_right(latches, pixel) - 1
+                if 0 <= cell < 40 and pixel not in latches:
+                    bmm = state.at(cycle + 1)[CONTROL_1] & 0x20
+                    if bmm or colours[cell] & 8:
+                        byte = graphics[cell]
+                        end = latches[cell + 1] if cell + 1 < 40 else LINE_PIXELS
+                        held = result[pixel - 1]
+                        for position in range(pixel, min(end, LINE_PIXELS)):
+                            if (position - pixel) & 1:
+                                bit = position - latches[cell]
+                                held = byte << bit >> 6 & 3 if bit < 8 else 0
+                            result[position] = held
+            before = now
+        return bytes(result)
 
     # -- borders -----------------------------------------------------------------------------------
     def _border_spans(self, state: LineRegisters, vertical_border: bool) -> list[tuple[int, int]]:
@@ -469,7 +544,7 @@ class Beam:
                     pixels[low:high] = (colour * ((high - low + 7) // 8))[: high - low]
 
     def _grey_dots(self, state: LineRegisters, pixels: bytearray, borders: list[tuple[int, int]],
-                   sources: list[tuple[int, int, int, bytes]], sprite_sources: dict[int, int],
+                   sources: tuple[bytes, bytes, list[tuple[int, int]]], sprite_sources: dict[int, int],
                    codes: bytes, stale: int) -> None:
         """The 8565 draws the first pixel after a colour register write in light grey
         where that pixel is drawn in the written register's colour (VICE
@@ -483,7 +558,7 @@ class Beam:
             elif pixel in sprite_sources:
                 source = sprite_sources[pixel]
             else:
-                source = _graphics_register(pixel, sources, codes, stale)
+                source = _graphics_register(pixel, *sources, codes, stale)
             if source == register:
                 pixels[pixel] = GREY_DOT
 
@@ -604,23 +679,9 @@ class Beam:
         self.checked = max(checked, limit)
 
 
-def _graphics_register(pixel: int, sources: list[tuple[int, int, int, bytes]], codes: bytes,
-                       stale: int) -> int | None:
-    """The colour register a graphics pixel was drawn in (None: a colour from the
-    screen or colour RAM, or black)."""
-    for first, mode, start, pixel_codes in reversed(sources):
-        if first <= pixel:
-            inside = start <= pixel < start + 320
-            code = pixel_codes[pixel - start] if inside else 0
-            if mode in (0, 1, 3) and code == 0:
-                return BACKGROUND
-            if mode == 1 and code in (1, 2):
-                return BACKGROUND + code
-            if mode == 4 and code == 0:
-                screen_code = codes[(pixel - start) // 8] if inside else stale
-                return BACKGROUND + (screen_code >> 6)
-            return None
-    return None
+def _mode_of(registers: bytes) -> int:
+    """ECM, BMM, MCM as a number 0-7 (VICE's vmode)."""
+    return (registers[CONTROL_1] & 0x60 | registers[CONTROL_2] & 0x10) >> 4
 
 
 def _wrapped(data: bytes, base: int, start: int) -> bytes:
@@ -639,65 +700,90 @@ def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return merged
 
 
-def _pixel_codes(mode: int, graphics: bytes, colours: bytes) -> bytes:
-    """The 320 pixel codes (0-3) of the cells: multicolour pairs where MCM is set and the
-    mode is a bitmap or the cell's colour has bit 3 (VICE draw_graphics)."""
-    if mode & 1:
-        if mode & 2:
-            return b"".join([PX_MULTI[byte] for byte in graphics])
-        return b"".join([PX_MULTI[byte] if colour & 8 else PX_HIRES[byte]
-                         for byte, colour in zip(graphics, colours, strict=True)])
-    return b"".join([PX_HIRES[byte] for byte in graphics])
+@functools.lru_cache(maxsize=16)
+def _regular_latches(xscroll: int) -> tuple[int, ...]:
+    return tuple(WINDOW_PIXEL + xscroll + 8 * cell for cell in range(40))
 
 
-def _cell_plane(values: bytes) -> bytes:
-    return b"".join([REPEAT8[value] for value in values])
+@functools.lru_cache(maxsize=64)
+def _cell_plane(latches: tuple[int, ...]) -> bytes:
+    """For each pixel of the line, the cell whose screen code and colour are latched
+    there: 40 before the first cell (the last line's), then 0-39; the last cell's stay."""
+    plane = bytearray([STALE_CELL]) * LINE_PIXELS
+    for cell, start in enumerate(latches):
+        end = latches[cell + 1] if cell + 1 < 40 else LINE_PIXELS
+        plane[start:end] = bytes([cell]) * (end - start)
+    return bytes(plane)
 
 
-def _colour_table(colours: Sequence[int]) -> bytes:
-    return bytes(colours) + bytes(252)
+def _pixel_codes(mcm: int, bmm: int, graphics: bytes, colours: bytes, latches: tuple[int, ...]) -> bytes:
+    """The line's 504 pixel codes (0-3) with MCM and BMM as the shifter reads them:
+    pairs where MCM is set and the mode is a bitmap or the cell's colour has bit 3, else
+    single pixels, 2 where BMM or that bit is set, else 3 (VICE draw_graphics)."""
+    if mcm:
+        if bmm:
+            parts = [PX_MULTI[byte] for byte in graphics]
+        else:
+            parts = [PX_MULTI[byte] if colour & 8 else PX_HIRES[byte]
+                     for byte, colour in zip(graphics, colours, strict=True)]
+    elif bmm:
+        parts = [PX_HIRES_2[byte] for byte in graphics]
+    else:
+        parts = [PX_HIRES_2[byte] if colour & 8 else PX_HIRES[byte]
+                 for byte, colour in zip(graphics, colours, strict=True)]
+    first = latches[0]
+    if latches is _regular_latches(first - WINDOW_PIXEL):
+        return bytes(first) + b"".join(parts) + bytes(LINE_PIXELS - first - 320)
+    out = [bytes(first)]
+    for cell, part in enumerate(parts):
+        length = (latches[cell + 1] if cell + 1 < 40 else LINE_PIXELS) - latches[cell]
+        out.append(part[:length] if length <= 8 else part + bytes(length - 8))
+    return b"".join(out)[:LINE_PIXELS]
 
 
-def _colours(mode: int, pixel_codes: bytes, codes: bytes, colours: bytes, registers: bytes) -> bytes:
-    """The 320 pixels' colours in ``mode`` (VICE draw_graphics' colour table)."""
-    background = registers[BACKGROUND] & 0x0F
-    if mode == 0:  # standard text: 0 background, 3 the cell's colour
-        return _select(pixel_codes, _colour_table((background, 0, 0, 0)), {3: _cell_plane(colours)})
-    if mode == 1:  # multicolour text
-        table = _colour_table((background, registers[0x22] & 0x0F, registers[0x23] & 0x0F, 0))
-        return _select(pixel_codes, table, {3: _cell_plane(colours.translate(LOW_3_BITS))})
-    if mode == 2:  # hires bitmap: 0 the screen code's low nybble, 3 its high nybble
-        return _select(pixel_codes, bytes(256), {0: _cell_plane(codes.translate(LOW_NYBBLE)),
-                                                 3: _cell_plane(codes.translate(HIGH_NYBBLE))})
-    if mode == 3:  # multicolour bitmap
-        return _select(pixel_codes, _colour_table((background, 0, 0, 0)),
-                       {1: _cell_plane(codes.translate(HIGH_NYBBLE)),
-                        2: _cell_plane(codes.translate(LOW_NYBBLE)), 3: _cell_plane(colours)})
-    if mode == 4:  # extended background colour: bits 6-7 of the code pick $D021-$D024
-        backgrounds = bytes(registers[BACKGROUND + (code >> 6)] & 0x0F for code in range(256))
-        return _select(pixel_codes, bytes(256), {0: _cell_plane(codes.translate(backgrounds)),
-                                                 3: _cell_plane(colours)})
-    return bytes(320)  # the invalid modes draw black
+def _cell_tables(codes: bytes, colours: bytes, stale: int) -> dict[int, bytes]:
+    """Translate tables from the cell plane to the cell colour sources."""
+    screen = codes + bytes([stale]) + bytes(215)
+    colour = colours + bytes(216)
+    return {CELL_LOW: screen.translate(LOW_NYBBLE), CELL_HIGH: screen.translate(HIGH_NYBBLE),
+            CELL_COLOUR: colour, CELL_COLOUR_MC: colour.translate(LOW_3_BITS), CELL_SCREEN: screen}
 
 
-def _select(pixel_codes: bytes, table: bytes, planes: dict[int, bytes]) -> bytes:
-    """Pixel codes translated to constant colours, and where a code takes its colour
-    from the cell, that cell plane's colour."""
-    result = pixel_codes.translate(table)
+def _colours(mode: int, plane: bytes, cells: bytes, tables: dict[int, bytes], registers: bytes) -> bytes:
+    """The line's 504 pixels in ``mode`` (VICE's colour table, COLOUR_SOURCES)."""
+    sources = COLOUR_SOURCES[mode]
+    constant = bytes(registers[source] & 0x0F if source >= 0 else 0 for source in sources) + bytes(252)
+    result = plane.translate(constant)
+    cell_sources = {source for source in sources if CELL_EXTENDED <= source < BLACK}
+    if not cell_sources:
+        return result
     value = int.from_bytes(result, "big")
-    for code, plane in planes.items():
-        mask = int.from_bytes(pixel_codes.translate(IS_CODE[code]), "big")
-        value = value & ~mask | int.from_bytes(plane, "big") & mask
-    return value.to_bytes(320, "big")
+    for source in cell_sources:
+        if source == CELL_EXTENDED:
+            extended = bytes(registers[BACKGROUND + (code >> 6)] & 0x0F for code in range(256))
+            colour = cells.translate(tables[CELL_SCREEN].translate(extended))
+        else:
+            colour = cells.translate(tables[source])
+        selected = bytes(0xFF if sources[code] == source else 0 for code in range(4)) + bytes(252)
+        mask = int.from_bytes(plane.translate(selected), "big")
+        value = value & ~mask | int.from_bytes(colour, "big") & mask
+    return value.to_bytes(LINE_PIXELS, "big")
 
 
-def _fill_colour(mode: int, code: int, registers: bytes) -> int:
-    """The colour of pixel code 0 outside the cells (the graphics shifter empty), with
-    the screen code latched last."""
-    if mode in (0, 1, 3):
-        return registers[BACKGROUND] & 0x0F
-    if mode == 2:
-        return code & 0x0F
-    if mode == 4:
-        return registers[BACKGROUND + (code >> 6)] & 0x0F
-    return 0
+def _graphics_register(pixel: int, plane: bytes, cells: bytes, modes: list[tuple[int, int]],
+                       codes: bytes, stale: int) -> int | None:
+    """The colour register a graphics pixel was drawn in (None: a colour from the
+    screen or colour RAM, or black)."""
+    mode = modes[0][1]
+    for first, mode_here in modes:
+        if first <= pixel:
+            mode = mode_here
+    source = COLOUR_SOURCES[mode][plane[pixel]]
+    if source >= 0:
+        return source
+    if source == CELL_EXTENDED:
+        cell = cells[pixel]
+        return BACKGROUND + ((codes[cell] if cell < 40 else stale) >> 6)
+    return None
+
+
