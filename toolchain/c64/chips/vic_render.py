@@ -140,6 +140,12 @@ COLOUR_SOURCES = (
     (BACKGROUND, CELL_HIGH, CELL_LOW, CELL_COLOUR),  # multicolour bitmap
     (CELL_EXTENDED, CELL_EXTENDED, CELL_COLOUR, CELL_COLOUR),  # extended colour: $D021-$D024
     (BLACK,) * 4, (BLACK,) * 4, (BLACK,) * 4)  # the invalid modes
+# for each mode, the cell sources it draws and the pixel codes drawn in them (a translate table)
+CELL_SOURCES = tuple(
+    tuple((source, bytes(0xFF if sources[code] == source else 0 for code in range(4)) + bytes(252))
+          for source in sorted(set(sources)) if CELL_EXTENDED <= source < BLACK)
+    for sources in COLOUR_SOURCES)
+ZEROS = bytes(LINE_PIXELS)
 NO_SPRITES: list[tuple[bool, int]] = [(False, 0)] * 8  # no sprite shown in a line
 WHOLE_LINE = [(0, LINE_PIXELS)]
 
@@ -446,11 +452,12 @@ class Beam:
         # the pixel codes, read as the pipeline's vmode16_pipe2 (MCM, 7 pixels after the
         # write's cycle) and vmode11_pipe (BMM, a cycle later) say
         readings = state.pixel_states(READING_DELAY)
+        exact = state.written((CONTROL_2,))
         plane = None
         for index, (pixel, registers) in enumerate(readings):
             end = readings[index + 1][0] if index + 1 < len(readings) else LINE_PIXELS
             codes_here = _pixel_codes(registers[CONTROL_2] & 0x10, registers[CONTROL_1] & 0x20, graphics,
-                                      colours, latches)
+                                      colours, latches, exact)
             plane = codes_here if plane is None else plane[:pixel] + codes_here[pixel:end] + plane[end:]
         assert plane is not None
         if len(readings) > 1:
@@ -716,24 +723,29 @@ def _cell_plane(latches: tuple[int, ...]) -> bytes:
     return bytes(plane)
 
 
-def _pixel_codes(mcm: int, bmm: int, graphics: bytes, colours: bytes, latches: tuple[int, ...]) -> bytes:
+def _pixel_codes(mcm: int, bmm: int, graphics: bytes, colours: bytes, latches: tuple[int, ...],
+                 exact: bool) -> bytes:
     """The line's 504 pixel codes (0-3) with MCM and BMM as the shifter reads them:
     pairs where MCM is set and the mode is a bitmap or the cell's colour has bit 3, else
-    single pixels, 2 where BMM or that bit is set, else 3 (VICE draw_graphics)."""
+    single pixels, 2 where BMM or that bit is set, else 3 (VICE draw_graphics).  Codes 2
+    and 3 differ only where MCM's colours meet single pixels (``exact``: the line changes
+    MCM); else 3 stands for both."""
     if mcm:
         if bmm:
-            parts = [PX_MULTI[byte] for byte in graphics]
+            parts = list(map(PX_MULTI.__getitem__, graphics))
         else:
             parts = [PX_MULTI[byte] if colour & 8 else PX_HIRES[byte]
                      for byte, colour in zip(graphics, colours, strict=True)]
+    elif not exact:
+        parts = list(map(PX_HIRES.__getitem__, graphics))
     elif bmm:
-        parts = [PX_HIRES_2[byte] for byte in graphics]
+        parts = list(map(PX_HIRES_2.__getitem__, graphics))
     else:
         parts = [PX_HIRES_2[byte] if colour & 8 else PX_HIRES[byte]
                  for byte, colour in zip(graphics, colours, strict=True)]
     first = latches[0]
     if latches is _regular_latches(first - WINDOW_PIXEL):
-        return bytes(first) + b"".join(parts) + bytes(LINE_PIXELS - first - 320)
+        return ZEROS[:first] + b"".join(parts) + ZEROS[: LINE_PIXELS - first - 320]
     out = [bytes(first)]
     for cell, part in enumerate(parts):
         length = (latches[cell + 1] if cell + 1 < 40 else LINE_PIXELS) - latches[cell]
@@ -752,22 +764,28 @@ def _cell_tables(codes: bytes, colours: bytes, stale: int) -> dict[int, bytes]:
 def _colours(mode: int, plane: bytes, cells: bytes, tables: dict[int, bytes], registers: bytes) -> bytes:
     """The line's 504 pixels in ``mode`` (VICE's colour table, COLOUR_SOURCES)."""
     sources = COLOUR_SOURCES[mode]
-    constant = bytes(registers[source] & 0x0F if source >= 0 else 0 for source in sources) + bytes(252)
-    result = plane.translate(constant)
-    cell_sources = {source for source in sources if CELL_EXTENDED <= source < BLACK}
+    result = plane.translate(_constant_table(mode, registers[BACKGROUND : BACKGROUND + 4]))
+    cell_sources = CELL_SOURCES[mode]
     if not cell_sources:
         return result
     value = int.from_bytes(result, "big")
-    for source in cell_sources:
+    for source, selected in cell_sources:
         if source == CELL_EXTENDED:
             extended = bytes(registers[BACKGROUND + (code >> 6)] & 0x0F for code in range(256))
             colour = cells.translate(tables[CELL_SCREEN].translate(extended))
         else:
             colour = cells.translate(tables[source])
-        selected = bytes(0xFF if sources[code] == source else 0 for code in range(4)) + bytes(252)
         mask = int.from_bytes(plane.translate(selected), "big")
         value = value & ~mask | int.from_bytes(colour, "big") & mask
+    del sources
     return value.to_bytes(LINE_PIXELS, "big")
+
+
+@functools.lru_cache(maxsize=1024)
+def _constant_table(mode: int, backgrounds: bytes) -> bytes:
+    """Pixel codes to the colours of the registers ``mode`` draws them in ($D021-$D024)."""
+    return bytes(backgrounds[source - BACKGROUND] & 0x0F if source >= 0 else 0
+                 for source in COLOUR_SOURCES[mode]) + bytes(252)
 
 
 def _graphics_register(pixel: int, plane: bytes, cells: bytes, modes: list[tuple[int, int]],
