@@ -14,16 +14,21 @@ start of frame), ``position`` = machine cycle + the VIC-II's ``cycle_offset``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from toolchain.c64.chips.vic_render import CYCLES_PER_FRAME, HEIGHT, WIDTH, Beam, VideoMemory
 from toolchain.c64.io import Ticker
 
 if TYPE_CHECKING:
+    from toolchain.c64.chips.cia import Cia
     from toolchain.c64.chips.vic import Vic
     from toolchain.c64.machine import C64
 
 __all__ = ["HEIGHT", "WIDTH", "FrameRecorder", "character_rom", "current_frame", "video_memory"]
+
+
+def vic_of(machine: C64) -> Vic:
+    return cast("Vic", machine.io.vic)
 
 
 def character_rom(machine: C64) -> bytes:
@@ -41,7 +46,7 @@ def video_memory(machine: C64, chargen: bytes | None = None) -> VideoMemory:
     """The 16 KiB the VIC-II sees now (the bank CIA 2 selects: its RAM, also where the
     CPU sees a ROM or the I/O area; the character ROM in banks 0 and 2) and colour RAM."""
     memory_map = machine.map
-    bank = machine.io.cia2.vic_bank() // 0x4000
+    bank = cast("Cia", machine.io.cia2).vic_bank() // 0x4000
     start = bank * 0x4000
     ram = bytearray(machine.memory[start : start + 0x4000])
     for area, size in memory_map.AREAS.items():
@@ -57,8 +62,7 @@ def video_memory(machine: C64, chargen: bytes | None = None) -> VideoMemory:
 def current_frame(machine: C64, chargen: bytes | None = None) -> bytes:
     """A frame drawn from the registers as they are now (no writes during it): the
     picture of a program that sets the VIC-II up and leaves it."""
-    vic = machine.io.vic
-    beam = Beam(bytearray(vic.registers))
+    beam = Beam(bytearray(vic_of(machine).registers))
     beam.run([], CYCLES_PER_FRAME, video_memory(machine, chargen))
     return bytes(beam.pixels)
 
@@ -90,7 +94,7 @@ class FrameRecorder:
         """Listen to the machine's VIC-II from now on (again after a reset, which brings
         back other chips)."""
         machine = self.machine
-        vic = machine.io.vic
+        vic = vic_of(machine)
         self.vic = vic
         self.log: list[tuple[int, int, int]] = []
         vic.write_log = self.log
