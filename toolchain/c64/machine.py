@@ -15,10 +15,12 @@ KERNAL's IRQ entry, ($0314) and its handler, or a program's.  BRK goes through
 
 from __future__ import annotations
 
+import functools
 import pickle
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import cast
 
 from toolchain.c64 import kernal
 from toolchain.c64.chips.cia import Cia, SerialBusAndUserPort
@@ -159,6 +161,7 @@ class C64:
                          Cia(SerialBusAndUserPort(), "nmi", name="CIA 2"))
         for address, value in KERNAL_RESET_WRITES:
             self.io.write(address, value, 0)
+        self._connect_video()
         self.nmi_line = False  # an NMI is taken when CIA 2 pulls the line (an edge)
         self.cpu = TranslatingCPU(self.memory, break_on_brk=True, watch=self.map.watch,
                                   on_write=self._on_write, io_read=self.read_io)
@@ -215,6 +218,7 @@ class C64:
         memory_map.under[:] = state.under
         memory_map.io[:] = state.io
         self.io.plug(*pickle.loads(state.chips))  # fresh copies: faster than deepcopy
+        self._connect_video()
         self.nmi_line = False
         self.cpu.restore_memory(state.ram)
         memory_map.switch(memory_map.port_bits())
@@ -227,6 +231,12 @@ class C64:
         self.keyboard = keyboard or Keyboard()
         self.output_log.clear()
         self.printer.clear()
+
+    def _connect_video(self) -> None:
+        """The VIC-II reads the machine's memory (for its sprite collisions)."""
+        from toolchain.c64.video import video_memory
+
+        cast(Vic, self.io.vic).video = functools.partial(video_memory, self)
 
     @property
     def keyboard(self) -> Keyboard:

@@ -1,6 +1,7 @@
 """The VIC-II (MOS 6569, PAL) as programs see it: its 47 registers, the raster counter
-and the raster interrupt.  Nothing is drawn: no sprites, collisions, light pen, bad
-lines (the cycles the VIC takes from the CPU) or border tricks.
+and the raster interrupt, and the sprite collisions.  The picture itself is drawn by
+:mod:`.vic_render` (for pictures, from the write log; for collisions, here).  Not
+modelled: the light pen, bad lines (the cycles the VIC takes from the CPU).
 
 Timing: 63 cycles a raster line, 312 lines a frame, 19,656 cycles a frame (the 6569's
 datasheet; VICE's viciisc).  The raster line at cycle ``now`` counts from cycle 0 of
@@ -11,21 +12,38 @@ cycle of a frame.
 Registers read back as VICE 3.10 shows them (measured, see tests/test_chips_vic.py):
 unused bits read 1 ($D016 bits 6-7, $D018 bit 0, $D019 bits 4-6, $D01A bits 4-7, the
 colour registers $D020-$D02E bits 4-7), $D02F-$D03F read $FF, $D011 bit 7 and $D012
-are the raster counter (a write sets the compare line instead), the collision
-registers $D01E/$D01F and the light pen $D013/$D014 read 0.
+are the raster counter (a write sets the compare line instead), the light pen
+$D013/$D014 read 0.
+
+Collisions ($D01E sprite-sprite, $D01F sprite-background) are latched as the chip draws
+the sprites: not cycle by cycle here, but when a program reads them (or $D019), or when
+their interrupt is due, by drawing (without pixels) the lines the beam has passed since
+(:class:`~toolchain.c64.chips.vic_render.Beam`, the register writes replayed where they
+happened).  A read returns the bits latched so far and clears them (VICE: in the cycle
+after the read); a register going from 0 to non-zero sets its interrupt bit in $D019
+(bit 2 sprite-sprite, bit 1 sprite-background).  The drawing starts when sprites are
+first switched on; what the chip reads from memory (sprite data, the screen) is read
+when the lines are drawn, and after a long time without a look only the last two frames
+are drawn.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from toolchain.c64.chips import CYCLES_PER_FRAME, CYCLES_PER_LINE, LINES_PER_FRAME, NEVER
+from toolchain.c64.chips.vic_render import Beam, VideoMemory
 
 CONTROL_1, RASTER, LIGHT_PEN_X, LIGHT_PEN_Y = 0x11, 0x12, 0x13, 0x14
 CONTROL_2, MEMORY_SETUP, INTERRUPT, INTERRUPT_MASK = 0x16, 0x18, 0x19, 0x1A
 SPRITE_SPRITE_COLLISION, SPRITE_DATA_COLLISION = 0x1E, 0x1F
 BORDER, LAST_COLOUR = 0x20, 0x2E
-RASTER_SOURCE = 0x01  # $D019/$D01A bit 0; the others (sprite collisions, light pen) never fire here
+SPRITE_ENABLE = 0x15
+RASTER_SOURCE = 0x01  # $D019/$D01A bit 0
+SPRITE_BACKGROUND_SOURCE, SPRITE_SPRITE_SOURCE = 0x02, 0x04  # bits 1 and 2 (the light pen's never fires)
+COLLISION_SOURCES = SPRITE_BACKGROUND_SOURCE | SPRITE_SPRITE_SOURCE
+CATCH_UP_FRAMES = 2  # after a long time unseen, only this many frames of collisions are drawn
 
 # bits that read 1 whatever was written (VICE 3.10, measured; the 6569 has no latch behind them)
 _UNUSED_BITS = bytes([0x00] * 0x16 + [0xC0, 0x00, 0x01, 0x70, 0xF0] + [0x00] * 5 + [0xF0] * 15 + [0xFF] * 17)
@@ -54,6 +72,19 @@ class Vic:
         #: every register write as (cycle, register, value), in order, while a consumer (a
         #: renderer of the picture) has set a list here; None: nobody listens, no cost
         self.write_log: list[tuple[int, int, int]] | None = None
+        #: what the chip reads from memory now (the machine sets it; not pickled)
+        self.video: Callable[[], VideoMemory] | None = None
+        # the collisions: a beam drawing without pixels from when sprites were first on,
+        # the writes it has not seen yet (as the beam sees them: position, register, value)
+        self.beam: Beam | None = None
+        self.pending: list[tuple[int, int, int]] = []
+        self.predicted: tuple[tuple[int, int, int], int] | None = None  # (key, cycle)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["video"] = None  # the machine's memory: connected again after a reset
+        state["predicted"] = None
+        return state
 
     # -- the raster ---------------------------------------------------------------------------
     def raster_line(self, now: int) -> int:
@@ -81,12 +112,21 @@ class Vic:
             return
         if not self.latched & RASTER_SOURCE and self._next_compare_match(self.time) <= now:
             self.latched |= RASTER_SOURCE
+        if self.mask & COLLISION_SOURCES and self.beam is not None:
+            self._collisions_until(now)
         self.time = now
 
     def next_event(self, now: int) -> int:
-        if self.mask & RASTER_SOURCE and not self.irq:
-            return self._next_compare_match(max(now, self.time))
-        return NEVER
+        if self.irq:
+            # the line is pulled: the CPU takes the interrupt as soon as its I flag allows
+            # (the machine looks again after the next instructions)
+            return max(now, self.time) + 1
+        event = NEVER
+        if self.mask & RASTER_SOURCE:
+            event = self._next_compare_match(max(now, self.time))
+        if self.mask & COLLISION_SOURCES and self.beam is not None:
+            event = min(event, self._next_collision(max(now, self.time)))
+        return event
 
     @property
     def irq(self) -> bool:
@@ -105,13 +145,33 @@ class Vic:
             return 0x70 | latched | (0x80 if latched & self.mask else 0)
         if register == INTERRUPT_MASK:
             return 0xF0 | self.mask
-        if register in (LIGHT_PEN_X, LIGHT_PEN_Y, SPRITE_SPRITE_COLLISION, SPRITE_DATA_COLLISION):
+        if register in (SPRITE_SPRITE_COLLISION, SPRITE_DATA_COLLISION):
+            if self.beam is None:
+                return 0
+            self._collisions_until(now)
+            beam = self.beam
+            return beam.sprite_sprite if register == SPRITE_SPRITE_COLLISION else beam.sprite_background
+        if register in (LIGHT_PEN_X, LIGHT_PEN_Y):
             return 0
         return self.registers[register] | _UNUSED_BITS[register]
 
     def read(self, register: int, now: int) -> int:
+        register &= 0x3F
+        if self.beam is not None and register in (INTERRUPT, SPRITE_SPRITE_COLLISION, SPRITE_DATA_COLLISION):
+            self._collisions_until(now)
         self.advance(now)
-        return self.peek(register, now)
+        value = self.peek(register, now)
+        if register in (SPRITE_SPRITE_COLLISION, SPRITE_DATA_COLLISION) and self.beam is not None:
+            # cleared in the cycle after the read: what that cycle draws is cleared with it
+            self._collisions_until(now + 1)
+            if register == SPRITE_SPRITE_COLLISION:
+                self.beam.sprite_sprite = 0
+                self.beam.sprite_sprite_at = None
+            else:
+                self.beam.sprite_background = 0
+                self.beam.sprite_background_at = None
+            self.predicted = None
+        return value
 
     def write(self, register: int, value: int, now: int) -> None:
         register &= 0x3F
@@ -119,6 +179,15 @@ class Vic:
         if self.write_log is not None:
             self.write_log.append((now, register, value))
         self.advance(now)
+        if self.beam is not None:
+            self.pending.append((now + self.cycle_offset + 1, register, value))
+            self.predicted = None
+            if len(self.pending) > 4096:  # nobody looks: draw what is due (or skip the old frames)
+                self._collisions_until(now)
+        elif register == SPRITE_ENABLE and value:
+            self._start_collisions(now)
+            assert self.beam is not None
+            self.pending.append((now + self.cycle_offset + 1, register, value))
         if register == INTERRUPT:
             self.latched &= ~value & 0x0F  # a 1 acknowledges the source
             return
@@ -135,6 +204,84 @@ class Vic:
             # sets $D019 bit 0 at once)
             if not matched and line == self.compare:
                 self.latched |= RASTER_SOURCE
+
+    # -- collisions ---------------------------------------------------------------------------
+    def _start_collisions(self, now: int) -> None:
+        """Sprites come on: from now on the beam draws them (from this frame's start, with
+        the registers as they are, so that the sequencer is where the chip's is)."""
+        position = now + self.cycle_offset
+        self.beam = Beam(bytearray(self.registers), position - position % CYCLES_PER_FRAME, draw=False)
+        self.pending = []
+
+    def _memory(self) -> VideoMemory:
+        if self.video is None:
+            return VideoMemory(bytes(0x4000), bytes(0x400))  # a chip alone: nothing to see
+        return self.video()
+
+    def _collisions_until(self, now: int) -> None:
+        """Draw (for collisions) what the beam has passed before the read in cycle ``now``
+        (the draws of the cycles up to and including it), and set the interrupt bits."""
+        beam = self.beam
+        assert beam is not None
+        until = now + self.cycle_offset + 1
+        if until <= beam.position + beam.checked // 8:
+            return
+        oldest = until - CATCH_UP_FRAMES * CYCLES_PER_FRAME
+        if beam.position < oldest:
+            self._skip_to(oldest - oldest % CYCLES_PER_FRAME)
+        before_ss, before_sb = beam.sprite_sprite, beam.sprite_background
+        beam.run(self.pending, until, self._memory())
+        self.pending = [write for write in self.pending if write[0] >= beam.position]
+        if beam.sprite_sprite and not before_ss:
+            self.latched |= SPRITE_SPRITE_SOURCE
+        if beam.sprite_background and not before_sb:
+            self.latched |= SPRITE_BACKGROUND_SOURCE
+
+    def _skip_to(self, position: int) -> None:
+        """Nobody looked for long: the beam starts again at ``position`` (a frame's start),
+        the writes before it applied."""
+        beam = self.beam
+        assert beam is not None
+        registers = beam.registers
+        for seen, register, value in self.pending:
+            if seen < position:
+                registers[register] = value
+        fresh = Beam(registers, position, draw=False)
+        fresh.sprite_sprite, fresh.sprite_background = beam.sprite_sprite, beam.sprite_background
+        self.beam = fresh
+        self.pending = [write for write in self.pending if write[0] >= position]
+
+    def _next_collision(self, now: int) -> int:
+        """The cycle at which a collision will set an interrupt bit that is enabled and not
+        set: the beam drawn ahead (a copy) for up to a frame; if none comes in that time,
+        a frame later, to look again (the program may have changed the sprites' memory)."""
+        beam = self.beam
+        assert beam is not None
+        wanted = self.mask & COLLISION_SOURCES & ~self.latched
+        if beam.sprite_sprite:
+            wanted &= ~SPRITE_SPRITE_SOURCE
+        if beam.sprite_background:
+            wanted &= ~SPRITE_BACKGROUND_SOURCE
+        if not wanted:
+            return NEVER
+        key = (now, len(self.pending), wanted)
+        if self.predicted is not None and self.predicted[0][1:] == key[1:] and self.predicted[1] > now:
+            return self.predicted[1]
+        self._collisions_until(now)
+        ahead = beam.copy()
+        ahead.sprite_sprite = ahead.sprite_background = 0
+        ahead.sprite_sprite_at = ahead.sprite_background_at = None
+        end = now + self.cycle_offset + CYCLES_PER_FRAME
+        ahead.run(self.pending, end, self._memory())
+        found: list[int] = []
+        for at, source in ((ahead.sprite_sprite_at, SPRITE_SPRITE_SOURCE),
+                           (ahead.sprite_background_at, SPRITE_BACKGROUND_SOURCE)):
+            if wanted & source and at is not None:
+                found.append(at)
+        cycle = min(found) - self.cycle_offset if found else now + CYCLES_PER_FRAME
+        cycle = max(cycle, now + 1)
+        self.predicted = (key, cycle)
+        return cycle
 
     # -- for the machine ----------------------------------------------------------------------
     def memory_setup(self) -> MemorySetup:

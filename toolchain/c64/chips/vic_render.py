@@ -50,6 +50,7 @@ takes a few milliseconds this way).
 from __future__ import annotations
 
 import bisect
+import copy
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -286,6 +287,18 @@ class Beam:
     shown: list[tuple[bool, int]] = field(default_factory=lambda: NO_SPRITES)
     sprites_active: bool = False  # a sprite's DMA is on (else its logic has nothing to do)
     checked: int = 0  # the first pixel of the current line not yet checked for collisions
+
+    def __post_init__(self) -> None:
+        if not self.draw:
+            self.pixels = bytearray()
+
+    def copy(self) -> Beam:
+        """An independent beam in the same state (to draw ahead)."""
+        twin = copy.copy(self)
+        twin.registers = bytearray(self.registers)
+        twin.pixels = bytearray(self.pixels)
+        twin.sprites = [SpriteUnit(**vars(unit)) for unit in self.sprites]
+        return twin
 
     def run(self, writes: Sequence[tuple[int, int, int]], until: int, memory: VideoMemory) -> None:
         """Process the lines up to position ``until`` (a line begun is checked for
