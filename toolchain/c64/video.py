@@ -13,7 +13,7 @@ start of frame), ``position`` = machine cycle + the VIC-II's ``cycle_offset``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, cast
 
 from toolchain.c64.chips.vic_render import CYCLES_PER_FRAME, HEIGHT, WIDTH, Beam, VideoMemory
@@ -68,6 +68,29 @@ def current_frame(machine: C64, chargen: bytes | None = None) -> bytes:
 
 
 Frame = tuple[bytes, list[tuple[int, int, int]], int]  # start registers, writes (seen at), start
+# the registers whose change during a frame makes a picture more than a text screen
+RASTER_EFFECT_REGISTERS = frozenset({0x11, 0x16, 0x18, 0x20, 0x21, 0x22, 0x23, 0x24})
+
+
+def beyond_text(registers: bytes | bytearray, bank: int, writes: Sequence[tuple[int, int, int]] = ()
+                ) -> str | None:
+    """What the VIC-II shows beyond a text screen of the character ROM, or None: a
+    bitmap or another mode, sprites, a character set in RAM, a blanked or scrolled
+    screen, registers changed during the frame (``writes``)."""
+    control, scroll, setup = registers[0x11], registers[0x16], registers[0x18]
+    if control & 0x60 or scroll & 0x10:
+        return "a graphics mode"
+    if not control & 0x10:
+        return "a blanked screen"
+    if registers[0x15]:
+        return "sprites"
+    if control & 0x0F != 0x0B or scroll & 0x0F != 0x08:
+        return "a scrolled screen"
+    if bank in (1, 3) or setup & 0x0E not in (0x04, 0x06):
+        return "a character set in RAM"
+    if any(register in RASTER_EFFECT_REGISTERS for _, register, _ in writes):
+        return "raster effects"
+    return None
 
 
 class FrameRecorder:
@@ -153,6 +176,12 @@ class FrameRecorder:
         writes = [write for frame in frames for write in frame[1]]
         beam.run(writes, until, video_memory(self.machine, self.chargen))
         return bytes(beam.pixels)
+
+    def shows(self) -> str | None:
+        """What the VIC-II shows beyond a text screen (see :func:`beyond_text`), or None."""
+        vic = vic_of(self.machine)
+        writes = self.previous[1] if self.previous is not None else []
+        return beyond_text(vic.registers, cast("Cia", self.machine.io.cia2).vic_bank() // 0x4000, writes)
 
     def picture(self) -> bytes:
         """The picture as VICE's screen shows it now: the lines of the frame being drawn
