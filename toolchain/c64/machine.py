@@ -504,13 +504,15 @@ class C64:
         # it; stop addresses (ROM routines, SYS's return) are blocks of their own (see
         # _block_for)
         margin = MAX_BLOCK_CYCLES
+        cast(Vic, io.vic).start_stalls(cpu.cycles)  # the VIC-II's stolen cycles count while the CPU runs
         try:
             while True:
                 now = cpu.cycles
                 event = io.next_event(now)
                 if event <= now or (io.irq and cpu.i):
-                    # an interrupt waits for the I flag: look again after a block
-                    event = now + MAX_BLOCK_CYCLES
+                    # an interrupt waits for the I flag: look again after a block (or at the
+                    # chips' next event, if sooner: the VIC-II's stolen cycles)
+                    event = now + MAX_BLOCK_CYCLES if event <= now else min(event, now + MAX_BLOCK_CYCLES)
                 horizon = min(limit - margin, event)
                 if trace is None:
                     cpu.horizon = horizon
@@ -551,6 +553,10 @@ class C64:
         raise (an IRQ only while the I flag is clear; an NMI when CIA 2 pulls its line)."""
         cpu, io = self.cpu, self.io
         io.advance(cpu.cycles)
+        stolen = cast(Vic, io.vic).steal(cpu.cycles)  # bad lines and sprite DMA: the CPU waited
+        if stolen:
+            cpu.cycles += stolen
+            io.advance(cpu.cycles)
         nmi = io.nmi
         if nmi and not self.nmi_line:
             cpu.nmi()

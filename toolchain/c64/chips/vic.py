@@ -29,11 +29,12 @@ are drawn.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from toolchain.c64.chips import CYCLES_PER_FRAME, CYCLES_PER_LINE, LINES_PER_FRAME, NEVER
-from toolchain.c64.chips.vic_render import Beam, VideoMemory
+from toolchain.c64.chips.vic_render import FIRST_DMA_LINE, LAST_DMA_LINE, Beam, VideoMemory
 
 CONTROL_1, RASTER, LIGHT_PEN_X, LIGHT_PEN_Y = 0x11, 0x12, 0x13, 0x14
 CONTROL_2, MEMORY_SETUP, INTERRUPT, INTERRUPT_MASK = 0x16, 0x18, 0x19, 0x1A
@@ -44,6 +45,16 @@ RASTER_SOURCE = 0x01  # $D019/$D01A bit 0
 SPRITE_BACKGROUND_SOURCE, SPRITE_SPRITE_SOURCE = 0x02, 0x04  # bits 1 and 2 (the light pen's never fires)
 COLLISION_SOURCES = SPRITE_BACKGROUND_SOURCE | SPRITE_SPRITE_SOURCE
 CATCH_UP_FRAMES = 2  # after a long time unseen, only this many frames of collisions are drawn
+WATCH_FRAMES = 2  # a program that read the raster this recently gets each stolen cycle where it happens
+
+# the cycles (0-62) in which a sprite's DMA holds BA low: three before its pointer fetch,
+# its two fetch cycles (VICE viciisc's PAL cycle table, the BA column); sprites 0-2 in the
+# line the DMA is on, 3-7 partly at its end and partly at the next line's start
+_SPRITE_BA_END = {0: range(54, 59), 1: range(56, 61), 2: range(58, 63), 3: range(60, 63), 4: range(62, 63)}
+_SPRITE_BA_START = {3: range(0, 2), 4: range(0, 4), 5: range(1, 6), 6: range(3, 8), 7: range(5, 10)}
+_BAD_LINE_BA = range(11, 54)  # cycles 12-54 of a bad line (counted from 1): BA low for the matrix fetch
+STALL_REGISTERS = frozenset({0x11, 0x15, 0x17, *range(1, 16, 2)})  # DEN, YSCROLL; the sprites' enable,
+#                                                                   Y expansion and Y positions
 
 # bits that read 1 whatever was written (VICE 3.10, measured; the 6569 has no latch behind them)
 _UNUSED_BITS = bytes([0x00] * 0x16 + [0xC0, 0x00, 0x01, 0x70, 0xF0] + [0x00] * 5 + [0xF0] * 15 + [0xFF] * 17)
@@ -79,11 +90,20 @@ class Vic:
         self.beam: Beam | None = None
         self.pending: list[tuple[int, int, int]] = []
         self.predicted: tuple[tuple[int, int, int], int] | None = None  # (key, cycle)
+        # the cycles taken from the CPU: counted up to this cycle; where each happens while the
+        # program watches the raster (until this cycle)
+        self.stalls_counted = 0
+        self.watched_until = 0
+        # the writes that decide the stolen cycles (DEN, YSCROLL, the sprites' enable, Y and Y
+        # expansion) of the last frames, as (cycle seen, register, old value, new value)
+        self.stall_writes: list[tuple[int, int, int, int]] = []
+        self._stall_schedules: dict[int, tuple[list[int], list[int]]] = {}  # by frame
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state["video"] = None  # the machine's memory: connected again after a reset
         state["predicted"] = None
+        state["_stall_schedules"] = {}
         return state
 
     # -- the raster ---------------------------------------------------------------------------
@@ -126,6 +146,10 @@ class Vic:
             event = self._next_compare_match(max(now, self.time))
         if self.mask & COLLISION_SOURCES and self.beam is not None:
             event = min(event, self._next_collision(max(now, self.time)))
+        if now < self.watched_until or self.mask & RASTER_SOURCE:
+            stall = self._next_stall(max(now, self.stalls_counted))
+            if stall is not None:
+                event = min(event, max(stall[0], now + 1))
         return event
 
     @property
@@ -157,6 +181,8 @@ class Vic:
 
     def read(self, register: int, now: int) -> int:
         register &= 0x3F
+        if register in (CONTROL_1, RASTER):
+            self.watched_until = now + WATCH_FRAMES * CYCLES_PER_FRAME
         if self.beam is not None and register in (INTERRUPT, SPRITE_SPRITE_COLLISION, SPRITE_DATA_COLLISION):
             self._collisions_until(now)
         self.advance(now)
@@ -194,6 +220,8 @@ class Vic:
         if register == INTERRUPT_MASK:
             self.mask = value & 0x0F
             return
+        if register in STALL_REGISTERS and value != self.registers[register]:
+            self._stall_write(now, register, value)
         self.registers[register] = value
         if register in (CONTROL_1, RASTER):
             line = self.raster_line(now)
@@ -282,6 +310,116 @@ class Vic:
         cycle = max(cycle, now + 1)
         self.predicted = (key, cycle)
         return cycle
+
+    # -- the cycles taken from the CPU ------------------------------------------------------------
+    def start_stalls(self, now: int) -> None:
+        """The CPU runs from cycle ``now`` on: the cycles taken from it are counted from
+        there (not while BASIC's runner, or nothing, used the time)."""
+        self.stalls_counted = now
+
+    def steal(self, now: int) -> int:
+        """The cycles the VIC-II took from the CPU between the last count and ``now``, the
+        CPU's cycle count (which then moves on by them, into more of them, maybe):
+        bad lines (BA low in cycles 12-54 for the screen's codes) and sprite DMA (three
+        cycles before each sprite's fetches and the two of them), each run of BA low as
+        one stall from its first cycle (VICE: the CPU stops at its first read once BA is
+        low; the up to three writes it may still make are not told apart here)."""
+        total = 0
+        while True:
+            stall = self._next_stall(self.stalls_counted)
+            if stall is None or stall[0] > now + total:
+                self.stalls_counted = max(self.stalls_counted, now + total)
+                return total
+            total += stall[1]
+            self.stalls_counted = stall[0] + stall[1]
+
+    def _next_stall(self, after: int) -> tuple[int, int] | None:
+        """The first stall (cycle, length) beginning at or after cycle ``after`` (in this
+        frame or the next: a frame without stalls has no bad lines and no sprites)."""
+        position = after + self.cycle_offset
+        frame, within = divmod(position, CYCLES_PER_FRAME)
+        for look in (frame, frame + 1):
+            starts, lengths = self._frame_stalls(look)
+            index = bisect.bisect_left(starts, within if look == frame else 0)
+            if index < len(starts):
+                return look * CYCLES_PER_FRAME + starts[index] - self.cycle_offset, lengths[index]
+        return None
+
+    def _stall_write(self, now: int, register: int, value: int) -> None:
+        """A write that may move stolen cycles: kept for the frames it concerns."""
+        seen = now + self.cycle_offset + 1
+        frame = seen // CYCLES_PER_FRAME
+        oldest = (frame - 1) * CYCLES_PER_FRAME
+        writes = self.stall_writes
+        if writes and writes[0][0] < oldest:
+            self.stall_writes = writes = [write for write in writes if write[0] >= oldest]
+        writes.append((seen, register, self.registers[register], value))
+        self._stall_schedules = {key: schedule for key, schedule in self._stall_schedules.items()
+                                 if key < frame}
+
+    def _registers_at(self, position: int) -> bytearray:
+        """The registers as they were at ``position`` (as far as the kept writes tell)."""
+        registers = bytearray(self.registers)
+        for seen, register, old, _new in reversed(self.stall_writes):
+            if seen <= position:
+                break
+            registers[register] = old
+        return registers
+
+    def _frame_stalls(self, frame: int) -> tuple[list[int], list[int]]:
+        """Frame ``frame``'s stalls: their starts (cycles in the frame) and lengths, from
+        the registers line by line (DEN on line $30 allows bad lines for the frame; each
+        line's YSCROLL; sprite DMA from the line its Y matches, for 21 lines, 42 expanded)."""
+        cached = self._stall_schedules.get(frame)
+        if cached is not None:
+            return cached
+        start = frame * CYCLES_PER_FRAME
+        registers = self._registers_at(start)
+        writes = [write for write in self.stall_writes if start < write[0] < start + CYCLES_PER_FRAME]
+        index = 0
+        busy = 0  # bit p: BA low in cycle p of the frame
+        bad_bits = sum(1 << cycle for cycle in _BAD_LINE_BA)
+        end_bits = [sum(1 << cycle for cycle in _SPRITE_BA_END.get(number, ())) for number in range(8)]
+        start_bits = [sum(1 << cycle for cycle in _SPRITE_BA_START.get(number, ())) for number in range(8)]
+        allow = False
+        dma_until = [0] * 8
+        for line in range(LINES_PER_FRAME):
+            base = start + line * CYCLES_PER_LINE
+            if line == FIRST_DMA_LINE:
+                allow = bool(registers[CONTROL_1] & 0x10)
+            while index < len(writes) and writes[index][0] <= base + 54:
+                seen, register, _old, value = writes[index]
+                registers[register] = value
+                index += 1
+                if line == FIRST_DMA_LINE and register == CONTROL_1 and value & 0x10:
+                    allow = True  # DEN at any cycle of line $30
+            if line == LAST_DMA_LINE:
+                allow = False
+            if allow and line >= FIRST_DMA_LINE and line & 7 == registers[CONTROL_1] & 7:
+                busy |= bad_bits << (line * CYCLES_PER_LINE)
+            enable = registers[SPRITE_ENABLE]
+            for number in range(8):
+                if line >= dma_until[number] and enable >> number & 1 \
+                        and registers[2 * number + 1] == line & 0xFF:
+                    dma_until[number] = line + (42 if registers[0x17] >> number & 1 else 21)
+                if line < dma_until[number]:
+                    busy |= end_bits[number] << (line * CYCLES_PER_LINE)
+                    busy |= start_bits[number] << ((line + 1) * CYCLES_PER_LINE)
+        busy &= (1 << CYCLES_PER_FRAME) - 1
+        starts: list[int] = []
+        lengths: list[int] = []
+        beginnings = busy & ~(busy << 1)
+        while beginnings:
+            first = (beginnings & -beginnings).bit_length() - 1
+            beginnings &= beginnings - 1
+            run = busy >> first
+            starts.append(first)
+            lengths.append((~run & (run + 1)).bit_length() - 1)  # the run of ones from bit 0
+        schedule = (starts, lengths)
+        if len(self._stall_schedules) > 4:
+            self._stall_schedules.clear()
+        self._stall_schedules[frame] = schedule
+        return schedule
 
     # -- for the machine ----------------------------------------------------------------------
     def memory_setup(self) -> MemorySetup:
