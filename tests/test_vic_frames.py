@@ -4,9 +4,11 @@ Each program in tests/data/vic/NAME.asm (c64tc's assembler, the Profi-Ass dialec
 sets up a picture and loops with interrupts off: every graphics mode, a character set
 in RAM, sprites with every attribute, raster splits of colours and of text and bitmap,
 register writes at exact cycles inside lines, a blanked screen, another VIC bank, an
-invalid mode, 24 rows and 38 columns with fine scrolling, and the collision registers
-as a program prints them.  VICE's default C64 (``x64sc -default``: a C64C with the 8565
-VIC-II) ran each from READY. (``SYS49152``) and saved its screen when it stopped
+invalid mode, 24 rows and 38 columns with fine scrolling, the collision registers and
+interrupt as a program prints them, and the iterations a raster loop counts through a
+frame with the cycles bad lines and sprite DMA take (badlines.asm, printed in hex).
+VICE's default C64 (``x64sc -default``: a C64C with the 8565 VIC-II) ran each from
+READY. (``SYS49152``) and saved its screen when it stopped
 (``-exitscreenshot`` with ``-limitcycles``), twice, after 4,000,000 and 4,100,000
 cycles: the two frames are the same (the generator refuses otherwise), so the picture
 is the program's, not a moment of it.  VICE drew it with the Pepto palette file
@@ -40,7 +42,8 @@ START = 0xC000
 CYCLES = 600_000  # c64tc's run: every program has drawn its picture by then
 VICE_CYCLES = (4_000_000, 4_100_000)
 PICTURES = ("text", "multicolour-text", "ecm", "bitmap", "bitmap-multicolour", "charset-ram", "scroll",
-            "blank", "bank", "invalid", "sprites", "split-colours", "split-modes", "midline", "collisions")
+            "blank", "bank", "invalid", "sprites", "split-colours", "split-modes", "midline", "collisions",
+            "badlines")
 
 
 def program_bytes(name: str) -> bytes:

@@ -1,7 +1,9 @@
 ; Sprite collisions as a program reads them: $D01E (sprite-sprite) and $D01F (sprite-
 ; background) after a frame, again at once (a read clears them), after another frame,
 ; after sprite 1 moves away; $D019's bits; and the raster line read first thing in the
-; interrupt that a sprite-sprite collision raises.  Printed as hex digits in row 0.
+; interrupt that a sprite-sprite collision raises (106: sprite 1's first line; the
+; handler reads $d012 some 50 cycles after the collision).  Printed as hex digits in
+; row 0.
 ; Interrupts are off (SEI) but the KERNAL's 60 Hz timer keeps running until the
 ; collision interrupt is set up, as in a program that takes over the IRQ.
 ;   sprite 0 and 1 overlap (bits 0 1), sprite 2 lies on text (bit 2 in $D01F), sprite 3
@@ -95,8 +97,12 @@ pointers lda #13
  lda $d01e ; at line 0: nothing latched, nothing pending
  lda #$ff
  sta $d019
- lda #110
+ lda #176 ; sprites 0 and 1 overlap again, at X $1b0 and $1b8: in the left border, where
+ sta $d000 ; the beam is early in the line (cycle 6), so that the handler reads $d012
+ lda #184 ; before the line ends, whatever the wait loop's phase
  sta $d002
+ lda #3
+ sta $d010
  cli
 wait lda results+8
  beq wait
