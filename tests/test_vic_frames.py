@@ -133,8 +133,8 @@ def vice_frame(emulator: Path, prg: bytes, cycles: int) -> bytes:
         screenshot = state / "screen.png"
         arguments = command_line(emulator, target, commands, headless_cycles=cycles)
         arguments += ["-exitscreenshot", str(screenshot), *SCREENSHOT_OPTIONS]
-        subprocess.run(arguments, env=_environment(state), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, timeout=300, check=False)
+        subprocess.run(arguments, env=_environment(state), stdin=subprocess.DEVNULL,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300, check=False)
         palette = vice_palette(emulator)
         with Image.open(screenshot) as picture:
             rgb = picture.convert("RGB").tobytes()

@@ -504,7 +504,6 @@ class C64:
         # it; stop addresses (ROM routines, SYS's return) are blocks of their own (see
         # _block_for)
         margin = MAX_BLOCK_CYCLES
-        cast(Vic, io.vic).start_stalls(cpu.cycles)  # the VIC-II's stolen cycles count while the CPU runs
         try:
             while True:
                 now = cpu.cycles
@@ -538,13 +537,18 @@ class C64:
                 if trace is not None:
                     trace(cpu)
                 cpu.step()
+                if cpu.cycles >= event:  # the chips' time has come (on this path too)
+                    self._interrupts()
                 if cpu.cycles >= limit:
                     raise MachineStopped(Stop.CYCLE_LIMIT,
                                    f"stopped after {cpu.cycles - start_cycles} cycles at ${cpu.pc:04X}")
         except MachineStopped as stopped:
+            if stopped.stop is not Stop.BREAK:  # a run that ends: the stolen cycles up to its end
+                cpu.cycles += cast(Vic, io.vic).settle(cpu.cycles)  # (a break goes on where it was)
             return RunResult(stopped.stop, stopped.message, cpu.cycles - start_cycles,
                              cpu.instructions - start_instructions, line=stopped.line)
         except CpuHalted as halted:
+            cpu.cycles += cast(Vic, io.vic).settle(cpu.cycles)
             return RunResult(Stop.HALTED, str(halted), cpu.cycles - start_cycles,
                              cpu.instructions - start_instructions)
 
@@ -589,6 +593,7 @@ class C64:
             cpu.cycles = max(cpu.cycles, event)
         cpu.cycles = max(cpu.cycles, until)
         io.advance(cpu.cycles)
+        cast(Vic, io.vic).start_stalls(cpu.cycles)  # no CPU ran: the VIC-II took nothing from it
         return None
 
     # -- hooks for a debugger (the monitor) ------------------------------------------------------

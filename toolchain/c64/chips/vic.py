@@ -30,6 +30,7 @@ are drawn.
 from __future__ import annotations
 
 import bisect
+import functools
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -97,13 +98,13 @@ class Vic:
         # the writes that decide the stolen cycles (DEN, YSCROLL, the sprites' enable, Y and Y
         # expansion) of the last frames, as (cycle seen, register, old value, new value)
         self.stall_writes: list[tuple[int, int, int, int]] = []
-        self._stall_schedules: dict[int, tuple[list[int], list[int]]] = {}  # by frame
+        self._next_stall_cache: tuple[int, tuple[int, int] | None] | None = None  # (asked after, answer)
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state["video"] = None  # the machine's memory: connected again after a reset
         state["predicted"] = None
-        state["_stall_schedules"] = {}
+        state["_next_stall_cache"] = None
         return state
 
     # -- the raster ---------------------------------------------------------------------------
@@ -137,19 +138,15 @@ class Vic:
         self.time = now
 
     def next_event(self, now: int) -> int:
-        if self.irq:
-            # the line is pulled: the CPU takes the interrupt as soon as its I flag allows
-            # (the machine looks again after the next instructions)
-            return max(now, self.time) + 1
         event = NEVER
-        if self.mask & RASTER_SOURCE:
-            event = self._next_compare_match(max(now, self.time))
-        if self.mask & COLLISION_SOURCES and self.beam is not None:
-            event = min(event, self._next_collision(max(now, self.time)))
-        if now < self.watched_until or self.mask & RASTER_SOURCE:
-            stall = self._next_stall(max(now, self.stalls_counted))
-            if stall is not None:
-                event = min(event, max(stall[0], now + 1))
+        if not self.irq:  # a pulled line stays pulled until the program acknowledges it
+            if self.mask & RASTER_SOURCE:
+                event = self._next_compare_match(max(now, self.time))
+            if self.mask & COLLISION_SOURCES and self.beam is not None:
+                event = min(event, self._next_collision(max(now, self.time)))
+        stall = self._stall_event(now)
+        if stall is not None:  # the CPU waits (the machine asks :meth:`steal`)
+            event = min(event, max(stall, now + 1))
         return event
 
     @property
@@ -295,8 +292,7 @@ class Vic:
         key = (now, len(self.pending), wanted)
         if self.predicted is not None and self.predicted[0][1:] == key[1:] and self.predicted[1] > now:
             return self.predicted[1]
-        self._collisions_until(now)
-        ahead = beam.copy()
+        ahead = beam.copy()  # from where the beam is (a collision already due: now)
         ahead.sprite_sprite = ahead.sprite_background = 0
         ahead.sprite_sprite_at = ahead.sprite_background_at = None
         end = now + self.cycle_offset + CYCLES_PER_FRAME
@@ -313,8 +309,8 @@ class Vic:
 
     # -- the cycles taken from the CPU ------------------------------------------------------------
     def start_stalls(self, now: int) -> None:
-        """The CPU runs from cycle ``now`` on: the cycles taken from it are counted from
-        there (not while BASIC's runner, or nothing, used the time)."""
+        """Time up to cycle ``now`` passed without the CPU (BASIC's runner used it): the
+        cycles taken from the CPU are counted from there."""
         self.stalls_counted = now
 
     def steal(self, now: int) -> int:
@@ -323,7 +319,34 @@ class Vic:
         bad lines (BA low in cycles 12-54 for the screen's codes) and sprite DMA (three
         cycles before each sprite's fetches and the two of them), each run of BA low as
         one stall from its first cycle (VICE: the CPU stops at its first read once BA is
-        low; the up to three writes it may still make are not told apart here)."""
+        low; the up to three writes it may still make are not told apart here).
+
+        While the program watches the raster (it read $D011/$D012 in the last two frames,
+        or has the raster interrupt on), each stall is taken where it begins (the machine
+        asks at each: :meth:`next_event`); else a frame's stalls are all taken at its last
+        one, an event a frame (an event for each would slow every program down by half):
+        the CPU's time is right at each frame's end, and nothing but the raster can tell
+        where in the frame it waited.  :meth:`settle` takes those of a frame begun when
+        a run stops."""
+        total = 0
+        while True:
+            stall = self._next_stall(self.stalls_counted)
+            if stall is None or stall[0] > now + total:  # none waits to be taken
+                self.stalls_counted = max(self.stalls_counted, now + total)
+                return total
+            if self._precise(stall[0]):
+                total += stall[1]
+                self.stalls_counted = stall[0] + stall[1]
+                continue
+            frame, starts, lengths, index = self._frame_of(stall[0])
+            if frame * CYCLES_PER_FRAME + starts[-1] - self.cycle_offset > now + total:
+                return total  # the frame's last stall has not come yet
+            total += sum(lengths[index:])
+            self.stalls_counted = (frame + 1) * CYCLES_PER_FRAME - self.cycle_offset
+
+    def settle(self, now: int) -> int:
+        """When a run stops: the stalls up to ``now`` not taken yet (a frame's, taken at
+        its end while nobody watches the raster)."""
         total = 0
         while True:
             stall = self._next_stall(self.stalls_counted)
@@ -333,9 +356,42 @@ class Vic:
             total += stall[1]
             self.stalls_counted = stall[0] + stall[1]
 
+    def _precise(self, cycle: int) -> bool:
+        """Whether the stall at ``cycle`` is taken where it happens (see :meth:`steal`)."""
+        return cycle < self.watched_until or bool(self.mask & RASTER_SOURCE)
+
+    def _frame_of(self, cycle: int) -> tuple[int, list[int], list[int], int]:
+        """The frame of the stall at ``cycle``, its stalls, and that stall's index."""
+        frame, within = divmod(cycle + self.cycle_offset, CYCLES_PER_FRAME)
+        starts, lengths = self._frame_stalls(frame)
+        return frame, starts, lengths, bisect.bisect_left(starts, within)
+
+    def _stall_event(self, now: int) -> int | None:
+        """When the machine must ask :meth:`steal` next: the next stall's start, or its
+        frame's last stall while nobody watches the raster."""
+        stall = self._next_stall(max(now, self.stalls_counted))
+        if stall is None:
+            return None
+        if self._precise(stall[0]):
+            return stall[0]
+        frame, starts, _lengths, _index = self._frame_of(stall[0])
+        return frame * CYCLES_PER_FRAME + starts[-1] - self.cycle_offset
+
     def _next_stall(self, after: int) -> tuple[int, int] | None:
         """The first stall (cycle, length) beginning at or after cycle ``after`` (in this
         frame or the next: a frame without stalls has no bad lines and no sprites)."""
+        cached = self._next_stall_cache
+        if cached is not None and cached[0] <= after:
+            asked, answer = cached
+            if answer is None and after < asked + CYCLES_PER_FRAME:
+                return None  # nothing has changed since: still none
+            if answer is not None and after <= answer[0]:
+                return answer  # the same stall
+        found = self._find_stall(after)
+        self._next_stall_cache = (after, found)
+        return found
+
+    def _find_stall(self, after: int) -> tuple[int, int] | None:
         position = after + self.cycle_offset
         frame, within = divmod(position, CYCLES_PER_FRAME)
         for look in (frame, frame + 1):
@@ -354,8 +410,7 @@ class Vic:
         if writes and writes[0][0] < oldest:
             self.stall_writes = writes = [write for write in writes if write[0] >= oldest]
         writes.append((seen, register, self.registers[register], value))
-        self._stall_schedules = {key: schedule for key, schedule in self._stall_schedules.items()
-                                 if key < frame}
+        self._next_stall_cache = None
 
     def _registers_at(self, position: int) -> bytearray:
         """The registers as they were at ``position`` (as far as the kept writes tell)."""
@@ -367,59 +422,12 @@ class Vic:
         return registers
 
     def _frame_stalls(self, frame: int) -> tuple[list[int], list[int]]:
-        """Frame ``frame``'s stalls: their starts (cycles in the frame) and lengths, from
-        the registers line by line (DEN on line $30 allows bad lines for the frame; each
-        line's YSCROLL; sprite DMA from the line its Y matches, for 21 lines, 42 expanded)."""
-        cached = self._stall_schedules.get(frame)
-        if cached is not None:
-            return cached
+        """Frame ``frame``'s stalls: their starts (cycles in the frame) and lengths."""
         start = frame * CYCLES_PER_FRAME
         registers = self._registers_at(start)
-        writes = [write for write in self.stall_writes if start < write[0] < start + CYCLES_PER_FRAME]
-        index = 0
-        busy = 0  # bit p: BA low in cycle p of the frame
-        bad_bits = sum(1 << cycle for cycle in _BAD_LINE_BA)
-        end_bits = [sum(1 << cycle for cycle in _SPRITE_BA_END.get(number, ())) for number in range(8)]
-        start_bits = [sum(1 << cycle for cycle in _SPRITE_BA_START.get(number, ())) for number in range(8)]
-        allow = False
-        dma_until = [0] * 8
-        for line in range(LINES_PER_FRAME):
-            base = start + line * CYCLES_PER_LINE
-            if line == FIRST_DMA_LINE:
-                allow = bool(registers[CONTROL_1] & 0x10)
-            while index < len(writes) and writes[index][0] <= base + 54:
-                seen, register, _old, value = writes[index]
-                registers[register] = value
-                index += 1
-                if line == FIRST_DMA_LINE and register == CONTROL_1 and value & 0x10:
-                    allow = True  # DEN at any cycle of line $30
-            if line == LAST_DMA_LINE:
-                allow = False
-            if allow and line >= FIRST_DMA_LINE and line & 7 == registers[CONTROL_1] & 7:
-                busy |= bad_bits << (line * CYCLES_PER_LINE)
-            enable = registers[SPRITE_ENABLE]
-            for number in range(8):
-                if line >= dma_until[number] and enable >> number & 1 \
-                        and registers[2 * number + 1] == line & 0xFF:
-                    dma_until[number] = line + (42 if registers[0x17] >> number & 1 else 21)
-                if line < dma_until[number]:
-                    busy |= end_bits[number] << (line * CYCLES_PER_LINE)
-                    busy |= start_bits[number] << ((line + 1) * CYCLES_PER_LINE)
-        busy &= (1 << CYCLES_PER_FRAME) - 1
-        starts: list[int] = []
-        lengths: list[int] = []
-        beginnings = busy & ~(busy << 1)
-        while beginnings:
-            first = (beginnings & -beginnings).bit_length() - 1
-            beginnings &= beginnings - 1
-            run = busy >> first
-            starts.append(first)
-            lengths.append((~run & (run + 1)).bit_length() - 1)  # the run of ones from bit 0
-        schedule = (starts, lengths)
-        if len(self._stall_schedules) > 4:
-            self._stall_schedules.clear()
-        self._stall_schedules[frame] = schedule
-        return schedule
+        writes = tuple((seen - start, register, value) for seen, register, _old, value in self.stall_writes
+                       if start < seen < start + CYCLES_PER_FRAME)
+        return _stall_schedule(bytes(registers[register] for register in _STALL_REGISTER_ORDER), writes)
 
     # -- for the machine ----------------------------------------------------------------------
     def memory_setup(self) -> MemorySetup:
@@ -433,3 +441,57 @@ class Vic:
     @property
     def background(self) -> int:
         return self.registers[BORDER + 1] & 0x0F
+
+
+_STALL_REGISTER_ORDER = tuple(sorted(STALL_REGISTERS))
+
+
+@functools.lru_cache(maxsize=256)
+def _stall_schedule(registers: bytes, writes: tuple[tuple[int, int, int], ...]
+                    ) -> tuple[list[int], list[int]]:
+    """A frame's stalls (starts in the frame, lengths) from the registers at its start
+    (those of ``_STALL_REGISTER_ORDER``) and the writes during it (cycle in the frame seen,
+    register, value): DEN on line $30 allows bad lines for the frame; each line's YSCROLL
+    picks them; sprite DMA runs from the line its Y matches for 21 lines (42 expanded)."""
+    state = dict(zip(_STALL_REGISTER_ORDER, registers, strict=True))
+    index = 0
+    busy = 0  # bit p: BA low in cycle p of the frame
+    bad_bits = sum(1 << cycle for cycle in _BAD_LINE_BA)
+    end_bits = [sum(1 << cycle for cycle in _SPRITE_BA_END.get(number, ())) for number in range(8)]
+    start_bits = [sum(1 << cycle for cycle in _SPRITE_BA_START.get(number, ())) for number in range(8)]
+    allow = False
+    dma_until = [0] * 8
+    for line in range(LINES_PER_FRAME):
+        base = line * CYCLES_PER_LINE
+        if line == FIRST_DMA_LINE:
+            allow = bool(state[CONTROL_1] & 0x10)
+        while index < len(writes) and writes[index][0] <= base + 54:
+            _seen, register, value = writes[index]
+            state[register] = value
+            index += 1
+            if line == FIRST_DMA_LINE and register == CONTROL_1 and value & 0x10:
+                allow = True  # DEN at any cycle of line $30
+        if line == LAST_DMA_LINE:
+            allow = False
+        if allow and line >= FIRST_DMA_LINE and line & 7 == state[CONTROL_1] & 7:
+            busy |= bad_bits << base
+        enable = state[SPRITE_ENABLE]
+        if not enable and not any(dma_until):
+            continue
+        for number in range(8):
+            if line >= dma_until[number] and enable >> number & 1 and state[2 * number + 1] == line & 0xFF:
+                dma_until[number] = line + (42 if state[0x17] >> number & 1 else 21)
+            if line < dma_until[number]:
+                busy |= end_bits[number] << base
+                busy |= start_bits[number] << (base + CYCLES_PER_LINE)
+    busy &= (1 << CYCLES_PER_FRAME) - 1
+    starts: list[int] = []
+    lengths: list[int] = []
+    beginnings = busy & ~(busy << 1)
+    while beginnings:
+        first = (beginnings & -beginnings).bit_length() - 1
+        beginnings &= beginnings - 1
+        run = busy >> first
+        starts.append(first)
+        lengths.append((~run & (run + 1)).bit_length() - 1)  # the run of ones from bit 0
+    return starts, lengths
