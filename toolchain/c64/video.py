@@ -126,6 +126,7 @@ class FrameRecorder:
         # what the registers were before the recorder came is not known: as they are now
         self.start_registers = bytes(vic.registers)
         self.previous: Frame | None = None
+        self.effect_frames = 0  # frames running with writes to the registers raster effects change
         if self.ticker is None:
             self.ticker = Ticker(CYCLES_PER_FRAME, self._frame_ends, machine.cpu.cycles)
             machine.io.tickers.append(self.ticker)
@@ -156,6 +157,8 @@ class FrameRecorder:
         while split < len(writes) and writes[split][0] < boundary:
             split += 1
         frame = (self.start_registers, writes[:split], self.frame_start)
+        effects = any(register in RASTER_EFFECT_REGISTERS for _, register, _ in writes[:split])
+        self.effect_frames = self.effect_frames + 1 if effects else 0
         registers = bytearray(self.start_registers)
         for _, register, value in writes[:split]:
             registers[register] = value
@@ -178,9 +181,11 @@ class FrameRecorder:
         return bytes(beam.pixels)
 
     def shows(self) -> str | None:
-        """What the VIC-II shows beyond a text screen (see :func:`beyond_text`), or None."""
+        """What the VIC-II shows beyond a text screen (see :func:`beyond_text`), or None.
+        Raster effects are writes in two frames running: a program that sets its colours
+        once is no split screen."""
         vic = vic_of(self.machine)
-        writes = self.previous[1] if self.previous is not None else []
+        writes = self.previous[1] if self.previous is not None and self.effect_frames >= 2 else []
         return beyond_text(vic.registers, cast("Cia", self.machine.io.cia2).vic_bank() // 0x4000, writes)
 
     def picture(self) -> bytes:

@@ -45,8 +45,9 @@ tests/test_chips_vice.py, tests/data/machine):
 
 Not modelled: the light pen, the VIC-II's tricks that need more than a line's writes
 (sprite crunch, VSP, FLI's half-fetched cells; writes to memory during a frame show as
-the memory is when the frame is drawn), sound output and the filter, the SID's combined waveforms (approximated) and hard
-sync, the CIAs' serial shift register transfers, CNT and FLAG pins, timer outputs on
+the memory is when the frame is drawn), sound output and the filter, the SID's
+combined waveforms (approximated) and hard sync, the CIAs' serial shift register
+transfers, CNT and FLAG pins, timer outputs on
 port B, RESTORE, devices on the serial bus (no drive, no printer at this level),
 paddles, light pens and mice in the control ports.
 """
