@@ -28,7 +28,7 @@ from toolchain.c64.chips.keyboard import DECODE_TABLE_ADDRESSES, ControlPorts, K
 from toolchain.c64.chips.power_on import KERNAL_RESET_WRITES
 from toolchain.c64.chips.sid import Sid
 from toolchain.c64.chips.vic import Vic
-from toolchain.c64.drive import SerialBus
+from toolchain.c64.drive import Drive, SerialBus
 from toolchain.c64.editor import ScreenEditor
 from toolchain.c64.io import CIA1_BASE, SID_BASE, IOArea
 from toolchain.c64.keyboard import Keyboard, UntypableText, text_to_keys, typed_lines
@@ -174,8 +174,11 @@ class C64:
                                    io_write=self.write)
         self.keyboard = keyboard or Keyboard()
         self.output_log = bytearray()  # every byte printed, for --raw and answerers
-        self.printer = bytearray()
-        self.bus = SerialBus()  # the serial bus: a disk drive when one is attached (drive.py)
+        self.printer = bytearray()  # the paper of a printer on device 4, when one is attached
+        # the serial bus as on VICE's default C64: an empty 1541 on device 8, no printer
+        # (drive.py; c64tc run --disk, --printer, --no-drive change that)
+        self.bus = SerialBus()
+        self.bus.attach(Drive())
         self.warned: set[int] = set()  # ROM addresses read without a ROM image, warned once
         self.warn: Callable[[str], None] = lambda text: print(f"c64tc: warning: {text}", file=sys.stderr)
         self.brk_address = 0  # where the last BRK was, for the warm start's message
@@ -231,6 +234,7 @@ class C64:
         self.keyboard = keyboard or Keyboard()
         self.output_log.clear()
         self.printer.clear()
+        self.bus.reset()
 
     def _connect_video(self) -> None:
         """The VIC-II reads the machine's memory (for its sprite collisions)."""
@@ -546,11 +550,12 @@ class C64:
             if stopped.stop is not Stop.BREAK:  # a run that ends: the stolen cycles up to its end
                 cpu.cycles += cast(Vic, io.vic).settle(cpu.cycles)  # (a break goes on where it was)
             return RunResult(stopped.stop, stopped.message, cpu.cycles - start_cycles,
-                             cpu.instructions - start_instructions, line=stopped.line)
+                             cpu.instructions - start_instructions, line=stopped.line,
+                             printer=bytes(self.printer))
         except CpuHalted as halted:
             cpu.cycles += cast(Vic, io.vic).settle(cpu.cycles)
             return RunResult(Stop.HALTED, str(halted), cpu.cycles - start_cycles,
-                             cpu.instructions - start_instructions)
+                             cpu.instructions - start_instructions, printer=bytes(self.printer))
 
     def _interrupts(self) -> None:
         """The chips' time has come: bring them up to date, and take an interrupt they
@@ -775,7 +780,7 @@ class C64:
     # -- what the routines do (kernal.py) -----------------------------------------------------------
     def chrout(self, byte: int) -> None:
         """CHROUT as a routine in Python calls it: the byte to the output channel (the
-        screen, c64tc's printer)."""
+        screen, a device on the serial bus)."""
         cpu = self.cpu
         saved = cpu.a
         cpu.a = byte
