@@ -99,12 +99,14 @@ class Vic:
         # expansion) of the last frames, as (cycle seen, register, old value, new value)
         self.stall_writes: list[tuple[int, int, int, int]] = []
         self._next_stall_cache: tuple[int, tuple[int, int] | None] | None = None  # (asked after, answer)
+        self._frames_stalls: dict[int, tuple[list[int], list[int]]] = {}  # by frame, until a write
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state["video"] = None  # the machine's memory: connected again after a reset
         state["predicted"] = None
         state["_next_stall_cache"] = None
+        state["_frames_stalls"] = {}
         return state
 
     # -- the raster ---------------------------------------------------------------------------
@@ -411,6 +413,7 @@ class Vic:
             self.stall_writes = writes = [write for write in writes if write[0] >= oldest]
         writes.append((seen, register, self.registers[register], value))
         self._next_stall_cache = None
+        self._frames_stalls = {}
 
     def _registers_at(self, position: int) -> bytearray:
         """The registers as they were at ``position`` (as far as the kept writes tell)."""
@@ -423,6 +426,15 @@ class Vic:
 
     def _frame_stalls(self, frame: int) -> tuple[list[int], list[int]]:
         """Frame ``frame``'s stalls: their starts (cycles in the frame) and lengths."""
+        cached = self._frames_stalls.get(frame)
+        if cached is not None:
+            return cached
+        if len(self._frames_stalls) > 8:
+            self._frames_stalls.clear()
+        cached = self._frames_stalls[frame] = self._compute_frame_stalls(frame)
+        return cached
+
+    def _compute_frame_stalls(self, frame: int) -> tuple[list[int], list[int]]:
         start = frame * CYCLES_PER_FRAME
         registers = self._registers_at(start)
         writes = tuple((seen - start, register, value) for seen, register, _old, value in self.stall_writes
