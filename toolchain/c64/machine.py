@@ -15,10 +15,12 @@ KERNAL's IRQ entry, ($0314) and its handler, or a program's.  BRK goes through
 
 from __future__ import annotations
 
+import functools
 import pickle
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import cast
 
 from toolchain.c64 import kernal
 from toolchain.c64.chips.cia import Cia, SerialBusAndUserPort
@@ -159,6 +161,7 @@ class C64:
                          Cia(SerialBusAndUserPort(), "nmi", name="CIA 2"))
         for address, value in KERNAL_RESET_WRITES:
             self.io.write(address, value, 0)
+        self._connect_video()
         self.nmi_line = False  # an NMI is taken when CIA 2 pulls the line (an edge)
         self.cpu = TranslatingCPU(self.memory, break_on_brk=True, watch=self.map.watch,
                                   on_write=self._on_write, io_read=self.read_io)
@@ -191,8 +194,15 @@ class C64:
             BASIC_ERROR_ROUTINE: self._basic_error, BASIC_BREAK_OR_END: self._basic_break_or_end}
         # a debugger's hooks (see set_exec_hook, set_store_hook, pause)
         self.exec_hooks: dict[int, Callable[[int], None]] = {}
+        # called at every stop address before its hook or routine (a debugger's look at the
+        # instruction before, as a trace's is before every other instruction); may end the
+        # run by raising MachineStopped
+        self.before_enter: Callable[[int], None] | None = None
         self.store_hooks: dict[int, Callable[[int], None]] = {}
         self._pause: str | None = None
+        # the chips were read, written or run by a routine since the traced loop of run()
+        # last asked them for their next event (until then that event stands)
+        self._chips_touched = True
         self._stops_before_pause = b""
         self._mark_rom_stops()
         self._initial = self._state()
@@ -218,6 +228,7 @@ class C64:
         memory_map.under[:] = state.under
         memory_map.io[:] = state.io
         self.io.plug(*pickle.loads(state.chips))  # fresh copies: faster than deepcopy
+        self._connect_video()
         self.nmi_line = False
         self.cpu.restore_memory(state.ram)
         memory_map.switch(memory_map.port_bits())
@@ -231,6 +242,12 @@ class C64:
         self.output_log.clear()
         self.printer.clear()
         self.bus.reset()
+
+    def _connect_video(self) -> None:
+        """The VIC-II reads the machine's memory (for its sprite collisions)."""
+        from toolchain.c64.video import video_memory
+
+        cast(Vic, self.io.vic).video = functools.partial(video_memory, self)
 
     @property
     def keyboard(self) -> Keyboard:
@@ -258,6 +275,7 @@ class C64:
         """The CPU's read of an address that may be in the I/O area."""
         if address >> 12 != 0xD or not self.map.io_shown():
             return self.memory[address]
+        self._chips_touched = True
         return self.io.read(address, self.cpu.cycles)
 
     def write(self, address: int, value: int) -> None:
@@ -275,21 +293,31 @@ class C64:
         """A store to a watched address (the processor port, a ROM area, I/O): True when
         the running block must end (the memory map or the chips' timing changed)."""
         memory_map = self.map
+        if 0xD800 <= address < 0xDC00 and memory_map.io_shown():
+            # colour RAM, four bits a cell (the KERNAL's screen clear writes it 1,000 times):
+            # no chip to tell, no timing changed
+            self.memory[address] &= 0x0F
+            return False
         value = self.memory[address]
         if address <= PORT:
+            self._chips_touched = True
             changed = memory_map.switch(memory_map.port_bits())
             for addresses in changed:
                 self.cpu.invalidate_range(addresses)
             if changed:
                 self._mark_rom_stops()
             return bool(changed)
+        # the I/O area first: the KERNAL's screen clear writes colour RAM 1,000 times
+        if 0xD000 <= address < 0xE000 and memory_map.io_shown():
+            self.io.write(address, value, self.cpu.cycles)
+            timing = address >= CIA1_BASE or address < SID_BASE  # timers and interrupts may change
+            if timing:
+                self._chips_touched = True
+            return timing
         if memory_map.rom_shown_at(address):
             memory_map.under[address] = value  # the RAM under the ROM takes the write
             self.memory[address] = memory_map.rom_byte(address)
             return False
-        if 0xD000 <= address < 0xE000 and memory_map.io_shown():
-            self.io.write(address, value, self.cpu.cycles)
-            return address >= CIA1_BASE or address < SID_BASE  # timers and interrupts may change
         return False
 
     def _mark_rom_stops(self) -> None:
@@ -498,13 +526,24 @@ class C64:
         # it; stop addresses (ROM routines, SYS's return) are blocks of their own (see
         # _block_for)
         margin = MAX_BLOCK_CYCLES
+        # traced, one instruction at a time: the chips' next event is asked for again only
+        # when it has come, or the chips were touched (an I/O read or write, a bank switch,
+        # a stop address's routine), or an interrupt is pending: in between, time alone
+        # does not move it (asking every instruction made a trace 2-3 times slower)
+        known_event, irq = -1, False
         try:
             while True:
                 now = cpu.cycles
-                event = io.next_event(now)
-                if event <= now or (io.irq and cpu.i):
-                    # an interrupt waits for the I flag: look again after a block
-                    event = now + MAX_BLOCK_CYCLES
+                if now < known_event and not self._chips_touched and not io.tickers:
+                    event = known_event
+                else:
+                    self._chips_touched = False
+                    event = known_event = io.next_event(now)
+                    irq = io.irq  # (changes only with the chips: at an event, or touched)
+                if event <= now or (irq and cpu.i):
+                    # an interrupt waits for the I flag: look again after a block (or at the
+                    # chips' next event, if sooner: the VIC-II's stolen cycles)
+                    event = now + MAX_BLOCK_CYCLES if event <= now else min(event, now + MAX_BLOCK_CYCLES)
                 horizon = min(limit - margin, event)
                 if trace is None:
                     cpu.horizon = horizon
@@ -523,6 +562,7 @@ class C64:
                 # the cycle limit so that the limit is exact
                 pc = cpu.pc
                 if cpu.stops[pc]:
+                    self._chips_touched = True  # a routine in Python, a hook: they may
                     cpu.pc = self._enter(pc)
                     continue
                 if self.memory[pc] == 0x00 and self.stop_on_brk:
@@ -530,14 +570,19 @@ class C64:
                 if trace is not None:
                     trace(cpu)
                 cpu.step()
+                if cpu.cycles >= event:  # the chips' time has come (on this path too)
+                    self._interrupts()
                 if cpu.cycles >= limit:
                     raise MachineStopped(Stop.CYCLE_LIMIT,
                                    f"stopped after {cpu.cycles - start_cycles} cycles at ${cpu.pc:04X}")
         except MachineStopped as stopped:
+            if stopped.stop is not Stop.BREAK:  # a run that ends: the stolen cycles up to its end
+                cpu.cycles += cast(Vic, io.vic).settle(cpu.cycles)  # (a break goes on where it was)
             return RunResult(stopped.stop, stopped.message, cpu.cycles - start_cycles,
                              cpu.instructions - start_instructions, line=stopped.line,
                              printer=bytes(self.printer))
         except CpuHalted as halted:
+            cpu.cycles += cast(Vic, io.vic).settle(cpu.cycles)
             return RunResult(Stop.HALTED, str(halted), cpu.cycles - start_cycles,
                              cpu.instructions - start_instructions, printer=bytes(self.printer))
 
@@ -545,7 +590,12 @@ class C64:
         """The chips' time has come: bring them up to date, and take an interrupt they
         raise (an IRQ only while the I flag is clear; an NMI when CIA 2 pulls its line)."""
         cpu, io = self.cpu, self.io
+        self._chips_touched = True
         io.advance(cpu.cycles)
+        stolen = cast(Vic, io.vic).steal(cpu.cycles)  # bad lines and sprite DMA: the CPU waited
+        if stolen:
+            cpu.cycles += stolen
+            io.advance(cpu.cycles)
         nmi = io.nmi
         if nmi and not self.nmi_line:
             cpu.nmi()
@@ -578,6 +628,7 @@ class C64:
             cpu.cycles = max(cpu.cycles, event)
         cpu.cycles = max(cpu.cycles, until)
         io.advance(cpu.cycles)
+        cast(Vic, io.vic).start_stalls(cpu.cycles)  # no CPU ran: the VIC-II took nothing from it
         return None
 
     # -- hooks for a debugger (the monitor) ------------------------------------------------------
@@ -704,6 +755,8 @@ class C64:
         the address where the CPU goes on."""
         if self._pause is not None:
             self._end_pause()
+        if self.before_enter is not None:
+            self.before_enter(pc)
         exec_hook = self.exec_hooks.get(pc)
         if exec_hook is not None:
             exec_hook(pc)
