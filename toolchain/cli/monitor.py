@@ -84,8 +84,9 @@ def _output_shower(terminal: LineTerminal) -> Callable[[], None]:
     return show
 
 
-# commands after which an empty line repeats nothing (VICE: those that leave the monitor)
-_LEAVING = frozenset({"goto", "exit", "until", "return", "quit"})
+# commands after which an empty line repeats nothing (VICE: those that leave the monitor,
+# and a that opens assemble mode, where an empty line ends the mode)
+_LEAVING = frozenset({"goto", "exit", "until", "return", "quit", "reset", "assemble"})
 
 
 def _interactive(monitor: Monitor) -> None:
@@ -93,7 +94,7 @@ def _interactive(monitor: Monitor) -> None:
     or the end of input); a mistake is a message, and the session goes on.  An empty
     line repeats the last one (z, n, m, as in VICE), unless it left the monitor."""
     from toolchain.monitor.session import CommandError
-    from toolchain.monitor.syntax import MonitorSyntaxError, parse_line
+    from toolchain.monitor.syntax import MonitorSyntaxError, parse_assembly_line, parse_line
 
     try:
         import readline  # noqa: F401  (line editing and history for input())
@@ -109,14 +110,19 @@ def _interactive(monitor: Monitor) -> None:
         except KeyboardInterrupt:
             click.echo()
             continue
-        if not line.strip():
+        assembling = monitor.assemble_at is not None
+        if not line.strip() and not assembling:
             if last is None:
                 continue
             line = last
         try:
-            commands = parse_line(line)
+            commands = [parse_assembly_line(line)] if assembling else parse_line(line)
         except MonitorSyntaxError as exc:
-            click.echo(f"error: {exc.message}", err=True)
+            if assembling:  # as in VICE, a line that is no instruction ends assemble mode
+                monitor.assemble_at = None
+                click.echo(f"error: {exc.message} (assemble mode ended)", err=True)
+            else:
+                click.echo(f"error: {exc.message}", err=True)
             continue
         last = None if any(command.name in _LEAVING for command in commands) else line
         for command in commands:
