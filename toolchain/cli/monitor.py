@@ -180,13 +180,19 @@ class _interruptible:
               help="Run the C64's own ROMs from this folder (see c64tc run --help).")
 @click.option("--no-roms", is_flag=True, help="Run on c64tc's models of the ROMs even where ROMs are found.")
 @click.option("--stop-on-brk", is_flag=True, help="Stop at a BRK instead of the C64's warm start.")
+@click.option("--disk", "disk_path", type=click.Path(dir_okay=False),
+              help="Put this disk image in drive 8 (the monitor's device 8: s \"NAME\" 8 ..., l \"NAME\" 8); "
+              "changed in memory only, unless --write-disk.")
+@click.option("--write-disk", is_flag=True, help="When the run ends, write the disk in drive 8 back to its image.")
 @click.pass_context
 @reports_user_errors
 def monitor_command(ctx: click.Context, path: str, sys_address: int | None, commands: str | None,
                     label_files: tuple[str, ...], input_text: str | None, input_file: str | None,
-                    max_cycles: int, roms_dir: str | None, no_roms: bool, stop_on_brk: bool) -> None:
+                    max_cycles: int, roms_dir: str | None, no_roms: bool, stop_on_brk: bool,
+                    disk_path: str | None, write_disk: bool) -> None:
     """Run machine code under a monitor in the style of VICE's, opened before the first
-    instruction: r, m, d, z, n, ret, g, x, q, break, watch, del, sc, help.
+    instruction: r, m, d, a, f, h, c, t, z, n, ret, g, x, q, break, watch, del, s, l, bs,
+    bl, io, bank, reset, sc, help.
 
     Numbers in the monitor are hex ($c000 or c000; +49152 decimal); .name is a label.
     Scripted: --monitor-commands FILE runs the commands without a terminal (each echoed
@@ -200,7 +206,8 @@ def monitor_command(ctx: click.Context, path: str, sys_address: int | None, comm
         sys_address = _load_address_of_machine_code(path)
     ctx.invoke(run_command, path=path, sys_address=sys_address, input_text=input_text, input_file=input_file,
                max_cycles=max_cycles, roms_dir=roms_dir, no_roms=no_roms, stop_on_brk=stop_on_brk,
-               monitor=True, monitor_commands=commands, label_files=label_files)
+               monitor=True, monitor_commands=commands, label_files=label_files, disk_path=disk_path,
+               write_disk=write_disk)
 
 
 def _load_address_of_machine_code(path: str) -> int | None:
