@@ -16,7 +16,6 @@ import os
 import re
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from tests.conftest import DATA, c64_rom_folder
@@ -59,7 +58,9 @@ def vice_transcript(name: str) -> str:
     stopped: VICE in the screen editor's key wait, c64tc at the program)."""
     text = (MONITOR_DATA / f"{name}.vice.txt").read_text()
     opening = re.search(r"\(C:\$(e5[c-d][0-9a-f])\) ", text)
-    return text if opening is None else text.replace(f"(C:${opening.group(1)}) ", f"(C:${PROGRAM_START:04x}) ")
+    if opening is None:
+        return text
+    return text.replace(f"(C:${opening.group(1)}) ", f"(C:${PROGRAM_START:04x}) ")
 
 
 def test_fill_hunt_compare_transfer_print_what_vice_prints(tmp_path: Path) -> None:
@@ -94,12 +95,14 @@ def test_save_and_load_on_device_0_and_the_disk_in_drive_8(tmp_path: Path) -> No
 # c64tc leaves out what it does not model (toolchain/monitor/chips.py)
 _NOT_MODELLED = [(re.compile(r", RC \d+, Idle: \d+"), ""), (re.compile(r"VC \$.*\n"), ""),
                  (re.compile(r"^(DMA/dis|MC|MCBASE): .*\n", re.M), ""),
-                 (re.compile(r", delay: \w+ rclk-+\d+ to_ack: \w+"), ""), (re.compile(r"Timer A SDR: delay \w+\n"), "")]
+                 (re.compile(r", delay: \w+ rclk-+\d+ to_ack: \w+"), ""),
+                 (re.compile(r"Timer A SDR: delay \w+\n"), "")]
 # what moves with time: the raster ($D011 bit 7, $D012), CIA 1's timer A, the sprite
 # pointers VICE fetched last (c64tc shows the bytes the VIC-II would fetch next, and its
 # power-on RAM is not VICE's pattern); and the SID's paddle registers, which VICE's
 # monitor peeks from reSID (0) where c64tc shows what a read gives ($FF without paddles)
-_MOVING = [(re.compile(r"Pointer:( \$\w\w){8}"), "Pointer: ..."),(re.compile(r"(>C:d010  \w\w )\w\w \w\w"), r"\1.. .."),
+_MOVING = [(re.compile(r"Pointer:( \$\w\w){8}"), "Pointer: ..."),
+           (re.compile(r"(>C:d010  \w\w )\w\w \w\w"), r"\1.. .."),
            (re.compile(r"Raster cycle/line: \d+/\d+"), "Raster cycle/line: ../.."),
            (re.compile(r"(>C:dc00  \w\w \w\w \w\w \w\w  )\w\w \w\w"), r"\1.. .."),
            (re.compile(r"Timer A: \w{4} \(latched 4025\)"), "Timer A: .... (latched 4025)"),

@@ -183,7 +183,8 @@ class _interruptible:
 @click.option("--disk", "disk_path", type=click.Path(dir_okay=False),
               help="Put this disk image in drive 8 (the monitor's device 8: s \"NAME\" 8 ..., l \"NAME\" 8); "
               "changed in memory only, unless --write-disk.")
-@click.option("--write-disk", is_flag=True, help="When the run ends, write the disk in drive 8 back to its image.")
+@click.option("--write-disk", is_flag=True,
+              help="When the run ends, write the disk in drive 8 back to its image.")
 @click.pass_context
 @reports_user_errors
 def monitor_command(ctx: click.Context, path: str, sys_address: int | None, commands: str | None,
