@@ -163,10 +163,9 @@ def test_load_typed_at_ready_loads_and_does_not_run(typed_load: tuple[Path, Path
 
 @pytest.mark.vice_roms
 def test_load_typed_at_ready_shows_what_the_rom_shows(typed_load: tuple[Path, Path]) -> None:
-    from toolchain.c64.roms import find_roms
+    from tests.conftest import c64_roms
 
-    if find_roms() is None:
-        pytest.skip("the C64 ROMs are absent (set C64TC_ROMS, or put VICE with its ROMs on the PATH)")
+    c64_roms()  # c64tc's own search finds them (the autouse fixture points it there)
     rom = screen_rows(typed_load, "--boot")
     assert screen_rows(typed_load, "--no-roms") == rom[rom.index('LOAD"P",8'):]
 

@@ -180,6 +180,8 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
     if screenshot_every is not None and screenshot is None:
         raise click.UsageError("--screenshot-every needs --screenshot NAME.png (the frames are numbered "
                                "after it)")
+    if screenshot is not None and not Path(screenshot).name:
+        raise click.UsageError(f"--screenshot {screenshot!r} names no file: give NAME.png")
     from toolchain.inputs import Kind, read_input
 
     given = read_input(path)
@@ -244,7 +246,10 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
         keyboard = live.keyboard if live is not None else Keyboard(input_text, line_source)
     except UntypableText as exc:
         raise UserError.single(str(input_file or "--input"), str(exc)) from None
-    pictures = Pictures(machine, screenshot, roms_dir) if screenshot is not None else None
+    pictures = None
+    if screenshot is not None:  # however the run ends, no frame is left without the final picture
+        pictures = Pictures(machine, screenshot, roms_dir, bool(screenshot_every))
+        click.get_current_context().call_on_close(pictures.discard)
     every = (screenshot_every, pictures.frame) if pictures is not None and screenshot_every else None
     if live is not None and compiled_basic:
         every = _together(every, live.statement_tick(),
@@ -613,28 +618,41 @@ def _detach_disk(disk: Any, write_disk: bool, result: Any) -> None:
 
 class Pictures:
     """--screenshot: the final screen as a PNG, and with --screenshot-every numbered
-    frames beside it (NAME-0001.png, ...)."""
+    frames beside it (NAME-0001.png, ...): all of them or none (a FileSet: the frames
+    wait as temporary files until the final picture is written with them)."""
 
-    def __init__(self, machine: Any, path: str, roms_dir: str | None) -> None:
+    def __init__(self, machine: Any, path: str, roms_dir: str | None, numbered: bool = False) -> None:
         from toolchain.c64.roms import find_chargen
+        from toolchain.fileio import FileSet, output_target
 
         self.machine = machine
         self.path = Path(path)
+        for name in (self.path, self._numbered(1)) if numbered else (self.path,):
+            output_target(name)  # a picture that cannot be written is an error before the run
         found = find_chargen(Path(roms_dir) if roms_dir else None)
         self.chargen = found[0] if found is not None else None
         self.frames = 0
+        self.files = FileSet()
 
-    def _write(self, path: Path) -> None:
-        from toolchain.display.png import write_png
+    def _numbered(self, frame: int) -> Path:
+        return self.path.with_name(f"{self.path.stem}-{frame:04d}{self.path.suffix or '.png'}")
 
-        write_png(self.machine.screen_image(), path, self.chargen)
+    def _stage(self, path: Path) -> None:
+        from toolchain.display.png import png_bytes
+
+        self.files.stage(path, png_bytes(self.machine.screen_image(), self.chargen))
 
     def frame(self) -> None:
         self.frames += 1
-        self._write(self.path.with_name(f"{self.path.stem}-{self.frames:04d}{self.path.suffix or '.png'}"))
+        self._stage(self._numbered(self.frames))
 
     def final(self) -> None:
-        self._write(self.path)
+        self._stage(self.path)
+        self.files.commit()
+
+    def discard(self) -> None:
+        """The frames of a run that did not get to its final picture: removed."""
+        self.files.discard()
 
 
 class _VerifierName(click.Choice):
