@@ -202,9 +202,7 @@ class Monitor(MemoryCommands):
         return line, (position - (line * CYCLES_PER_LINE if line else 1)) % CYCLES_PER_FRAME
 
     def registers(self) -> display.Registers:
-        cpu = self.cpu
-        return display.Registers(cpu.pc, cpu.a, cpu.x, cpu.y, cpu.sp, cpu.n, cpu.v, cpu.d, cpu.i, cpu.z,
-                                 cpu.c)
+        return display.registers_of(self.cpu)
 
     def stopwatch(self) -> int:
         return self.cpu.cycles - self.stopwatch_start
