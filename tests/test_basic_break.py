@@ -332,7 +332,8 @@ def test_print_and_assignments_at_a_break_see_and_change_the_program_s_variables
 def test_statements_at_a_break_error_as_basic_does_and_the_run_goes_on(tmp_path: Path) -> None:
     """A mistake is BASIC's error in direct mode (no line number), and the program is
     still stopped there: g goes on."""
-    result = run(tmp_path, STATEMENTS, 'print i*\nprint "a"+1\nprint a$(9)\ni$=1\ng\nx\n', "--break-line", "30")
+    result = run(tmp_path, STATEMENTS, 'print i*\nprint "a"+1\nprint a$(9)\ni$=1\ng\nx\n',
+                 "--break-line", "30")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert after(lines, "print i*") == ["?SYNTAX  ERROR"]
