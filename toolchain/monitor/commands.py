@@ -83,7 +83,7 @@ class MemoryCommands:
         self._writing = True
         try:
             hidden = self._hidden(address)
-            if self.bank == "io" and 0xD000 <= address < 0xE000 and hidden:
+            if self.bank == "io" and 0xD000 <= address < 0xE000 and not machine.map.io_shown():
                 shown = machine.memory[address]  # the RAM or character ROM shown there stays
                 machine.io.write(address, value, self.cpu.cycles)
                 machine.map.io[address - 0xD000] = machine.memory[address]
