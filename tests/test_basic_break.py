@@ -363,3 +363,10 @@ def test_statements_typed_on_a_terminal(tmp_path: Path) -> None:
     assert shown[:7] == ["BREAK AT LINE 30", "(LINE 30) print i*2", " 2", "(LINE 30) i=3",
                          "(LINE 30) print a$(", "?SYNTAX  ERROR", "(LINE 30) x"]
     assert shown[7:9] == [" 3", "END 4"]  # i=3: the loop's last round (a$(3) not set yet)
+
+
+def test_help_fits_80_columns(tmp_path: Path) -> None:
+    result = run(tmp_path, STATEMENTS, "help\nx\n", "--break-line", "30")
+    shown = after(result.stdout.splitlines(), "help")
+    assert any(line.startswith("STATEMENT") for line in shown)
+    assert max(len(line) for line in shown) <= 80

@@ -197,6 +197,16 @@ def test_mistakes_are_messages(program: Path, script: str, message: str) -> None
     assert "Traceback" not in result.output
 
 
+def test_saving_into_a_disk_image_goes_through_drive_8(program: Path, tmp_path: Path) -> None:
+    image = tmp_path / "d.d64"
+    assert CliRunner().invoke(main, ["d64", "create", str(image)]).exit_code == 0
+    result = monitor(program, f's "{image}:code" 0 c000 c00f\nq\n')
+    assert result.exit_code == 1
+    assert "names a file on a disk image: device 0 writes files here; put the disk in drive 8" in (
+        result.stderr)
+    assert not list(tmp_path.glob("d.d64:*"))
+
+
 def test_a_file_that_cannot_be_written_is_a_message(program: Path, tmp_path: Path) -> None:
     result = monitor(program, f's "{tmp_path}" 0 c000 c00f\nq\n')  # a folder
     assert result.exit_code == 1

@@ -65,10 +65,10 @@ __all__ = ["BasicMonitor", "BreakRuntime", "CommandError", "MonitorCommand", "li
            "parse_script"]
 
 HELP = """\
-vars              every variable, as PRINT shows its value (arrays: their dimensions)
-vars NAME ...     these variables (A, A%, A$, FNF); an array's elements (A or A())
-STATEMENT         a BASIC statement with the program's variables: print i*2, ? a$,
-                  i=42, a$(3)="x" (errors as BASIC shows them; the run goes on)
+vars              every variable as PRINT shows it (arrays: their dimensions)
+vars NAME ...     these variables (A, A%, A$, FNF), array elements (A or A())
+STATEMENT         a BASIC statement on the program's variables: print i*2,
+                  ? a$, i=42, a$(3)="x" (errors as BASIC gives them)
 g, c, cont        go on (until a break line)
 n                 go on to the next line and stop there
 break             the break lines

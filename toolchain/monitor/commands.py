@@ -202,7 +202,13 @@ class MemoryCommands:
         if not raw:
             data = start.to_bytes(2, "little") + data
         if device == FILE_DEVICE:
+            from toolchain.disk import parse_image_reference
             from toolchain.fileio import write_atomic
+
+            if parse_image_reference(name) is not None:
+                raise CommandErrorFactory.make(f"'{name}' names a file on a disk image: device 0 writes "
+                                               "files here; put the disk in drive 8 (--disk IMAGE) and save "
+                                               "on device 8 (--write-disk keeps it)")
 
             try:
                 write_atomic(name, data)
