@@ -371,7 +371,9 @@ class MemoryCommands:
         assert isinstance(cia1, Cia) and isinstance(cia2, Cia)
         fresh_vic, fresh_sid = Vic(vic.cycle_offset), Sid(sid.model)
         fresh_vic.write_log, fresh_sid.write_log = vic.write_log, sid.write_log
+        fresh_vic.video = vic.video  # the machine's memory, as the VIC-II reads it
         fresh_vic.time = cpu.cycles
+        fresh_vic.start_stalls(cpu.cycles)  # the cycles it takes from the CPU: counted from now
         chips = [Cia(old.ports, old.interrupt, old.mains_hz, old.mains_phase, old.name)
                  for old in (cia1, cia2)]
         for chip in chips:
