@@ -18,7 +18,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from tests.conftest import DATA, c64_rom_folder
+from tests.conftest import DATA, c64_rom_folder, play_on_terminal
 from toolchain.cli import main
 
 MONITOR_DATA = DATA / "monitor"
@@ -123,3 +123,14 @@ def test_io_shows_the_chips_registers_and_details_in_vice_s_layout(tmp_path: Pat
     transcript = normalised(run_script("io", tmp_path, "--no-roms"), _MOVING)
     vice = normalised(normalised(vice_transcript("io"), _NOT_MODELLED), _MOVING)
     assert transcript == vice
+
+
+def test_the_same_commands_typed_on_a_terminal(tmp_path: Path) -> None:
+    """Typed at the prompt on a terminal, the commands print what VICE printed too."""
+    script = (MONITOR_DATA / "memory.mon").read_text()
+    lines = [line for line in script.splitlines() if not line.startswith(";")]
+    status, shown = play_on_terminal(["monitor", str(tiny_program(tmp_path)), "--no-roms"], [*lines, "q"])
+    assert status == 0, shown
+    vice = [line.rstrip() for line in vice_transcript("memory").splitlines() if line.strip()]
+    assert shown[1] == f"(C:${PROGRAM_START:04x}) {vice[0]}"
+    assert shown[2 : 1 + len(vice)] == vice[1:]
