@@ -370,3 +370,14 @@ def test_help_fits_80_columns(tmp_path: Path) -> None:
     shown = after(result.stdout.splitlines(), "help")
     assert any(line.startswith("STATEMENT") for line in shown)
     assert max(len(line) for line in shown) <= 80
+
+
+def test_list_and_functions_at_a_break(tmp_path: Path) -> None:
+    """LIST prints the program as the C64 lists it; a function defined at the break
+    works on the program's variables."""
+    result = run(tmp_path, STATEMENTS, "list 20-30\ndef fn t(x)=x*3\nprint fn t(i)\nx\n",
+                 "--break-line", "30")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert after(lines, "list 20-30") == ['20 A$(I)="N"+STR$(I)', "30 PRINT I;A$(I);A$(3)"]
+    assert after(lines, "print fn t(i)") == [" 3"]

@@ -412,6 +412,8 @@ class BreakRuntime(Runtime):
         try:
             while True:
                 index = segments[index]()
+                if index == len(segments):  # the end (LIST ends the line so)
+                    return ""
                 if index not in typed_segments:
                     return ("the statement went into the program: at a break c64tc runs statements in place "
                             "(g goes on)")
@@ -508,8 +510,8 @@ class BreakRuntime(Runtime):
 def _printed_text(data: bytes) -> str:
     """What a typed statement printed, as text lines (RETURN ends a line, the cursor
     right after a number is the space it leaves; other bytes as LIST shows them)."""
-    text = "".join("\n" if byte in (0x0D, 0x8D) else " " if byte == 0x1D else _character(byte)
-                   for byte in data)
+    text = "".join("\n" if byte in (0x0D, 0x8D) else " " if byte == 0x1D else '"' if byte == 0x22
+                   else _character(byte) for byte in data)
     lines = [line.rstrip() for line in text.split("\n")]
     while lines and not lines[0]:
         lines.pop(0)
