@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from toolchain.c64.machine import C64
     from toolchain.cpu.core import CPU
 
-__all__ = ["MemoryCommands"]
+__all__ = ["CommandError", "MemoryCommands"]
 
 # VICE's banks for the C64, in its order (c64mem.c banknames); "default" is the CPU's view
 BANK_LIST = ("default", "cpu", "ram", "rom", "io")
@@ -44,6 +44,16 @@ BANK_LIST = ("default", "cpu", "ram", "rom", "io")
 IO_CHIPS = (("VIC-II", 0xD000, 0xD03F), ("SID", 0xD400, 0xD41F), ("CIA2", 0xDD00, 0xDD0F),
             ("CIA1", 0xDC00, 0xDC0F))
 FILE_DEVICE, DRIVE_DEVICE = 0, 8
+
+
+class CommandError(Exception):
+    """A command that cannot be carried out; ``column`` is where in its line (0: the
+    whole command)."""
+
+    def __init__(self, message: str, column: int = 0) -> None:
+        super().__init__(message)
+        self.message = message
+        self.column = column
 
 
 class MemoryCommands:
@@ -186,7 +196,7 @@ class MemoryCommands:
     # -- files ------------------------------------------------------------------------------------
     def _drive(self, device: int) -> None:
         if device not in (FILE_DEVICE, DRIVE_DEVICE):
-            raise CommandErrorFactory.make(f"device {device}: c64tc's monitor reads and writes files on "
+            raise CommandError(f"device {device}: c64tc's monitor reads and writes files on "
                                            "device 0 (a file here) and 8 (the disk in drive 8)")
 
     def _do_save(self, command: Command, raw: bool = False) -> None:
@@ -206,14 +216,14 @@ class MemoryCommands:
             from toolchain.fileio import write_atomic
 
             if parse_image_reference(name) is not None:
-                raise CommandErrorFactory.make(f"'{name}' names a file on a disk image: device 0 writes "
+                raise CommandError(f"'{name}' names a file on a disk image: device 0 writes "
                                                "files here; put the disk in drive 8 (--disk IMAGE) and save "
                                                "on device 8 (--write-disk keeps it)")
 
             try:
                 write_atomic(name, data)
             except (OSError, UserError) as exc:
-                raise CommandErrorFactory.make(f"cannot write '{name}': {_reason(exc)}") from None
+                raise CommandError(f"cannot write '{name}': {_reason(exc)}") from None
         else:
             self._save_on_drive(name, data)
         self.write(f"Saving file '{name}' from ${start:04x} to ${end:04x}\n")
@@ -267,7 +277,7 @@ class MemoryCommands:
         """The drive on device 8 with a disk in it (VICE's vdrive for device 8)."""
         drive = self.machine.bus.drive(DRIVE_DEVICE)
         if drive is None or drive.empty:
-            raise CommandErrorFactory.make("device 8: no disk in drive 8 (--disk IMAGE puts one there; "
+            raise CommandError("device 8: no disk in drive 8 (--disk IMAGE puts one there; "
                                            "device 0 is a file here)")
         return drive
 
@@ -278,12 +288,12 @@ class MemoryCommands:
         petscii = _petscii_name(name)
         drive.open(1, petscii)
         if not drive.status_text().startswith("00"):
-            raise CommandErrorFactory.make(f"Cannot open '{name}': {drive.status_text()}")
+            raise CommandError(f"Cannot open '{name}': {drive.status_text()}")
         for byte in data:
             drive.listen_byte(1, byte)
         drive.close(1)
         if not drive.status_text().startswith("00"):
-            raise CommandErrorFactory.make(f"Saving for '{name}' failed: {drive.status_text()}")
+            raise CommandError(f"Saving for '{name}' failed: {drive.status_text()}")
 
     def _load_from_drive(self, name: str) -> bytes | None:
         """The file read through the drive's DOS with secondary address 0, as VICE's does."""
@@ -352,7 +362,7 @@ class MemoryCommands:
         $FFFC; then the monitor lets the machine run, as VICE's does."""
         kind = command.args["kind"]
         if kind not in (None, 0, 1):
-            raise CommandErrorFactory.make(f"reset {kind}: c64tc's drive is modelled at the level of its "
+            raise CommandError(f"reset {kind}: c64tc's drive is modelled at the level of its "
                                            "DOS, with no processor to reset (reset 0 or 1 resets the C64)")
         self.machine_reset()
         self._run_on()
@@ -399,16 +409,6 @@ class MemoryCommands:
         self.dot = cpu.pc
 
 
-class CommandErrorFactory:
-    """CommandError without importing the session (which imports this module)."""
-
-    @staticmethod
-    def make(message: str) -> Exception:
-        from toolchain.monitor.session import CommandError
-
-        return CommandError(message)
-
-
 def _petscii_name(name: str) -> bytes:
     """A file name as VICE hands it to the drive (charset_p_topetscii): letters typed in
     lower case are the C64's unshifted letters, at most 16 characters."""
@@ -417,7 +417,7 @@ def _petscii_name(name: str) -> bytes:
     try:
         return bytes(char_to_petscii(character) for character in name[:16])
     except ValueError as exc:
-        raise CommandErrorFactory.make(f"'{name}': {exc}") from None
+        raise CommandError(f"'{name}': {exc}") from None
 
 
 def _reason(exc: BaseException) -> str:

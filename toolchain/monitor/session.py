@@ -36,7 +36,7 @@ from toolchain.cpu.core import CPU
 from toolchain.diagnostics import UserError
 from toolchain.display.charset import strip_row
 from toolchain.monitor import display
-from toolchain.monitor.commands import MemoryCommands
+from toolchain.monitor.commands import CommandError, MemoryCommands
 from toolchain.monitor.instructions import (
     JSR,
     READS_DATA,
@@ -53,16 +53,6 @@ from toolchain.monitor.syntax import COMMANDS, Command, EvaluationError, Express
 __all__ = ["Checkpoint", "CommandError", "Monitor"]
 
 IRQ_VECTOR, NMI_VECTOR = 0xFFFE, 0xFFFA
-
-
-class CommandError(Exception):
-    """A command that cannot be carried out; ``column`` is where in its line (0: the
-    whole command)."""
-
-    def __init__(self, message: str, column: int = 0) -> None:
-        super().__init__(message)
-        self.message = message
-        self.column = column
 
 
 @dataclass
