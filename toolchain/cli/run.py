@@ -120,8 +120,8 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
               help="Labels for the monitor (c64tc asm --vice-labels or --symbols).")
 @click.option("--break-line", "break_lines", type=click.IntRange(0, 63999), multiple=True, metavar="LINE",
               help="BASIC: stop each time the run reaches this line (before its first statement; "
-              "repeatable) and read commands: vars [NAME], n, g, break LINE, del LINE, x, q, help; from the "
-              "terminal or --monitor-commands FILE.")
+              "repeatable) and read commands: vars [NAME], n, g, break LINE, del LINE, x, q, help, or a "
+              "BASIC statement (print i*2, i=42); from the terminal or --monitor-commands FILE.")
 @click.option("--audio", "audio_path", type=click.Path(dir_okay=False), metavar="FILE.wav",
               help="Record the SID's sound (reSIDfp) into a WAV file, 16-bit mono, as long as the run's C64 "
               "time (also when a limit stops it).")
