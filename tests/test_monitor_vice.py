@@ -134,3 +134,11 @@ def test_the_same_commands_typed_on_a_terminal(tmp_path: Path) -> None:
     vice = [line.rstrip() for line in vice_transcript("memory").splitlines() if line.strip()]
     assert shown[1] == f"(C:${PROGRAM_START:04x}) {vice[0]}"
     assert shown[2 : 1 + len(vice)] == vice[1:]
+
+
+def test_io_details_of_the_vic_ii_in_other_modes(tmp_path: Path) -> None:
+    """io d000 in a multicolour bitmap with sprites, extended colour text and multicolour
+    text, the registers written with > as in VICE (its measurement: vic.mon)."""
+    transcript = normalised(run_script("vic", tmp_path, "--no-roms"), _MOVING)
+    vice = normalised(normalised(vice_transcript("vic"), _NOT_MODELLED), _MOVING)
+    assert transcript == vice
