@@ -142,3 +142,12 @@ def test_io_details_of_the_vic_ii_in_other_modes(tmp_path: Path) -> None:
     transcript = normalised(run_script("vic", tmp_path, "--no-roms"), _MOVING)
     vice = normalised(normalised(vice_transcript("vic"), _NOT_MODELLED), _MOVING)
     assert transcript == vice
+
+
+def test_io_details_of_a_cia_with_its_timers_and_clock_set(tmp_path: Path) -> None:
+    """io dd00 after > writes: the timers' latches, modes and what they count, the TOD
+    clock running with its alarm set (hours' PM bit), the interrupt mask (cia.mon)."""
+    transcript = normalised(run_script("cia", tmp_path, "--no-roms"), _MOVING)
+    vice = normalised(normalised(vice_transcript("cia"), _NOT_MODELLED), _MOVING)
+    assert "TOD Alarm: 11:22:33.4 (am)" in vice and "Timer B counts: Timer A undeflows with CNT" in vice
+    assert transcript == vice
