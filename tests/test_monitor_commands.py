@@ -249,3 +249,14 @@ def test_the_trace_is_the_monitor_s_step_line(program: Path) -> None:
     steps = [line for line in stepped if line.startswith(".C:")]
     assert trace[:3] == steps[:3]
     assert trace[0] == ".C:c000  A2 01       LDX #$01       - A:00 X:00 Y:00 SP:f7 ..-.....          0"
+
+
+def test_the_rom_and_io_banks_drop_writes_to_the_roms_addresses(program: Path) -> None:
+    """As VICE's mem_bank_write: bank rom writes RAM outside the ROMs' addresses and
+    nothing at them; bank ram writes the RAM under the KERNAL."""
+    result = monitor(program, "bank rom\nf e000 e001 11\nf 2000 2001 22\nbank ram\nm e000 e001\nm 2000 2001\n"
+                     "f e000 e001 33\nm e000 e001\nq\n")
+    assert result.exit_code == 0, result.output
+    assert after(result.stdout, "m 2000 2001")[0].startswith(">C:2000  22 22")
+    shown = [line for line in result.stdout.splitlines() if line.startswith(">C:e000")]
+    assert shown[0].startswith(">C:e000  00 00") and shown[1].startswith(">C:e000  33 33")

@@ -84,22 +84,28 @@ class MemoryCommands:
         return self.peek(address, self.bank)
 
     def poke(self, address: int, value: int) -> None:
-        """A byte written as the monitor writes it (VICE mem_bank_write): the CPU's view
-        (I/O registers reach the chips), RAM under a ROM or the I/O area with the ram and
-        rom banks, the I/O area even where it is hidden with the io bank.  Not a store of
-        the program: no watchpoint sees it."""
+        """A byte written as the monitor writes it (VICE's mem_bank_write): through the
+        CPU's view with the cpu bank (I/O registers reach the chips); always RAM with the
+        ram bank (also under a ROM or the I/O area); with the io bank the chips at
+        $D000-$DFFF even where the CPU sees RAM; the rom and io banks ignore writes to
+        the ROMs' addresses ($A000-$BFFF, $D000-$DFFF, $E000-$FFFF) and write RAM
+        elsewhere.  Not a store of the program: no watchpoint sees it."""
         machine = self.machine
         address &= 0xFFFF
+        bank = self.bank
+        in_io = 0xD000 <= address < 0xE000
+        if bank in ("rom", "io") and not (bank == "io" and in_io) and (
+                0xA000 <= address < 0xC000 or address >= 0xD000):
+            return  # a ROM's address: VICE drops the write
         self._writing = True
         try:
-            hidden = self._hidden(address)
-            if self.bank == "io" and 0xD000 <= address < 0xE000 and not machine.map.io_shown():
+            if bank == "io" and in_io and not machine.map.io_shown():
                 shown = machine.memory[address]  # the RAM or character ROM shown there stays
                 machine.io.write(address, value, self.cpu.cycles)
                 machine.map.io[address - 0xD000] = machine.memory[address]
                 machine.memory[address] = shown
-            elif self.bank in ("ram", "rom") and hidden:
-                machine.map.under[address] = value
+            elif bank != "cpu" and not (bank == "io" and in_io) and self._hidden(address):
+                machine.map.under[address] = value  # RAM under a ROM or the I/O area
             else:
                 machine.write(address, value)
         finally:
