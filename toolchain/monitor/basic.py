@@ -52,7 +52,7 @@ from toolchain.basic import floats
 from toolchain.basic.detokenizer import list_character, listed_body
 from toolchain.basic.runner.contract import BasicError, Declared, Ended, GosubFrame, Kind, ProgramEnded
 from toolchain.basic.runner.direct import crunch_typed, line_number_of
-from toolchain.basic.runner.runtime import DIRECT_CACHE_SIZE, GENERATED, Runtime, compile_program
+from toolchain.basic.runner.runtime import Runtime
 from toolchain.basic.runner.statements import DIRECT_LINE
 from toolchain.basic.runner.values import Array, Undimensioned, undefined_function
 from toolchain.basic.tokens import TOKEN, scan_tokens
@@ -391,14 +391,7 @@ class BreakRuntime(Runtime):
                     "(g goes on, n to the next line, q ends the run)")
         if self.pending:
             self._poll()
-        key = (self.program, body)
-        cached = self.direct_cache.get(key)
-        if cached is None:
-            compiled = compile_program(self.program, body, self.line_hooks)
-            cached = (compile(compiled.module.source, GENERATED, "exec"), compiled)
-            if len(self.direct_cache) < DIRECT_CACHE_SIZE:
-                self.direct_cache[key] = cached
-        code, compiled = cached
+        code, compiled = self.compile_typed(body)  # as direct mode compiles a typed line
         self._add_variables(compiled.variables)
         namespace = self.namespace
         exec(code, namespace)  # defines _make only: the running segments stay as they are
