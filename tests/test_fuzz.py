@@ -9,6 +9,7 @@ test_disk_fuzz.py, the assembler's in test_asm_hardening.py."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -182,6 +183,82 @@ def _code_prg_commands(tmp_path: Path, data: bytes) -> None:
            stdin=b"break 3436\ng\nr\nm 0340 0360\nz\nn\nx\n")
 
 
+# a monitor script with every kind of command (issue 26): mutated, it must still end in
+# a message or a run, never a traceback; files go to the example's folder (and device 8,
+# the disk in memory)
+MONITOR_SCRIPT = b"""\
+break 3436 if A == $31
+f 1000 10ff 00 "text" 1234
+h 1000 1100 74 xx 78
+c 1000 10ff 1001
+t 1000 100f 2000
+a c000 lda #$01 : sta $d020
+a c010 ldx #0
+inx
+bne c011
+
+d c000 c014
+m 1000 1010
+bank ram
+m a000 a010
+bank cpu
+io d000
+io dc00
+s "m.prg" 8 1000 10ff
+l "m.prg" 8 2000
+bl "m.prg" 8 3000
+l "missing" 0
+> 0400 01 02
+z
+n 3
+g
+r
+io
+x
+"""
+BREAK_SCRIPT = b"""\
+vars
+print a*2;b$
+? "x";a
+a=42
+b$(2)="y"
+print a$(
+print "a"+1
+goto 10
+n
+g
+x
+"""
+
+
+def _monitor_commands(tmp_path: Path, data: bytes) -> None:
+    folder = _fresh(tmp_path, "monitor")
+    script = _write(folder, "p.mon", data)
+    program = _write(folder, "p.prg", CODE_PRG)
+    disk = _write(folder, "p.d64", _empty_disk(folder))
+    previous = Path.cwd()
+    os.chdir(folder)  # where the script's files go
+    try:
+        invoke(["monitor", str(program), "--monitor-commands", str(script), "--disk", str(disk),
+                "--input", "1|1|0|0", "--max-cycles", "300000"])
+    finally:
+        os.chdir(previous)
+
+
+def _break_commands(tmp_path: Path, data: bytes) -> None:
+    folder = _fresh(tmp_path, "break")
+    script = _write(folder, "p.txt", data)
+    listing = _write(folder, "p.bas", b'10 a=1:b$="hi"\n20 for i=1 to 3:print a;b$\n30 next\n')
+    invoke(["run", str(listing), "--break-line", "20", "--monitor-commands", str(script),
+            "--max-statements", "3000"])
+
+
+def _empty_disk(folder: Path) -> bytes:
+    image = folder / "empty.d64"
+    d64.build_image(image, "FUZZ", "FZ", [])
+    return image.read_bytes()
+
+
 def _disk_commands(tmp_path: Path, data: bytes) -> None:
     folder = _fresh(tmp_path, "disk")
     image = _write(folder, "p.d64", data)
@@ -223,6 +300,8 @@ COMMANDS: dict[str, tuple[Callable[[Path, bytes], None], Callable[[Path], bytes]
     "code-prg": (_code_prg_commands, lambda _: CODE_PRG, 8),
     "disk": (_disk_commands, _disk, 8),
     "manifest": (_manifest_commands, lambda _: MANIFEST, 6),
+    "monitor-script": (_monitor_commands, lambda _: MONITOR_SCRIPT, 8),
+    "break-script": (_break_commands, lambda _: BREAK_SCRIPT, 8),
 }
 
 
@@ -263,3 +342,14 @@ def test_the_unmutated_inputs_work(tmp_path: Path) -> None:
     status, output = invoke(["run", f"{image}:superhirn", "--sys", "13312",
                              "--input", "1|1|0|0|1|2|1|2|3|0|4"])
     assert status == 0 and "3436" in output
+    script = _write(tmp_path, "p.mon", MONITOR_SCRIPT.removesuffix(b"x\n") + b"q\n")
+    disk = _write(tmp_path, "p.d64", _empty_disk(tmp_path))
+    program = _write(tmp_path, "p.prg", CODE_PRG)
+    status, output = invoke(["monitor", str(program), "--monitor-commands", str(script), "--disk", str(disk),
+                             "--input", "1|1|0|0"])
+    # every command ran (g ends the run where the program waits for more input: status 3)
+    assert status == 3 and "Loading 'm.prg' from 2000 to 20FF (0100 bytes)" in output, output
+    script = _write(tmp_path, "p.txt", BREAK_SCRIPT)
+    listing = _write(tmp_path, "p.bas", b'10 a=1:b$="hi"\n20 for i=1 to 3:print a;b$\n30 next\n')
+    status, output = invoke(["run", str(listing), "--break-line", "20", "--monitor-commands", str(script)])
+    assert status == 0 and "?TYPE MISMATCH  ERROR" in output, output

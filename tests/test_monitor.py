@@ -420,7 +420,7 @@ def test_a_file_without_labels_is_an_error(tmp_path: Path, built: tuple[Path, Pa
 
 def test_mistakes_in_the_commands_are_reported_with_their_place_and_nothing_runs(
         built: tuple[Path, Path], tmp_path: Path) -> None:
-    result = monitor(built, tmp_path, "r\nfoo 1\nm 10000\nbreak .nowhere\nbreak 3400 if A = 1\nio\n"
+    result = monitor(built, tmp_path, "r\nfoo 1\nm 10000\nbreak .nowhere\nbreak 3400 if A = 1\ndump\n"
                      'll "missing.labels"\n')
     assert result.exit_code == 1
     assert result.stdout == ""
@@ -430,7 +430,7 @@ def test_mistakes_in_the_commands_are_reported_with_their_place_and_nothing_runs
         f"{path}:3:3: error: $10000 is not an address ($0000-$FFFF)",
         f"{path}:4:7: error: unknown label .nowhere (labels come from --labels, 'al' and 'll')",
         f"{path}:5:17: error: unexpected '='",
-        f"{path}:6:1: error: 'io' is a command of VICE's monitor that c64tc's monitor does not have "
+        f"{path}:6:1: error: 'dump' is a command of VICE's monitor that c64tc's monitor does not have "
         "(help lists the commands)",
         f"{path}:7:1: error: missing.labels: cannot read: No such file or directory",
         "6 errors; no output written"]

@@ -77,7 +77,8 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
 @click.option("--transcript", is_flag=True,
               help="Print every screen line as it scrolled by, then the final screen (the default).")
 @click.option("--raw", is_flag=True, help="Print the PETSCII bytes the program printed (not to a terminal).")
-@click.option("--trace", is_flag=True, help="Machine code: print every instruction to standard error.")
+@click.option("--trace", is_flag=True, help="Machine code: print every instruction to standard error, "
+              "as the monitor shows a step (VICE's format: address, bytes, instruction, registers, cycles).")
 @click.option("--screenshot", type=click.Path(dir_okay=False), help="Write the final frame as a PNG "
               "picture, as the VIC-II draws it (384x272, VICE's framing, palette indices).")
 @click.option("--screenshot-every", type=COUNT, help="With --screenshot: also a picture every N statement "
@@ -119,8 +120,8 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
               help="Labels for the monitor (c64tc asm --vice-labels or --symbols).")
 @click.option("--break-line", "break_lines", type=click.IntRange(0, 63999), multiple=True, metavar="LINE",
               help="BASIC: stop each time the run reaches this line (before its first statement; "
-              "repeatable) and read commands: vars [NAME], n, g, break LINE, del LINE, x, q, help; from the "
-              "terminal or --monitor-commands FILE.")
+              "repeatable) and read commands: vars [NAME], n, g, break LINE, del LINE, x, q, help, or a "
+              "BASIC statement (print i*2, i=42); from the terminal or --monitor-commands FILE.")
 @click.option("--audio", "audio_path", type=click.Path(dir_okay=False), metavar="FILE.wav",
               help="Record the SID's sound (reSIDfp) into a WAV file, 16-bit mono, as long as the run's C64 "
               "time (also when a limit stops it).")
@@ -165,7 +166,6 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
     from toolchain.c64.machine import UntypableText
     from toolchain.c64.run import Keyboard, Session, load_program
     from toolchain.c64.terminal import LineTerminal, can_show_live_screen, final_screen_text
-    from toolchain.cpu.disassembler import trace_line
 
     if input_text is not None and input_file is not None:
         raise click.UsageError("--input and --input-file cannot go together: give the typed input once")
@@ -285,7 +285,7 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
         if typed is not None:  # where to fix it, for the editor
             summary = f"{typed.path}:{typed.source_line}:1: error: {summary}"
     else:
-        tracer = (lambda cpu: click.echo(trace_line(cpu), err=True)) if trace else None
+        tracer = _tracer(machine) if trace else None
         if monitored:
             result = run_monitor(session, keyboard, max_cycles, monitor_commands, label_files, terminal)
         else:
@@ -322,6 +322,20 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
     if silent:  # the live screen could not play the sound: why, once it is gone
         click.echo(f"c64tc: {silent}", err=True)
     sys.exit(result.exit_status)
+
+
+def _tracer(machine: Any) -> Callable[[Any], None]:
+    """--trace: each instruction before it runs, on standard error, as the monitor shows a
+    step (toolchain.monitor.display.trace_line: VICE's format), cycles since the start."""
+    from toolchain.monitor.display import trace_line
+
+    start = machine.cpu.cycles
+    memory = machine.memory
+
+    def trace(cpu: Any) -> None:
+        click.echo(trace_line(cpu, memory.__getitem__, cpu.cycles - start), err=True)
+
+    return trace
 
 
 def _on_the_live_screen(live: Any, run: Callable[..., Any]) -> Callable[..., Any]:

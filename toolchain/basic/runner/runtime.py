@@ -888,6 +888,15 @@ class Runtime:
         body = crunch_typed(text)
         if not body.strip(b" "):
             return None  # an empty line: BASIC reads the next one ($A48E)
+        code, compiled = self.compile_typed(body)
+        self._use_program(self.program, compiled, code)
+        first = self.segment_lines.index(DIRECT_LINE)
+        return self._execute(first, limit, progress, every, started)
+
+    def compile_typed(self, body: bytes) -> tuple[Any, Compiled]:
+        """A crunched line typed in direct mode: put in the input buffer as the ROM reads
+        it ($0200), and compiled after the program's lines (kept for the next time)."""
+        memory = self.machine.memory
         memory[INPUT_BUFFER : INPUT_BUFFER + len(body) + 3] = body + b"\0\0\0"
         key = (self.program, body)
         cached = self.direct_cache.get(key)
@@ -896,10 +905,7 @@ class Runtime:
             cached = (compile(compiled.module.source, GENERATED, "exec"), compiled)
             if len(self.direct_cache) < DIRECT_CACHE_SIZE:
                 self.direct_cache[key] = cached
-        code, compiled = cached
-        self._use_program(self.program, compiled, code)
-        first = self.segment_lines.index(DIRECT_LINE)
-        return self._execute(first, limit, progress, every, started)
+        return cached
 
     def _line_of(self, error: BaseException, index: int) -> int:
         """The BASIC line being run when ``error`` was raised: from the generated
