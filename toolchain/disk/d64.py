@@ -54,7 +54,6 @@ from toolchain.disk.names import (
     safe_file_name,
     shown_name,
 )
-from toolchain.disk.reference import is_disk_image
 from toolchain.disk.tape import is_tape, read_tape
 from toolchain.fileio import MAX_INPUT, open_regular, output_target, write_atomic
 
@@ -70,7 +69,7 @@ EXTRACTABLE_TYPES = ("PRG", "SEQ", "USR", "REL")
 LOCK_TIMEOUT = 30.0  # seconds a change waits for another one on the same image
 LOCK_NOTICE_AFTER = 1.0  # when the waiting is said on standard error
 
-__all__ = ["MAX_NAME_LENGTH", "is_disk_image", "petscii_name", "shown_name"]
+__all__ = ["MAX_NAME_LENGTH", "petscii_name", "shown_name"]
 
 
 def blocks_for(size: int) -> int:
