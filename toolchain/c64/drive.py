@@ -29,8 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from toolchain.disk.chains import (
+    CLOSED,
     DATA_BYTES,
     ENTRY_SIZE,
+    LOCKED,
     NAME_LENGTH,
     PADDING,
     Block,
@@ -60,7 +62,6 @@ DEL, SEQ, PRG, USR, REL = range(5)
 # OPEN's type letters (",S" ...; its table at $FEB6: D S P U L); a pattern's "=S" has its own
 # (toolchain.disk.names: the listing's D S P U R)
 TYPE_LETTERS = {ord("S"): SEQ, ord("P"): PRG, ord("U"): USR, ord("L"): REL, ord("D"): DEL}
-CLOSED, LOCKED = 0x80, 0x40
 
 # The 1541's messages (its table at $E4FC, decoded: the words it abbreviates, FILE, NOT,
 # ERROR ..., are sent with a space in front, so some messages begin with one).

@@ -96,8 +96,25 @@ def chain_data(disk: DiskFormat, image: Image, blocks: list[Block], last_bytes: 
 
 # -- the directory -------------------------------------------------------------------------------
 
+CLOSED, LOCKED = 0x80, 0x40  # the type byte's flags besides the type (and $20: being replaced)
+
+
+class TypeByte:
+    """What a directory entry's type byte says besides the type."""
+
+    type_byte: int
+
+    @property
+    def closed(self) -> bool:
+        return bool(self.type_byte & CLOSED)
+
+    @property
+    def locked(self) -> bool:
+        return bool(self.type_byte & LOCKED)
+
+
 @dataclass
-class Entry:
+class Entry(TypeByte):
     """A directory slot, used or not: where it is, and its fields as on disk."""
 
     block: Block
@@ -125,14 +142,6 @@ class Entry:
     @property
     def type_name(self) -> str:
         return TYPE_NAMES[self.file_type]
-
-    @property
-    def closed(self) -> bool:
-        return bool(self.type_byte & 0x80)
-
-    @property
-    def locked(self) -> bool:
-        return bool(self.type_byte & 0x40)
 
 
 def read_entry(disk: DiskFormat, image: Image, block: Block, slot: int) -> Entry:

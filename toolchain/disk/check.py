@@ -18,7 +18,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from toolchain.disk.chains import DATA_BYTES, TYPE_NAMES, Block, Ending, chain_data, entries, follow
+from toolchain.disk.chains import (
+    DATA_BYTES,
+    TYPE_NAMES,
+    Block,
+    Ending,
+    TypeByte,
+    chain_data,
+    entries,
+    follow,
+)
 from toolchain.disk.formats import D81, DiskFormat, has_error_bytes
 from toolchain.disk.names import shown_name
 
@@ -43,7 +52,7 @@ class Problem:
 
 
 @dataclass
-class FileEntry:
+class FileEntry(TypeByte):
     """One used slot of the directory."""
 
     index: int  # position in the directory, counting used entries from 0
@@ -67,14 +76,6 @@ class FileEntry:
     @property
     def label(self) -> str:
         return f'"{self.name}"'
-
-    @property
-    def closed(self) -> bool:
-        return bool(self.type_byte & 0x80)
-
-    @property
-    def locked(self) -> bool:
-        return bool(self.type_byte & 0x40)
 
     @property
     def size(self) -> int:
