@@ -28,6 +28,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from toolchain.diagnostics import Diagnostic, UserError
+from toolchain.disk import check
 from toolchain.disk.chains import (
     CLOSED,
     DATA_BYTES,
@@ -46,6 +48,8 @@ from toolchain.disk.chains import (
 )
 from toolchain.disk.formats import BLOCK, D64, DiskFormat, empty_image, format_for_size
 from toolchain.disk.names import Pattern, type_for_letter
+from toolchain.disk.tape import is_tape
+from toolchain.fileio import output_target, write_atomic
 
 __all__ = ["AttachedImage", "Drive", "DriveUnsupported", "Printer", "SerialBus", "error_message"]
 
@@ -1150,7 +1154,7 @@ def _formatted(disk_format: DiskFormat, name: bytes, disk_id: bytes) -> bytes:
     """A freshly formatted image, as the drive's N command leaves it."""
     if disk_format.name != "d81":
         return empty_image(disk_format, name, disk_id)
-    from toolchain.disk.d64 import new_image
+    from toolchain.disk.d64 import new_image  # (the d64 package, loaded only here)
 
     image = bytearray(new_image(disk_format, "X", "XX"))
     header = disk_format.block_offset(*disk_format.header)
@@ -1349,9 +1353,7 @@ class AttachedImage:
     to the file only when asked (:meth:`write_back`)."""
 
     def __init__(self, path: Path) -> None:
-        from toolchain.diagnostics import UserError
-        from toolchain.disk.d64 import inspect
-        from toolchain.disk.tape import is_tape
+        from toolchain.disk.d64 import inspect  # (the d64 package: loaded when a disk is attached)
 
         if is_tape(path):
             raise UserError.single(str(path), "a T64 tape image is no disk: the drive takes D64, D71 or D81 "
@@ -1373,10 +1375,7 @@ class AttachedImage:
         """The disk as the program left it, over the image file: atomically, under the
         image's lock, only if the file is still what was read (another program may have
         changed it meanwhile) and only if the checker finds the new image sound."""
-        from toolchain.diagnostics import Diagnostic, UserError
-        from toolchain.disk import check
-        from toolchain.disk.d64 import _locked
-        from toolchain.fileio import output_target, write_atomic
+        from toolchain.disk.d64 import locked_image
 
         new = self.drive.image_bytes()
         if new == self.original:
@@ -1387,7 +1386,7 @@ class AttachedImage:
             raise UserError([Diagnostic(shown, 0, 0, f"the disk as the program left it is damaged: "
                                         f"{problem.message}; the image file is unchanged")
                              for problem in report.errors])
-        with _locked(self.path, output_target(self.path)) as current:
+        with locked_image(self.path, output_target(self.path)) as current:
             if current != self.original:
                 raise UserError.single(shown, "the image file was changed by another program while c64tc "
                                        "ran; it is left as it is (the program's changes are not written)")
