@@ -78,10 +78,12 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
               help="Print every screen line as it scrolled by, then the final screen (the default).")
 @click.option("--raw", is_flag=True, help="Print the PETSCII bytes the program printed (not to a terminal).")
 @click.option("--trace", is_flag=True, help="Machine code: print every instruction to standard error.")
-@click.option("--screenshot", type=click.Path(dir_okay=False), help="Write the final screen as a PNG "
-              "picture (384x272, VICE's framing).")
+@click.option("--screenshot", type=click.Path(dir_okay=False), help="Write the final frame as a PNG "
+              "picture, as the VIC-II draws it (384x272, VICE's framing, palette indices).")
 @click.option("--screenshot-every", type=COUNT, help="With --screenshot: also a picture every N statement "
-              "groups (BASIC) or cycles (machine code), numbered NAME-0001.png, ... (a film of the run).")
+              "groups (BASIC) or cycles (machine code), numbered NAME-0001.png, ...")
+@click.option("--film", "film_path", type=click.Path(dir_okay=False), help="Write every frame of the run as "
+              "an animated GIF (.gif) or APNG (.png), 50 frames a second as on a PAL C64.")
 @click.option("--roms", "roms_dir", type=click.Path(file_okay=False, exists=True),
               help="Run the C64's own ROMs (kernal, basic, chargen) from this folder; default: "
               "C64TC_ROMS, then the ROMs of the VICE on the PATH; without them, c64tc's models.")
@@ -134,8 +136,8 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
 def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, input_text: str | None,
                 input_file: str | None, max_cycles: int, max_statements: int | None, screen: bool,
                 transcript: bool, raw: bool, trace: bool, screenshot: str | None,
-                screenshot_every: int | None, roms_dir: str | None, no_roms: bool, boot: bool,
-                stop_on_brk: bool, disk_path: str | None, no_drive: bool, write_disk: bool,
+                screenshot_every: int | None, film_path: str | None, roms_dir: str | None, no_roms: bool,
+                boot: bool, stop_on_brk: bool, disk_path: str | None, no_drive: bool, write_disk: bool,
                 printer_path: str | None, dump_python: bool,
                 ascii_glyphs: bool, monitor: bool, monitor_commands: str | None,
                 label_files: tuple[str, ...], break_lines: tuple[int, ...] = (),
@@ -247,8 +249,9 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
     except UntypableText as exc:
         raise UserError.single(str(input_file or "--input"), str(exc)) from None
     pictures = None
-    if screenshot is not None:  # however the run ends, no frame is left without the final picture
-        pictures = Pictures(machine, screenshot, roms_dir, bool(screenshot_every))
+    if screenshot is not None or film_path is not None:
+        # however the run ends, no frame is left without the final picture
+        pictures = Pictures(machine, screenshot, roms_dir, bool(screenshot_every), film_path)
         click.get_current_context().call_on_close(pictures.discard)
     every = (screenshot_every, pictures.frame) if pictures is not None and screenshot_every else None
     if live is not None and compiled_basic:
@@ -617,42 +620,71 @@ def _detach_disk(disk: Any, write_disk: bool, result: Any) -> None:
 
 
 class Pictures:
-    """--screenshot: the final screen as a PNG, and with --screenshot-every numbered
-    frames beside it (NAME-0001.png, ...): all of them or none (a FileSet: the frames
-    wait as temporary files until the final picture is written with them)."""
+    """--screenshot: the final frame as a PNG, with --screenshot-every numbered frames
+    beside it (NAME-0001.png, ...); --film: every frame, as an animated GIF or APNG.
+    All of them or none: a FileSet, where the frames wait as temporary files until the
+    final picture is written with them.  Drawn by the VIC-II renderer from the chip's
+    write log (nothing is logged or drawn for a run without pictures)."""
 
-    def __init__(self, machine: Any, path: str, roms_dir: str | None, numbered: bool = False) -> None:
+    def __init__(self, machine: Any, path: str | None, roms_dir: str | None, numbered: bool = False,
+                 film: str | None = None) -> None:
         from toolchain.c64.roms import find_chargen
+        from toolchain.c64.video import FrameRecorder
+        from toolchain.display.png import FILM_FORMATS, Film, character_rom_of
         from toolchain.fileio import FileSet, output_target
 
+        if film is not None and Path(film).suffix.lower() not in FILM_FORMATS:
+            raise click.UsageError(f"--film {film}: a film is a .gif or .png (APNG) file")
         self.machine = machine
-        self.path = Path(path)
-        for name in (self.path, self._numbered(1)) if numbered else (self.path,):
-            output_target(name)  # a picture that cannot be written is an error before the run
-        found = find_chargen(Path(roms_dir) if roms_dir else None)
-        self.chargen = found[0] if found is not None else None
+        self.path = Path(path) if path is not None else None
+        # a picture that cannot be written is an error before the run
+        if self.path is not None:
+            for name in (self.path, self._numbered(1)) if numbered else (self.path,):
+                output_target(name)
+        if film is not None:
+            output_target(film)
+        if machine.roms is not None:
+            chargen = machine.roms.chargen
+        else:
+            found = find_chargen(Path(roms_dir) if roms_dir else None)
+            chargen = found[0] if found is not None else None
+        self.film_path = film
+        self.film = Film() if film is not None else None
+        self.recorder = FrameRecorder(machine, character_rom_of(chargen),
+                                      on_frame=self.film.add if self.film is not None else None)
         self.frames = 0
         self.files = FileSet()
 
     def _numbered(self, frame: int) -> Path:
+        assert self.path is not None
         return self.path.with_name(f"{self.path.stem}-{frame:04d}{self.path.suffix or '.png'}")
 
     def _stage(self, path: Path) -> None:
-        from toolchain.display.png import png_bytes
+        from toolchain.display.png import frame_png
 
-        self.files.stage(path, png_bytes(self.machine.screen_image(), self.chargen))
+        self.files.stage(path, frame_png(self.recorder.picture()))
 
     def frame(self) -> None:
         self.frames += 1
         self._stage(self._numbered(self.frames))
 
     def final(self) -> None:
-        self._stage(self.path)
+        from toolchain.display.png import FILM_FORMATS
+
+        if self.path is not None:
+            self._stage(self.path)
+        if self.film is not None and self.film_path is not None:
+            if not len(self.film):  # the run ended within its first frame: the picture so far
+                self.film.add(self.recorder.picture())
+            kind = FILM_FORMATS[Path(self.film_path).suffix.lower()]
+            self.files.stage(self.film_path, self.film.encode(kind))
         self.files.commit()
+        self.recorder.detach()
 
     def discard(self) -> None:
         """The frames of a run that did not get to its final picture: removed."""
         self.files.discard()
+        self.recorder.detach()
 
 
 class _VerifierName(click.Choice):
