@@ -44,9 +44,10 @@ _WAITING_IN = ("wait_woken", "n_tty_read", "poll_schedule_timeout", "do_select",
                "core_sys_select")
 
 
-def set_size(fd: int, columns: int, lines: int) -> None:
-    """The terminal's size, as a window of that size gives it (TIOCSWINSZ)."""
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
+def set_size(fd: int, columns: int, lines: int, pixels: tuple[int, int] = (0, 0)) -> None:
+    """The terminal's size, as a window of that size gives it (TIOCSWINSZ): cells, and
+    the window's width and height in pixels where the terminal says them."""
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, *pixels))
 
 
 @contextlib.contextmanager
@@ -160,16 +161,17 @@ def _controlling_terminal() -> None:
 
 class PseudoTerminal:
     """``command`` on a pseudo-terminal of its own (``size``: its columns and lines,
-    and a :class:`Screen` of them in ``screen``)."""
+    ``pixels`` the window's; ``screen``: the model of the terminal's screen kept in
+    ``screen``, None for none)."""
 
     def __init__(self, command: Sequence[str], *, size: tuple[int, int] | None = None,
-                 environment: Mapping[str, str] | None = None, controlling: bool = True,
-                 screen: builtins.type[Screen] = Screen) -> None:
+                 pixels: tuple[int, int] = (0, 0), environment: Mapping[str, str] | None = None,
+                 controlling: bool = True, screen: builtins.type[Screen] | None = Screen) -> None:
         self.master, self.slave = pty.openpty()
         self.screen: Screen | None = None
         if size is not None:
-            set_size(self.slave, *size)
-            self.screen = screen(*size)
+            set_size(self.slave, *size, pixels)
+            self.screen = screen(*size) if screen is not None else None
         self.attributes = termios.tcgetattr(self.slave)
         self.output = b""
         settings = dict(os.environ, PYTHONPATH=str(REPO))
