@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 
 from toolchain.diagnostics import UserError
+from toolchain.disk.chains import PADDING
 from toolchain.petscii import BYTE_TEXT
 
 MAX_NAME_LENGTH = 16
@@ -42,7 +43,6 @@ def shown_name(raw: bytes) -> str:
 # keeps the DEL entries: c64tc's disk commands do that too, and refuse other letters.
 DOS_TYPE_LETTERS = {ord("S"): "SEQ", ord("P"): "PRG", ord("U"): "USR", ord("R"): "REL"}
 C1541_TYPE_LETTERS = {ord("D"): "DEL", **DOS_TYPE_LETTERS}
-_PADDING = 0xA0
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +68,7 @@ class Pattern:
         c1541's read and delete do the same)."""
         if self.file_type is not None and file_type != self.file_type:
             return False
-        end = name.find(_PADDING)
+        end = name.find(PADDING)
         if end >= 0:
             name = name[:end]
         raw = self.raw[:MAX_NAME_LENGTH]
