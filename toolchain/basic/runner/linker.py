@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from toolchain.basic.runner.statements import (
+    CLOCK,
     DIRECT_LINE,
     LINE_MARK,
     NEXT_MARK,
@@ -113,7 +114,7 @@ class Linker:
         segments = self.program.segments
         out = ["def _make():"]
         lines = [0]
-        names = sorted(self.program.variables)
+        names = [*sorted(self.program.variables), CLOCK]
         for index, segment in enumerate(segments):
             out.append(f"    def s{index}():")
             lines.append(segment.line)
