@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from toolchain.c64.io import Ticker
 from toolchain.c64.machine import C64, DEFAULT_MAX_CYCLES, Keyboard
-from toolchain.c64.outcome import RunResult, Stop
+from toolchain.c64.outcome import PAL_CLOCK_HZ, RunResult, Stop
 from toolchain.c64.roms import RomSet
 from toolchain.cpu.core import CPU
 from toolchain.diagnostics import UserError
@@ -34,8 +34,14 @@ from toolchain.disk.prg import Prg
 if TYPE_CHECKING:
     from toolchain.basic.runner import Runtime
 
-__all__ = ["DEFAULT_MAX_CYCLES", "Keyboard", "Program", "RunResult", "Session", "Stop", "load_program",
-           "program_from_prg", "run_program"]
+__all__ = ["DEFAULT_MAX_CYCLES", "DEFAULT_RUN_CYCLES", "Keyboard", "Program", "RunResult", "Session", "Stop",
+           "load_program", "program_from_prg", "run_program"]
+
+
+# The one limit of a run's C64 time, BASIC's (as the ROM's interpreter would take it,
+# toolchain/basic/runner/costs.py) and machine code's: 100 hours of a PAL C64 (Nikolaus
+# takes about 62).  BASIC's statement-group limit is a second bound.
+DEFAULT_RUN_CYCLES = 100 * 3600 * PAL_CLOCK_HZ
 
 
 @dataclass(frozen=True)
@@ -159,12 +165,12 @@ class Session:
         self.runtime: Runtime | None = None  # a BASIC program's, once it has run
         self._runs = 0
 
-    def run(self, keyboard: Keyboard | None = None, max_cycles: int = DEFAULT_MAX_CYCLES,
+    def run(self, keyboard: Keyboard | None = None, max_cycles: int = DEFAULT_RUN_CYCLES,
             max_statements: int | None = None, trace: Callable[[CPU], None] | None = None,
             progress: Progress | None = None,
             every: tuple[int, Callable[[], None]] | None = None) -> RunResult:
-        """Run the program: BASIC as RUN would (``max_cycles`` bounds each SYS and USR
-        call), machine code as SYS would (``trace`` sees every instruction).  ``every``:
+        """Run the program: BASIC as RUN would, machine code as SYS would (``max_cycles``
+        bounds the run's C64 time) (``trace`` sees every instruction).  ``every``:
         a callback every so many statement groups (BASIC) or cycles (machine code)."""
         machine = self.machine
         if self._runs:
@@ -217,7 +223,7 @@ class Session:
 
 
 def run_program(program: Program, keyboard: Keyboard | None = None, machine: C64 | None = None,
-                max_cycles: int = DEFAULT_MAX_CYCLES, max_statements: int | None = None,
+                max_cycles: int = DEFAULT_RUN_CYCLES, max_statements: int | None = None,
                 trace: Callable[[CPU], None] | None = None,
                 progress: Progress | None = None) -> tuple[RunResult, C64]:
     """Run ``program`` once on a fresh C64 (or ``machine``); the result and the machine,

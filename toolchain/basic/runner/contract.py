@@ -28,7 +28,6 @@ BASIC_BYTES_FREE = 38911  # what the start-up screen says
 # monitor's line breakpoints (toolchain/monitor/basic.py).  Inside a superblock too,
 # since a line's code carries its hook wherever the linker places it.
 LINE_HOOK = "rt.line_reached"
-STATEMENT_CYCLES = 985  # the C64's time for a statement group: a millisecond (TI's 1000 a second)
 
 
 class Kind(enum.Enum):

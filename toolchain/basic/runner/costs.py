@@ -64,19 +64,20 @@ from collections import Counter
 # a statement's parts among features that always come together); their sums are the
 # ROM's (scripts/basic-costs prints both, statement by statement).
 WEIGHTS: dict[str, float] = {
+    "then_line": 490,
     "array": 2153, "array_skip": 178, "assign": 2736, "assign_int": 3276, "assign_str": 2757, "byte": -14,
-    "chrout": 160, "colon": -298, "digit": 981, "exp": 1300, "fn:ABS": 571, "fn:ASC": 821, "fn:ATN": 37395,
+    "chrout": 380, "colon": -298, "digit": 981, "exp": 1300, "fn:ABS": 571, "fn:ASC": 821, "fn:ATN": 37395,
     "fn:CHR$": 1166, "fn:COS": 25214, "fn:EXP": 23467, "fn:FN": 3000, "fn:FRE": 5784, "fn:INT": 1420,
     "fn:LEFT$": 2174, "fn:LEN": 929, "fn:LOG": 19020, "fn:MID$": 3455, "fn:PEEK": 1766, "fn:POS": 700,
     "fn:RIGHT$": 2178, "fn:RND": 3687, "fn:SGN": 876, "fn:SIN": 24960, "fn:SQR": 44845, "fn:STR$": 8347,
     "fn:TAN": 48232, "fn:USR": 1000, "fn:VAL": 2607, "frac": 2862, "int_read": 423, "line": -204,
-    "line_skip": 45, "num": 444, "op:*": 1588, "op:+": 931, "op:-": 1025, "op:/": 2840, "op:AND": 1969,
-    "op:NOT": 1284, "op:OR": 2062, "op:^": 22401, "op:concat": 1045, "op:neg": 472, "op:rel": 1315,
-    "paren": 473, "print_number": 3500, "print_string": 548, "rest_byte": 18, "scroll": 26000, "space": 144,
+    "line_skip": 55, "num": 444, "op:*": 1588, "op:+": 931, "op:-": 1025, "op:/": 2840, "op:AND": 1969,
+    "op:NOT": 1284, "op:OR": 2062, "op:^": 45000, "op:concat": 1045, "op:neg": 472, "op:rel": 1315,
+    "paren": 473, "print_number": 8500, "print_string": 548, "rest_byte": 18, "scroll": 27000, "space": 144,
     "stmt:CLR": 500, "stmt:DATA": 489, "stmt:DEF": 1500, "stmt:DIM": 3000, "stmt:END": 200,
-    "stmt:FOR": -538, "stmt:GET": 2000, "stmt:GOSUB": 700, "stmt:GOTO": 300, "stmt:IF": 100,
-    "stmt:INPUT": 2000, "stmt:LET": -1493, "stmt:NEXT": 1195, "stmt:ON": 600, "stmt:POKE": 2785,
-    "stmt:PRINT": 448, "stmt:READ": 1500, "stmt:REM": 523, "stmt:RESTORE": 492, "stmt:RETURN": 500,
+    "stmt:FOR": -538, "stmt:GET": 2000, "stmt:GOSUB": 950, "stmt:GOTO": 830, "stmt:IF": 700,
+    "stmt:INPUT": 2000, "stmt:LET": -1493, "stmt:NEXT": 1270, "stmt:ON": 1300, "stmt:POKE": 2785,
+    "stmt:PRINT": 448, "stmt:READ": 1500, "stmt:REM": 523, "stmt:RESTORE": 492, "stmt:RETURN": 640,
     "stmt:STOP": 200, "stmt:SYS": 2600, "stmt:WAIT": 2600, "subscript": 1891, "then": 150, "var": 75,
     "var_skip": 38,
 }

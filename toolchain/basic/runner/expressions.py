@@ -68,11 +68,12 @@ class ExpressionCompiler:
         self.cost = 0.0
         self.recording: list[tuple[int, int | None, Counter[str]]] | None = None
         self.features: Counter[str] = Counter()
+        self.cost_at_look = 0.0
         self.scalar_order: dict[str, int] = {}
         self.array_order: dict[str, int] = {}
         self.observed_in_statement = False  # a PEEK already looked at the time in this statement
 
-    def count(self, feature: str, times: float = 1) -> None:
+    def count(self, feature: str, times: int = 1) -> None:
         """The ROM does ``feature`` ``times`` times here (costs.py)."""
         self.cost += times * costs.weight(feature)
         if self.recording is not None:

@@ -218,6 +218,7 @@ class Runtime:
         self.literals = _string_literals(self.lines)
         self.max_cycles = DEFAULT_MAX_CYCLES  # the run's time: BASIC's and its machine code's
         self.cycle_limit = 1 << 62  # the machine's cycle at which the run stops (set by run())
+        self.run_started = machine.cpu.cycles
         self.clock_limit = 1 << 62  # ... as BASIC's clock will read then, roughly (looked at often)
         self.direct_cache: dict[tuple[bytes, bytes], tuple[Any, Compiled]] = {}
         self.cont_segment: int | None = None  # where CONT goes on (OLDTXT), None: ?CAN'T CONTINUE
@@ -573,7 +574,7 @@ class Runtime:
         """The machine's cycles per cycle of BASIC now (costs.stretch): the bad lines while
         the screen is on, the KERNAL's handler where it runs in Python."""
         machine = self.machine
-        screen_on = bool(machine.io.vic.registers[0x11] & 0x10)
+        screen_on = bool(machine.read_io(0xD011) & 0x10)  # DEN: the VIC-II reads the screen
         irq_in_python = machine.roms is None and read_word(machine.memory, IRQ_VECTOR) == STANDARD_IRQ_HANDLER
         return costs.stretch(screen_on, irq_in_python)
 
@@ -770,7 +771,8 @@ class Runtime:
         statement groups (frames of a film, the live view)."""
         started = time.perf_counter()
         limit = max_statements if max_statements is not None else 1 << 62
-        self.cycle_limit = self.machine.cpu.cycles + self.max_cycles
+        self.run_started = self.machine.cpu.cycles
+        self.cycle_limit = self.run_started + self.max_cycles
         self.clock_limit = self.namespace[CLOCK] + self.max_cycles / self.stretch()
         result = self._execute(0, limit, progress, every, started)
         return self.direct_mode(result, limit, progress, every, started)
@@ -980,8 +982,13 @@ class Runtime:
             self._show(f"\r?{name}  ERROR IN {line}\rREADY.\r")
 
     def _finish(self, stop: Stop, message: str, started: float, line: int | None = None) -> RunResult:
+        """The run's result; its cycles: the C64's time from RUN to here."""
         self.publish_pointers()
         cpu = self.machine.cpu
-        return RunResult(stop, message, cycles=cpu.cycles, instructions=cpu.instructions,
+        try:
+            self.catch_up()
+        except Ended:  # a program's interrupt handler went astray: the time is where it stopped
+            pass
+        return RunResult(stop, message, cycles=cpu.cycles - self.run_started, instructions=cpu.instructions,
                          statements=self.statements, wall_seconds=time.perf_counter() - started,
                          line=line, printer=bytes(self.io.printer))

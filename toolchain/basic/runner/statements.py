@@ -409,7 +409,8 @@ class StatementCompiler(ExpressionCompiler):
         if byte == TOKEN["GOTO"]:
             target = self.line_number()
             self.flush()
-            self.emit(f"if {condition}: {self.search_code(target)}{self.jump(target)}")
+            jump = self.search_cycles(target) + round(costs.weight("then_line"))
+            self.emit(f"if {condition}: {CLOCK} += {jump}; {self.jump(target)}")
             self.cost += rest
             self.leave(NEXT_LINE)
             return True
@@ -419,7 +420,7 @@ class StatementCompiler(ExpressionCompiler):
         self.emit(f"if not {condition}: {skip}{self.next_line_marker()}")
         if 0x30 <= self.peek() <= 0x39:
             target = self.line_number()
-            self.count("stmt:GOTO")
+            self.count("then_line")
             self.cost += self.search_cycles(target)
             self.leave(Exit(ExitTo.LINE, target))
             return True
@@ -460,8 +461,9 @@ class StatementCompiler(ExpressionCompiler):
                 name, kind = self.variable_name()
                 if kind is not Kind.NUMBER:
                     raise CompileError("SYNTAX")
-                names.append(self.scalar(name, Kind.NUMBER))
-                self.found(names[-1])
+                variable_name = self.scalar(name, Kind.NUMBER)
+                names.append(variable_name)
+                self.found(variable_name)
                 if len(names) > 1:
                     self.count("stmt:NEXT")
                 if self.peek() != COMMA:
