@@ -27,7 +27,8 @@ from toolchain.c64.run import Session, Stop, program_from_prg, run_program
 from toolchain.c64.screen import COLUMNS, ROWS, screen_codes_to_text
 
 DATA = Path(__file__).resolve().parent / "data" / "timing"
-PROGRAMS = sorted(path.stem for path in DATA.glob("*.vice.json") if path.stem != "empty")
+PROGRAMS = sorted(name for name in (path.name.removesuffix(".vice.json") for path in DATA.glob("*.vice.json"))
+                  if name != "empty")
 
 # what the model does not follow yet (program, label or "cycles"): why
 KNOWN_OFF = {

@@ -168,10 +168,13 @@ class Session:
     def run(self, keyboard: Keyboard | None = None, max_cycles: int = DEFAULT_RUN_CYCLES,
             max_statements: int | None = None, trace: Callable[[CPU], None] | None = None,
             progress: Progress | None = None,
-            every: tuple[int, Callable[[], None]] | None = None) -> RunResult:
-        """Run the program: BASIC as RUN would, machine code as SYS would (``max_cycles``
-        bounds the run's C64 time) (``trace`` sees every instruction).  ``every``:
-        a callback every so many statement groups (BASIC) or cycles (machine code)."""
+            every: tuple[int, Callable[[], None]] | None = None,
+            max_call_cycles: int | None = None) -> RunResult:
+        """Run the program: BASIC as RUN would, machine code as SYS would (``trace``
+        sees every instruction).  ``max_cycles`` bounds the run's C64 time, BASIC's and
+        machine code's; ``max_call_cycles`` also each SYS and USR call of BASIC's.
+        ``every``: a callback every so many statement groups (BASIC) or cycles (machine
+        code)."""
         machine = self.machine
         if self._runs:
             machine.reset(self._loaded, keyboard)
@@ -200,6 +203,7 @@ class Session:
         else:
             self.runtime.restart()
         self.runtime.max_cycles = max_cycles
+        self.runtime.max_call_cycles = max_call_cycles
         return self.runtime.run(max_statements, progress, every)
 
 
@@ -225,9 +229,11 @@ class Session:
 def run_program(program: Program, keyboard: Keyboard | None = None, machine: C64 | None = None,
                 max_cycles: int = DEFAULT_RUN_CYCLES, max_statements: int | None = None,
                 trace: Callable[[CPU], None] | None = None,
-                progress: Progress | None = None) -> tuple[RunResult, C64]:
+                progress: Progress | None = None,
+                max_call_cycles: int | None = None) -> tuple[RunResult, C64]:
     """Run ``program`` once on a fresh C64 (or ``machine``); the result and the machine,
     whose screen shows how it ended."""
     session = Session(program, machine)
-    result = session.run(keyboard, max_cycles, max_statements, trace, progress)
+    result = session.run(keyboard, max_cycles, max_statements, trace, progress,
+                         max_call_cycles=max_call_cycles)
     return result, session.machine

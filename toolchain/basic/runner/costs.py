@@ -28,16 +28,24 @@ The features, and which ROM routine each stands for:
   each digit after the point (a division by ten), an exponent;
 * ``op:+`` ... ``op:rel``, ``op:AND``, ``op:NOT``, ``op:neg``, ``paren``: FRMEVL's
   operator loop ($ADB8) with the float routine ($B86A FADD, $BA28 FMULT, $BB12 FDIV,
-  $BF7B FPWRT, $BC5B FCOMP); their weights are the ROM's time for small whole
-  operands (the ROM's float routines take longer for more mantissa bits);
+  $BF7B FPWRT, $BC5B FCOMP); their weights are the ROM's time for typical operands
+  (the float routines take longer for more mantissa bits; ``mul_byte``: each mantissa
+  byte after the first that is not 0 of a number written right of ``*``, as FMULT
+  runs its bit loop for each);
 * ``fn:NAME``: a function ($AFA7 on); ``array``, ``subscript``, ``array_skip``: an
   element found by ISARY/$B1D1 (each subscript converted by INTIDX, the array table
   searched array by array);
+* ``read_item``: READ taking a DATA item (the bytes DATAN passes to find it count as
+  ``rest_byte``; a number is read by FIN, as ``num``, ``digit``...): added at run time;
 * ``line_skip``: a line passed by FNDLIN ($A613) when GOTO, GOSUB or THEN looks for a
   line (from the next line when the target's number is larger, else from the first);
 * ``rest_byte``: a byte skipped by DATAN/REMN ($A906/$A909): the rest of the line
   after REM or a false IF, a DATA statement, the rest of a GOSUB's statement after
   RETURN;
+* ``string_byte``, ``gc``, ``gc_pair``: a byte a concatenation copies into the string
+  space (MOVSTR, $B67A), and when the string space is used up, a garbage collection
+  ($B526): for each string in use a look through every descriptor (``gc_pair`` for
+  each pair), each byte moved up; added at run time;
 * ``chrout``, ``scroll``: a character PRINT sends through CHROUT ($FFD2, the screen
   editor's $E716) and a scroll of the screen ($E8EA): added when they happen, since
   the text printed is known only then.
@@ -59,32 +67,36 @@ from collections import Counter
 
 # CPU cycles per feature: fitted by scripts/basic-costs --fit to BASIC 901226-01 on c64tc's
 # 6502 (statement by statement, the interrupts off); the weights of IF, GOTO, GOSUB,
-# RETURN, READ, line_skip, PRINT's and the rest the fit leaves out are set from the
-# loops of tests/data/timing.  Single weights may look odd (the fit shares the time of
-# a statement's parts among features that always come together); their sums are the
+# RETURN, READ, line_skip, PRINT's, the strings' and the rest the fit leaves out are set
+# from the ROM's statements (scripts/basic-costs --program) and the loops of
+# tests/data/timing, and so are the float functions' for the operands those loops use.
+# Single weights may look odd (the fit shares the time of a statement's parts among
+# features that always come together, as ``colon`` and ``stmt:LET``); their sums are the
 # ROM's (scripts/basic-costs prints both, statement by statement).
 WEIGHTS: dict[str, float] = {
-    "then_line": 490,
-    "array": 2153, "array_skip": 178, "assign": 2736, "assign_int": 3276, "assign_str": 2757, "byte": -14,
-    "chrout": 380, "colon": -298, "digit": 981, "exp": 1300, "fn:ABS": 571, "fn:ASC": 821, "fn:ATN": 37395,
-    "fn:CHR$": 1166, "fn:COS": 25214, "fn:EXP": 23467, "fn:FN": 3000, "fn:FRE": 5784, "fn:INT": 1420,
-    "fn:LEFT$": 2174, "fn:LEN": 929, "fn:LOG": 19020, "fn:MID$": 3455, "fn:PEEK": 1766, "fn:POS": 700,
-    "fn:RIGHT$": 2178, "fn:RND": 3687, "fn:SGN": 876, "fn:SIN": 24960, "fn:SQR": 44845, "fn:STR$": 8347,
-    "fn:TAN": 48232, "fn:USR": 1000, "fn:VAL": 2607, "frac": 2862, "int_read": 423, "line": -204,
-    "line_skip": 55, "num": 444, "op:*": 1588, "op:+": 931, "op:-": 1025, "op:/": 2840, "op:AND": 1969,
-    "op:NOT": 1284, "op:OR": 2062, "op:^": 45000, "op:concat": 1045, "op:neg": 472, "op:rel": 1315,
-    "paren": 473, "print_number": 8500, "print_string": 548, "rest_byte": 18, "scroll": 27000, "space": 144,
-    "stmt:CLR": 500, "stmt:DATA": 489, "stmt:DEF": 1500, "stmt:DIM": 3000, "stmt:END": 200,
-    "stmt:FOR": -538, "stmt:GET": 2000, "stmt:GOSUB": 950, "stmt:GOTO": 830, "stmt:IF": 700,
-    "stmt:INPUT": 2000, "stmt:LET": -1493, "stmt:NEXT": 1270, "stmt:ON": 1300, "stmt:POKE": 2785,
-    "stmt:PRINT": 448, "stmt:READ": 1500, "stmt:REM": 523, "stmt:RESTORE": 492, "stmt:RETURN": 640,
-    "stmt:STOP": 200, "stmt:SYS": 2600, "stmt:WAIT": 2600, "subscript": 1891, "then": 150, "var": 75,
-    "var_skip": 38,
+    "array": 2153, "array_skip": 40, "assign": 2736, "assign_int": 3276, "assign_str": 2757,
+    "byte": -14, "chrout": 420, "colon": 202, "digit": 981, "exp": 1300, "fn:ABS": 571,
+    "fn:ASC": 821, "fn:ATN": 39000, "fn:CHR$": 1166, "fn:COS": 26300, "fn:EXP": 24300,
+    "fn:FN": 3000, "fn:FRE": 5784, "fn:INT": 1420, "fn:LEFT$": 2174, "fn:LEN": 929, "fn:LOG": 20600,
+    "fn:MID$": 3455, "fn:PEEK": 1766, "fn:POS": 700, "fn:RIGHT$": 2178, "fn:RND": 3687,
+    "fn:SGN": 876, "fn:SIN": 25400, "fn:SQR": 47200, "fn:STR$": 8347, "fn:TAN": 50300,
+    "fn:USR": 1000, "fn:VAL": 2607, "frac": 2862, "gc": 2000, "gc_pair": 74, "int_read": 220,
+    "line": 296, "line_skip": 60, "mul_byte": 620, "num": 444, "op:*": 1588, "op:+": 931,
+    "op:-": 1025, "op:/": 3000, "op:AND": 1969, "op:NOT": 1284, "op:OR": 2062, "op:^": 46500,
+    "op:concat": 1045, "op:neg": 472, "op:rel": 1315, "paren": 473, "print_comma": 4000,
+    "print_number": 7700, "print_string": 548, "read_item": 870, "rest_byte": 18, "scroll": 26500,
+    "space": 144, "status_read": 300, "stmt:CLR": 0, "stmt:DATA": -11, "stmt:DEF": 1000,
+    "stmt:DIM": 2500, "stmt:END": -300, "stmt:FOR": -1038, "stmt:GET": 1500, "stmt:GOSUB": 450,
+    "stmt:GOTO": 330, "stmt:IF": 200, "stmt:INPUT": 1500, "stmt:LET": -1993, "stmt:NEXT": 770,
+    "stmt:ON": 800, "stmt:POKE": 2000, "stmt:PRINT": -52, "stmt:READ": 100, "stmt:REM": 23,
+    "stmt:RESTORE": -8, "stmt:RETURN": 140, "stmt:STOP": -300, "stmt:SYS": 2100, "stmt:WAIT": 2100,
+    "string_byte": 19, "subscript": 1891, "then": 650, "then_line": 490, "time_read": 1150,
+    "var": 75, "var_skip": 38, "wait_invert": 700,
 }
 
 
 # a function or statement whose own time is not measured yet: a typical one's
-UNMEASURED = {"fn": 2000.0, "stmt": 1000.0}
+UNMEASURED = {"fn": 2000.0, "stmt": 500.0}
 
 
 def cycles(features: Counter[str]) -> int:
@@ -113,11 +125,11 @@ def number_features(text: bytes) -> Counter[str]:
         if byte == 0x2E:
             after_point = True
         elif 0x30 <= byte <= 0x39 and not exponent:
+            features["digit"] += digits > 0  # after the first: MUL10, then FADD of the digit
             digits += 1
             frac += after_point
         elif byte == 0x45:
             exponent = True
-    features["digit"] += max(digits - 1, 0)
     features["frac"] += frac
     features["exp"] += exponent
     return features

@@ -240,6 +240,10 @@ class ExpressionCompiler:
             if left.kind is Kind.STRING:
                 self.count("op:concat")
             else:
+                if byte == TIMES and (factor := self.constant(right.code)) is not None:
+                    # FMULT runs its bit loop for each mantissa byte of the right operand
+                    # that is not 0 ($BA59): a number written with more bits takes longer
+                    self.count("mul_byte", sum(1 for part in floats.to_bytes(factor)[2:] if part))
                 self.count({PLUS: "op:+", MINUS: "op:-", TIMES: "op:*", DIVIDE: "op:/", POWER: "op:^",
                             AND: "op:AND", OR: "op:OR"}[byte])
 
@@ -406,6 +410,7 @@ class ExpressionCompiler:
             return Expression(f"{array}.cells[{', '.join(indexes)}]", value_kind, True)
         if name in ("TI", "ST"):
             self.count("var")
+            self.count("time_read" if name == "TI" else "status_read")  # the clock to a float ($AF84)
         if name == "TI" and kind is Kind.NUMBER:
             return Expression("rt.jiffies()", Kind.NUMBER, True)
         if name == "TI" and kind is Kind.STRING:

@@ -49,19 +49,19 @@ class ScreenOutput:
 
     def byte(self, value: int) -> None:
         io = self.io
-        history = io.machine.screen.history
-        rows = len(history)
+        screen = io.machine.screen
+        rows = screen.scrolled
         io.machine.print_byte(value)
-        io.clock[CLOCK] += CHROUT_CYCLES + SCROLL_CYCLES * (len(history) - rows)
+        io.clock[CLOCK] += CHROUT_CYCLES + SCROLL_CYCLES * (screen.scrolled - rows)
 
     def text(self, text: str) -> None:
         io = self.io
-        history = io.machine.screen.history
-        rows = len(history)
+        screen = io.machine.screen
+        rows = screen.scrolled
         print_byte = io.machine.print_byte
         for character in text:
             print_byte(ord(character))
-        io.clock[CLOCK] += CHROUT_CYCLES * len(text) + SCROLL_CYCLES * (len(history) - rows)
+        io.clock[CLOCK] += CHROUT_CYCLES * len(text) + SCROLL_CYCLES * (screen.scrolled - rows)
 
     def number(self, value: float) -> None:
         self.text(floats.format_number(value))

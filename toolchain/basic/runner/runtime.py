@@ -44,6 +44,7 @@ from toolchain.basic.runner.values import (
     Undimensioned,
     _address,
     _byte,
+    _concat,
     _int16,
     _r,
     helpers,
@@ -209,15 +210,22 @@ class Runtime:
                                           "UNCHANGED": UNCHANGED}
         self.namespace["globals_"] = self.namespace
         self.namespace[CLOCK] = 0  # BASIC's cycles (costs.py), added by the generated code
+        # string concatenation with the ROM's time: the bytes copied, the string space
+        # used up and the garbage collection that follows (costs.py)
+        self.namespace["_concat"] = self._timed_concat
+        self.string_space_used = 0
         self.io.clock = self.namespace
         exec(compile(self.module.source, GENERATED, "exec"), self.namespace)
         self.segments: list[Callable[[], int]] = self.namespace["_make"]()
         self.segment_lines = [line for line in self._segment_lines()]
         self.segments.append(_end_of_program)  # the number after the last segment ends the run
         self.data = data_items(self.lines)
+        self._data_cycles_of: list[DataItem] | None = None
+        self._data_cycles_list: list[tuple[int, int]] = []
         self.literals = _string_literals(self.lines)
         self.max_cycles = DEFAULT_MAX_CYCLES  # the run's time: BASIC's and its machine code's
         self.cycle_limit = 1 << 62  # the machine's cycle at which the run stops (set by run())
+        self.max_call_cycles: int | None = None  # a bound of each SYS and USR call's own, if any
         self.run_started = machine.cpu.cycles
         self.clock_limit = 1 << 62  # ... as BASIC's clock will read then, roughly (looked at often)
         self.direct_cache: dict[tuple[bytes, bytes], tuple[Any, Compiled]] = {}
@@ -265,6 +273,7 @@ class Runtime:
             else:
                 namespace[name] = Undimensioned(namespace, name, kind)
         self.array_bytes = 0
+        self.string_space_used = 0
         self.stack.clear()  # the generated code holds this list as STACK
         self.stack_bytes = 0
         self.data_position = 0
@@ -355,10 +364,14 @@ class Runtime:
     def _free_for_arrays(self) -> int:
         return BASIC_BYTES_FREE - len(self.program) - 7 * len(self.variables)
 
-    def define_function(self, parameter: str, body: Callable[[], float]) -> Callable[[float], float]:
+    def define_function(self, parameter: str, body: Callable[[], float],
+                        cycles: int = 0) -> Callable[[float], float]:
+        """DEF FN: a function of ``parameter``; each call takes ``cycles`` of the C64's time
+        (the ROM reads the body's text again at every call, $B3F4)."""
         namespace = self.namespace
 
         def function(argument: float) -> float:
+            namespace[CLOCK] += cycles
             saved = namespace[parameter]
             namespace[parameter] = _r(argument)
             try:
@@ -376,6 +389,8 @@ class Runtime:
             if self.data_position >= len(self.data):
                 raise BasicError("OUT OF DATA")
             item, quoted, line, _ = self.data[self.data_position]
+            scan, number = self._data_cycles()[self.data_position]
+            self.namespace[CLOCK] += scan if kind is Kind.STRING else scan + number
             self.data_position += 1
             if kind is Kind.STRING:
                 values.append(item.decode("latin-1"))
@@ -387,6 +402,21 @@ class Runtime:
                 raise BasicError("SYNTAX", line)
             values.append(value)
         return values
+
+    def _data_cycles(self) -> list[tuple[int, int]]:
+        """For each DATA item, READ's time (costs.py): finding it from the item before (the
+        bytes DATAN passes, from the program's start for the first) and taking it, and
+        FIN's for reading it as a number."""
+        if self._data_cycles_of is not self.data:
+            self._data_cycles_of = self.data
+            read_item, scanned = costs.weight("read_item"), costs.weight("rest_byte")
+            previous = BASIC_PROGRAM_START
+            self._data_cycles_list = []
+            for item in self.data:
+                scan = round(read_item + scanned * max(item.end - previous, 0))
+                self._data_cycles_list.append((scan, costs.cycles(costs.number_features(item.text))))
+                previous = item.end
+        return self._data_cycles_list
 
     # -- memory and machine code ---------------------------------------------------------------
     def peek(self, address: float, site: int | None = None, cycles: int = 0) -> float:
@@ -539,7 +569,10 @@ class Runtime:
         self.publish_pointers(site)
         machine = self.machine
         cpu = machine.cpu
-        result = machine.sys(address, max(self.cycle_limit - cpu.cycles, 1))
+        budget = max(self.cycle_limit - cpu.cycles, 1)
+        if self.max_call_cycles is not None:
+            budget = min(budget, self.max_call_cycles)
+        result = machine.sys(address, budget)
         self._vectors_changed()
         if result.stop is Stop.INPUT_EXHAUSTED:
             raise Ended(Stop.INPUT_EXHAUSTED, result.message)
@@ -556,7 +589,40 @@ class Runtime:
         mantissa = bytes([memory[0x62] & 0x7F | (memory[0x66] & 0x80)]) + bytes(memory[0x63:0x66])
         return floats.from_bytes(bytes([memory[0x61]]) + mantissa)
 
+    def _timed_concat(self, left: str, right: str) -> str:
+        text = _concat(left, right)
+        self.namespace[CLOCK] += round(len(text) * costs.weight("string_byte"))
+        self.string_space_used += len(text)
+        if self.string_space_used > self._free_for_arrays() - self.array_bytes:
+            self.collect_garbage()
+        return text
+
+    def collect_garbage(self) -> None:
+        """The ROM's garbage collection ($B526) on the C64's clock: for each string in use
+        it looks through every string descriptor for the highest one (so the time grows
+        with the square of their number), and moves it up."""
+        in_use, count = 0, 0
+        literals = self.literals
+        for name, (declared, kind) in self.variables.items():
+            if kind is not Kind.STRING:
+                continue
+            value = self.namespace.get(name)
+            if declared is Declared.SCALAR:
+                texts = [value] if value and value not in literals else []
+            elif isinstance(value, Array):
+                texts = [text for text in value.cells.values() if text and text not in literals]
+            else:
+                continue
+            count += len(texts)
+            in_use += sum(map(len, texts))
+        descriptors = count + 3  # the temporary strings' descriptors are looked at too
+        cycles = (costs.weight("gc") + descriptors * descriptors * costs.weight("gc_pair")
+                  + in_use * costs.weight("string_byte"))
+        self.namespace[CLOCK] += round(cycles)
+        self.string_space_used = in_use
+
     def free(self) -> float:
+        self.collect_garbage()  # FRE collects the garbage first ($B37D)
         free = self._free_for_arrays() - self.array_bytes
         return float(free - 65536 if free > 32767 else free)
 
@@ -795,6 +861,7 @@ class Runtime:
         try:
             try:
                 while True:
+                    before = clock[CLOCK]
                     for step in chunk:  # noqa: B007 (step tells which statement group raised)
                         index = segments[index]()
                     executed += len(chunk)
@@ -802,8 +869,13 @@ class Runtime:
                     self.statements = executed
                     if self.irq_hooked:
                         self.catch_up()
-                    if clock[CLOCK] >= self.clock_limit:
-                        self.check_cycle_limit()
+                    after = clock[CLOCK]
+                    if 2 * after - before >= self.clock_limit:
+                        # the next chunk may pass the cycle limit: one group at a time from
+                        # here, so that the run stops where the C64's time is up
+                        chunk = range(1)
+                        if after >= self.clock_limit:
+                            self.check_cycle_limit()
                     if executed >= every_due and every_call is not None:
                         every_due = executed + every_count
                         every_call()

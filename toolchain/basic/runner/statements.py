@@ -133,7 +133,8 @@ class StatementCompiler(ExpressionCompiler):
 
     def emit(self, code: str) -> None:
         assert self.segments[-1].exit is None, "code after the segment's exit"
-        if self.cost >= 0.5 and not code.startswith(" ") and any(mark in code for mark in LOOKS_OR_LEAVES):
+        looks_or_leaves = any(mark in code for mark in LOOKS_OR_LEAVES)
+        if abs(self.cost) >= 0.5 and not code.startswith(" ") and looks_or_leaves:
             self.flush()
         self.segments[-1].code.append("    " * self.indent + code)
 
@@ -461,16 +462,17 @@ class StatementCompiler(ExpressionCompiler):
                 name, kind = self.variable_name()
                 if kind is not Kind.NUMBER:
                     raise CompileError("SYNTAX")
-                variable_name = self.scalar(name, Kind.NUMBER)
-                names.append(variable_name)
-                self.found(variable_name)
-                if len(names) > 1:
-                    self.count("stmt:NEXT")
+                names.append(self.scalar(name, Kind.NUMBER))
                 if self.peek() != COMMA:
                     break
                 self.position += 1
-        self.flush()
-        for variable in names:
+        for position, variable in enumerate(names):
+            # each variable's part of NEXT costs its time only when the loop before it ended
+            if position:
+                self.count("stmt:NEXT")
+            if variable is not None:
+                self.found(variable)
+            self.flush()
             # The loop this NEXT closes, as far as the program's text tells (FOR and
             # NEXT nest in it): its variable gets the shortcut, checked when it runs.
             guess = variable
@@ -536,6 +538,7 @@ class StatementCompiler(ExpressionCompiler):
                 continue
             if byte == COMMA:
                 self.position += 1
+                self.count("print_comma")
                 self.emit(f"{output}.comma()")
                 continue
             if byte in (TOKEN["TAB("], TOKEN["SPC("]):
@@ -656,6 +659,7 @@ class StatementCompiler(ExpressionCompiler):
         invert = "0.0"
         if self.peek() == COMMA:
             self.position += 1
+            self.count("wait_invert")  # the third number's CHRGOT and GETBYT ($B833)
             invert = self.numeric()
         self.emit(f"rt.wait({address}, {mask}, {invert})")
         return False
@@ -685,10 +689,14 @@ class StatementCompiler(ExpressionCompiler):
             raise CompileError("SYNTAX")
         self.expect(CLOSE_PARENTHESIS)
         self.expect(EQUAL)
+        # the body's time is each call's: the ROM reads its text at every call
+        before = self.cost
         body = self.numeric()
+        body_cycles = round(self.cost - before)
+        self.cost = before
         function = self.function_variable(name)
         variable = self.scalar(parameter, Kind.NUMBER)
-        self.emit(f"{function} = rt.define_function({variable!r}, lambda: {body})")
+        self.emit(f"{function} = rt.define_function({variable!r}, lambda: {body}, {body_cycles})")
         return False
 
     def statement_CLR(self, number: int) -> bool:
