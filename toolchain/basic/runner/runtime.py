@@ -1054,13 +1054,13 @@ class Runtime:
             self._show(f"\r?{name}  ERROR IN {line}\rREADY.\r")
 
     def _finish(self, stop: Stop, message: str, started: float, line: int | None = None) -> RunResult:
-        """The run's result; its cycles: the C64's time from RUN to here."""
+        """The run's result; its cycles: the C64's time from RUN to here (the chips are
+        not brought up to it: hours of interrupts nobody looks at would take a while; a
+        later look at the time does it)."""
         self.publish_pointers()
         cpu = self.machine.cpu
-        try:
-            self.catch_up()
-        except Ended:  # a program's interrupt handler went astray: the time is where it stopped
-            pass
-        return RunResult(stop, message, cycles=cpu.cycles - self.run_started, instructions=cpu.instructions,
+        pending = round((self.namespace[CLOCK] - self.clock_seen) * self.stretch() + self.clock_carry)
+        return RunResult(stop, message, cycles=cpu.cycles + pending - self.run_started,
+                         instructions=cpu.instructions,
                          statements=self.statements, wall_seconds=time.perf_counter() - started,
                          line=line, printer=bytes(self.io.printer))
