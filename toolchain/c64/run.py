@@ -40,7 +40,7 @@ __all__ = ["DEFAULT_MAX_CYCLES", "DEFAULT_RUN_CYCLES", "Keyboard", "Program", "R
 
 # The one limit of a run's C64 time, BASIC's (as the ROM's interpreter would take it,
 # toolchain/basic/runner/costs.py) and machine code's: 100 hours of a PAL C64 (Nikolaus
-# takes about 62).  BASIC's statement-group limit is a second bound.
+# takes 68.6 by the cost model, about 64 on the ROM).  The statement groups are a second bound.
 DEFAULT_RUN_CYCLES = 100 * 3600 * PAL_CLOCK_HZ
 
 
