@@ -662,6 +662,11 @@ class Runtime:
             raise Ended(result.stop, f"the interrupt handler at ${handler:04X}: {result.message}")
         self.clock_limit = basic + max(self.cycle_limit - cpu.cycles, 0) / stretch
 
+    def cycle_reached(self) -> int:
+        """The machine's cycle BASIC has reached, without bringing the chips up to it."""
+        pending = (self.namespace[CLOCK] - self.clock_seen) * self.stretch() + self.clock_carry
+        return self.machine.cpu.cycles + round(pending)
+
     def now(self) -> int:
         """The machine's cycle BASIC has reached (the clock caught up)."""
         self.catch_up()
@@ -1059,8 +1064,7 @@ class Runtime:
         later look at the time does it)."""
         self.publish_pointers()
         cpu = self.machine.cpu
-        pending = round((self.namespace[CLOCK] - self.clock_seen) * self.stretch() + self.clock_carry)
-        return RunResult(stop, message, cycles=cpu.cycles + pending - self.run_started,
+        return RunResult(stop, message, cycles=self.cycle_reached() - self.run_started,
                          instructions=cpu.instructions,
                          statements=self.statements, wall_seconds=time.perf_counter() - started,
                          line=line, printer=bytes(self.io.printer))
