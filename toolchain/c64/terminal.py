@@ -220,7 +220,7 @@ class LivePlay:
         if ahead < -PACE_SLACK_SECONDS:  # slower than a C64: no debt to catch up later
             self._speed_base = (now, cycles)
         elif ahead > 0:
-            self.screen.idle(min(ahead, 4 * LOOK_SECONDS))
+            self.screen.idle(min(ahead, PACE_SLACK_SECONDS))
 
     # -- the key source --------------------------------------------------------------------------
     def pressed(self) -> list[int]:

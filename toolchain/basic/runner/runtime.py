@@ -184,6 +184,7 @@ def linked_program(machine: C64) -> bytes:
 WAIT_TURN_CYCLES = 15
 READY_STOPS = (Stop.END, Stop.ERROR, Stop.BREAK, Stop.BRK)  # the runs that end at READY.
 DIRECT_CACHE_SIZE = 256  # direct-mode lines kept compiled (a dynamic-keyboard loop types the same ones)
+SMALL_CLOCK = 1 << 29  # BASIC's clock counts from 0 again past this (a one-digit int in CPython)
 CHUNK = 16  # statement groups the dispatcher runs between looking at the time (16 ms of C64 time)
 CHECK_EVERY = 1 << 16  # ... between looking at limits and showing progress
 
@@ -875,6 +876,13 @@ class Runtime:
                     if self.irq_hooked:
                         self.catch_up()
                     after = clock[CLOCK]
+                    if after > SMALL_CLOCK:
+                        # the clock's count starts again from 0 (its reference points move
+                        # with it): a small int adds faster than a large one
+                        self.clock_seen -= after
+                        self.clock_limit -= after
+                        before -= after
+                        clock[CLOCK] = after = 0
                     if 2 * after - before >= self.clock_limit:
                         # the next chunk may pass the cycle limit: one group at a time from
                         # here, so that the run stops where the C64's time is up

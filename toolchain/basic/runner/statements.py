@@ -406,7 +406,6 @@ class StatementCompiler(ExpressionCompiler):
         byte = self.take()
         # a false condition skips the rest of the line (REM's REMN, $A93B)
         rest = round((len(self.body) - self.position) * costs.weight("rest_byte"))
-        skip = f"{CLOCK} += {rest}; " if rest else ""
         if byte == TOKEN["GOTO"]:
             target = self.line_number()
             self.flush()
@@ -417,8 +416,12 @@ class StatementCompiler(ExpressionCompiler):
             return True
         if byte != TOKEN["THEN"]:
             raise CompileError("SYNTAX")
+        # the false path's skip is paid with the test and given back on the true path:
+        # one addition to the clock less where the condition is false
+        self.cost += rest
         self.flush()
-        self.emit(f"if not {condition}: {skip}{self.next_line_marker()}")
+        self.emit(f"if not {condition}: {self.next_line_marker()}")
+        self.cost -= rest
         if 0x30 <= self.peek() <= 0x39:
             target = self.line_number()
             self.count("then_line")
