@@ -22,8 +22,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from tests.conftest import DATA
-from toolchain.c64.roms import find_chargen
+from tests.conftest import DATA, c64_roms
 from toolchain.display.font import fallback_font
 from toolchain.display.palette import PEPTO_PAL
 from toolchain.display.png import (
@@ -39,7 +38,7 @@ from toolchain.display.png import (
 )
 from toolchain.display.state import CELLS, COLUMNS, ROWS, ScreenImage
 
-pytestmark = pytest.mark.vice_roms  # the character ROM, found beside an installed VICE
+pytestmark = pytest.mark.vice_roms  # the character ROM (tests.conftest.c64_roms)
 
 REFERENCES = DATA / "display"
 SCREENS = [(number, lowercase) for lowercase in (False, True) for number in range(5)]
@@ -123,10 +122,7 @@ def _outside_text(indices: list[int]) -> list[int]:
 
 
 def _chargen() -> bytes:
-    found = find_chargen()
-    if found is None:
-        pytest.skip("no C64 character ROM (give C64TC_ROMS, or put VICE with its ROMs on the PATH)")
-    return found[0]
+    return c64_roms().chargen
 
 
 def _x64sc() -> None:

@@ -26,7 +26,7 @@ from toolchain.c64.chips.keyboard import DECODE_TABLE_ADDRESSES, ControlPorts, K
 from toolchain.c64.chips.power_on import KERNAL_RESET_WRITES
 from toolchain.c64.chips.sid import Sid
 from toolchain.c64.chips.vic import Vic
-from toolchain.c64.drive import SerialBus
+from toolchain.c64.drive import Drive, SerialBus
 from toolchain.c64.editor import ScreenEditor
 from toolchain.c64.io import CIA1_BASE, SID_BASE, IOArea
 from toolchain.c64.keyboard import Keyboard, UntypableText, text_to_keys, typed_lines
@@ -171,8 +171,11 @@ class C64:
                                    io_write=self.write)
         self.keyboard = keyboard or Keyboard()
         self.output_log = bytearray()  # every byte printed, for --raw and answerers
-        self.printer = bytearray()
-        self.bus = SerialBus()  # the serial bus: a disk drive when one is attached (drive.py)
+        self.printer = bytearray()  # the paper of a printer on device 4, when one is attached
+        # the serial bus as on VICE's default C64: an empty 1541 on device 8, no printer
+        # (drive.py; c64tc run --disk, --printer, --no-drive change that)
+        self.bus = SerialBus()
+        self.bus.attach(Drive())
         self.warned: set[int] = set()  # ROM addresses read without a ROM image, warned once
         self.warn: Callable[[str], None] = lambda text: print(f"c64tc: warning: {text}", file=sys.stderr)
         self.brk_address = 0  # where the last BRK was, for the warm start's message
@@ -188,8 +191,15 @@ class C64:
             BASIC_ERROR_ROUTINE: self._basic_error, BASIC_BREAK_OR_END: self._basic_break_or_end}
         # a debugger's hooks (see set_exec_hook, set_store_hook, pause)
         self.exec_hooks: dict[int, Callable[[int], None]] = {}
+        # called at every stop address before its hook or routine (a debugger's look at the
+        # instruction before, as a trace's is before every other instruction); may end the
+        # run by raising MachineStopped
+        self.before_enter: Callable[[int], None] | None = None
         self.store_hooks: dict[int, Callable[[int], None]] = {}
         self._pause: str | None = None
+        # the chips were read, written or run by a routine since the traced loop of run()
+        # last asked them for their next event (until then that event stands)
+        self._chips_touched = True
         self._stops_before_pause = b""
         self._mark_rom_stops()
         self._initial = self._state()
@@ -227,6 +237,7 @@ class C64:
         self.keyboard = keyboard or Keyboard()
         self.output_log.clear()
         self.printer.clear()
+        self.bus.reset()
 
     @property
     def keyboard(self) -> Keyboard:
@@ -254,6 +265,7 @@ class C64:
         """The CPU's read of an address that may be in the I/O area."""
         if address >> 12 != 0xD or not self.map.io_shown():
             return self.memory[address]
+        self._chips_touched = True
         return self.io.read(address, self.cpu.cycles)
 
     def write(self, address: int, value: int) -> None:
@@ -271,21 +283,31 @@ class C64:
         """A store to a watched address (the processor port, a ROM area, I/O): True when
         the running block must end (the memory map or the chips' timing changed)."""
         memory_map = self.map
+        if 0xD800 <= address < 0xDC00 and memory_map.io_shown():
+            # colour RAM, four bits a cell (the KERNAL's screen clear writes it 1,000 times):
+            # no chip to tell, no timing changed
+            self.memory[address] &= 0x0F
+            return False
         value = self.memory[address]
         if address <= PORT:
+            self._chips_touched = True
             changed = memory_map.switch(memory_map.port_bits())
             for addresses in changed:
                 self.cpu.invalidate_range(addresses)
             if changed:
                 self._mark_rom_stops()
             return bool(changed)
+        # the I/O area first: the KERNAL's screen clear writes colour RAM 1,000 times
+        if 0xD000 <= address < 0xE000 and memory_map.io_shown():
+            self.io.write(address, value, self.cpu.cycles)
+            timing = address >= CIA1_BASE or address < SID_BASE  # timers and interrupts may change
+            if timing:
+                self._chips_touched = True
+            return timing
         if memory_map.rom_shown_at(address):
             memory_map.under[address] = value  # the RAM under the ROM takes the write
             self.memory[address] = memory_map.rom_byte(address)
             return False
-        if 0xD000 <= address < 0xE000 and memory_map.io_shown():
-            self.io.write(address, value, self.cpu.cycles)
-            return address >= CIA1_BASE or address < SID_BASE  # timers and interrupts may change
         return False
 
     def _mark_rom_stops(self) -> None:
@@ -494,11 +516,21 @@ class C64:
         # it; stop addresses (ROM routines, SYS's return) are blocks of their own (see
         # _block_for)
         margin = MAX_BLOCK_CYCLES
+        # traced, one instruction at a time: the chips' next event is asked for again only
+        # when it has come, or the chips were touched (an I/O read or write, a bank switch,
+        # a stop address's routine), or an interrupt is pending: in between, time alone
+        # does not move it (asking every instruction made a trace 2-3 times slower)
+        known_event, irq = -1, False
         try:
             while True:
                 now = cpu.cycles
-                event = io.next_event(now)
-                if event <= now or (io.irq and cpu.i):
+                if now < known_event and not self._chips_touched and not io.tickers:
+                    event = known_event
+                else:
+                    self._chips_touched = False
+                    event = known_event = io.next_event(now)
+                    irq = io.irq  # (changes only with the chips: at an event, or touched)
+                if event <= now or (irq and cpu.i):
                     # an interrupt waits for the I flag: look again after a block
                     event = now + MAX_BLOCK_CYCLES
                 horizon = min(limit - margin, event)
@@ -519,6 +551,7 @@ class C64:
                 # the cycle limit so that the limit is exact
                 pc = cpu.pc
                 if cpu.stops[pc]:
+                    self._chips_touched = True  # a routine in Python, a hook: they may
                     cpu.pc = self._enter(pc)
                     continue
                 if self.memory[pc] == 0x00 and self.stop_on_brk:
@@ -531,15 +564,17 @@ class C64:
                                    f"stopped after {cpu.cycles - start_cycles} cycles at ${cpu.pc:04X}")
         except MachineStopped as stopped:
             return RunResult(stopped.stop, stopped.message, cpu.cycles - start_cycles,
-                             cpu.instructions - start_instructions, line=stopped.line)
+                             cpu.instructions - start_instructions, line=stopped.line,
+                             printer=bytes(self.printer))
         except CpuHalted as halted:
             return RunResult(Stop.HALTED, str(halted), cpu.cycles - start_cycles,
-                             cpu.instructions - start_instructions)
+                             cpu.instructions - start_instructions, printer=bytes(self.printer))
 
     def _interrupts(self) -> None:
         """The chips' time has come: bring them up to date, and take an interrupt they
         raise (an IRQ only while the I flag is clear; an NMI when CIA 2 pulls its line)."""
         cpu, io = self.cpu, self.io
+        self._chips_touched = True
         io.advance(cpu.cycles)
         nmi = io.nmi
         if nmi and not self.nmi_line:
@@ -699,6 +734,8 @@ class C64:
         the address where the CPU goes on."""
         if self._pause is not None:
             self._end_pause()
+        if self.before_enter is not None:
+            self.before_enter(pc)
         exec_hook = self.exec_hooks.get(pc)
         if exec_hook is not None:
             exec_hook(pc)
@@ -754,7 +791,7 @@ class C64:
     # -- what the routines do (kernal.py) -----------------------------------------------------------
     def chrout(self, byte: int) -> None:
         """CHROUT as a routine in Python calls it: the byte to the output channel (the
-        screen, c64tc's printer)."""
+        screen, a device on the serial bus)."""
         cpu = self.cpu
         saved = cpu.a
         cpu.a = byte

@@ -42,7 +42,7 @@ def screen_command(screen_file: Path, colours_file: Path | None, output_format: 
     prints them.  ansi: the screen in its border with terminal colours.
     """
     from toolchain.display.ansi import ColourDepth, render_ansi
-    from toolchain.display.charset import ascii_for, text_for
+    from toolchain.display.charset import ascii_for, strip_row, text_for
     from toolchain.display.state import COLUMNS, ROWS, ScreenImage
 
     image = ScreenImage.from_files(screen_file, colours_file, border=border, background=background,
@@ -62,7 +62,7 @@ def screen_command(screen_file: Path, colours_file: Path | None, output_format: 
         click.echo(f"{output}: 384x272 PNG, {shapes}", err=True)
     elif output_format == "txt":
         glyph = ascii_for if plain else text_for
-        rows = ["".join(glyph(code, lowercase) for code in image.row_codes(row)).rstrip()
+        rows = [strip_row("".join(glyph(code, lowercase) for code in image.row_codes(row)))
                 for row in range(ROWS)]
         assert all(len(row) <= COLUMNS for row in rows)
         data = ("\n".join(rows) + "\n").encode("utf-8")

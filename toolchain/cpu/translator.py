@@ -315,7 +315,8 @@ class TranslatingCPU(CPU):
         self._units.clear()
         self.blocks.clear()
         self.sources.clear()
-        self.watch[:] = self.watch.translate(_WITHOUT_CODE)
+        if self._byte_units:  # WATCH_CODE is set only on bytes of units (a monitor's step flushes often)
+            self.watch[:] = self.watch.translate(_WITHOUT_CODE)
         self._byte_units.clear()
 
     def translated_source(self) -> str:
