@@ -174,6 +174,7 @@ class PseudoTerminal:
             self.screen = screen(*size) if screen is not None else None
         self.attributes = termios.tcgetattr(self.slave)
         self.output = b""
+        self.started = time.monotonic()  # when the program was started, for tests of its pace
         settings = dict(os.environ, PYTHONPATH=str(REPO))
         settings.update(environment or {})
         self.process = subprocess.Popen(list(command), cwd=REPO, stdin=self.slave, stdout=self.slave,

@@ -341,10 +341,11 @@ class BreakRuntime(Runtime):
                 self.created.append(name)
                 return
 
-    def define_function(self, parameter: str, body: Callable[[], float]) -> Callable[[float], float]:
+    def define_function(self, parameter: str, body: Callable[[], float],
+                        cycles: int = 0) -> Callable[[float], float]:
         """DEF: the ROM creates the function's variable, then its parameter (PTRGET for
         each, $B3B3); its text is kept for ``vars``."""
-        function = super().define_function(parameter, body)
+        function = super().define_function(parameter, body, cycles)
         generated_line = body.__code__.co_firstlineno
         source = self.module.source.splitlines()[generated_line - 1]
         name = source.split("=", 1)[0].strip()  # FN_F = rt.define_function(...)
