@@ -7,15 +7,60 @@ expansion pages $DE00/$DF00 (nothing attached).
 Reads and writes are passed to the chips with the CPU's cycle count; the bytes of the
 area in the machine's memory mirror what a read would give (so the screen, colour
 RAM and the VIC's registers can be rendered from memory), colour RAM keeps 4 bits.
+
+The fast path (issue 25).  A register whose chip gives its access as source
+(``compiled_read``/``compiled_write``, see :mod:`toolchain.c64.chips`) costs no
+method dispatch: the CPU's translated code holds the source itself
+(:meth:`IOArea.read_source`, :meth:`IOArea.write_source`), and Python's own accesses
+(BASIC's PEEK and POKE, the interpreter, ROM routines) call a small function compiled
+once from it.  The other registers go through the chip's ``read``/``write``.
+
+The chips' events are scheduled: :meth:`IOArea.next_event` is the earliest cycle at
+which a chip must be brought up to date (an interrupt, a timer underflow that
+matters), kept from one access to the next and worked out again only for a chip
+whose state an access may have changed in a way that moves its event (a write
+without source, a read in its ``EVENT_READS``) or when the machine brings the chips up
+to date (:meth:`IOArea.advance`).  Code that changes a chip's state by other means
+calls :meth:`IOArea.changed`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from toolchain.c64.chips import Chip
 
 VIC_BASE, SID_BASE, COLOUR_BASE, CIA1_BASE, CIA2_BASE = 0xD000, 0xD400, 0xD800, 0xDC00, 0xDD00
+IO_BASE, IO_SIZE = 0xD000, 0x1000
+CHIP_NAMES = ("vic", "sid", "cia1", "cia2")  # the IOArea's attributes, in the order of its chips
+VIC, SID, CIA1, CIA2 = range(4)
+REGISTERS = (0x40, 0x20, 0x10, 0x10)  # each chip's registers (then repeated)
+NO_CHIP = -1  # colour RAM and the expansion pages: memory
+COLOUR = -2  # colour RAM: a write keeps four bits
+
+
+def _route(address: int) -> tuple[int, int]:
+    """Which chip answers at ``address`` of the I/O area, and its register there."""
+    page = address >> 8
+    if page < 0xD4:
+        return VIC, address & 0x3F
+    if page < 0xD8:
+        return SID, address & 0x1F
+    if page == 0xDC:
+        return CIA1, address & 0x0F
+    if page == 0xDD:
+        return CIA2, address & 0x0F
+    if page < 0xDC:
+        return COLOUR, 0
+    return NO_CHIP, 0  # the expansion pages
+
+
+ROUTES: tuple[tuple[int, int], ...] = tuple(_route(IO_BASE + offset) for offset in range(IO_SIZE))
+
+# A write to the VIC-II or a CIA may change the chips' timing: the CPU's translated code
+# ends its block there (see the machine: a region returns to the run loop after it).
+ENDS_BLOCK = (True, False, True, True)
 
 
 class Ticker:
@@ -40,58 +85,91 @@ class Ticker:
         return False
 
 
+def _source(chip: Chip, register: int, write: bool) -> str | None:
+    """The chip's source for an access to ``register`` (None when it has none)."""
+    method = getattr(chip, "compiled_write" if write else "compiled_read", None)
+    return None if method is None else method(register)
+
+
+_compiled: dict[tuple[type, int, int, bool], Callable[..., Any] | None] = {}
+
+
+def _function(chip: Chip, index: int, register: int, write: bool) -> Callable[..., Any] | None:
+    """The access as a Python function, compiled once per chip class and register:
+    ``read(io, now)``, ``write(io, value, now)``; None when the chip has no source."""
+    key = (type(chip), index, register, write)
+    if key in _compiled:
+        return _compiled[key]
+    source = _source(chip, register, write)
+    function = None
+    if source is not None:
+        fields = {"chip": f"io.{CHIP_NAMES[index]}", "now": "now", "value": "value"}
+        if write:
+            body = "\n".join("    " + line for line in source.format(**fields).splitlines())
+            text = f"def access(io, value, now):\n{body}\n"
+        else:
+            text = f"def access(io, now):\n    return {source.format(**fields)}\n"
+        namespace: dict[str, Any] = {}
+        exec(compile(text, f"<{type(chip).__name__} register {register}>", "exec"), namespace)
+        function = namespace["access"]
+    _compiled[key] = function
+    return function
+
+
 class IOArea:
-    """Dispatches the I/O area's addresses to the chips."""
+    """Dispatches the I/O area's addresses to the chips (see the module's description).
+    ``visible`` says whether the processor port shows the I/O area (the machine keeps
+    it); the compiled accesses of the CPU's translated code hold only then."""
 
     def __init__(self, memory: bytearray, vic: Chip, sid: Chip, cia1: Chip, cia2: Chip) -> None:
         self.memory = memory
-        self.plug(vic, sid, cia1, cia2)
+        self.visible = False
         self.tickers: list[Ticker] = []
+        self.hooked: frozenset[int] = frozenset()  # addresses a debugger watches: no compiled writes
+        self._events: list[int | None] = []
+        self._event: int | None = None
+        self.plug(vic, sid, cia1, cia2)
 
     def plug(self, vic: Chip, sid: Chip, cia1: Chip, cia2: Chip) -> None:
         """These chips answer from now on (a machine's reset brings back saved ones)."""
         self.vic, self.sid, self.cia1, self.cia2 = vic, sid, cia1, cia2
         self.chips: tuple[Chip, ...] = (vic, sid, cia1, cia2)
+        # per chip and register: the compiled accesses (None: the chip's method), and
+        # whether a read may move the chip's event
+        self._readers = [[_function(chip, index, register, False) for register in range(count)]
+                         for index, (chip, count) in enumerate(zip(self.chips, REGISTERS, strict=True))]
+        self._writers = [[_function(chip, index, register, True) for register in range(count)]
+                         for index, (chip, count) in enumerate(zip(self.chips, REGISTERS, strict=True))]
+        self._event_reads = [getattr(chip, "EVENT_READS", None) for chip in self.chips]
+        self.changed()
 
-    def _chip(self, address: int) -> tuple[Chip | None, int]:
-        page = address >> 8
-        if page < 0xD4:
-            return self.vic, address & 0x3F
-        if page < 0xD8:
-            return self.sid, address & 0x1F
-        if page == 0xDC:
-            return self.cia1, address & 0x0F
-        if page == 0xDD:
-            return self.cia2, address & 0x0F
-        return None, 0  # colour RAM and the expansion pages
+    # -- events ---------------------------------------------------------------------------------
+    def changed(self, index: int | None = None) -> None:
+        """A chip's state changed behind the area's back (``index``: which chip; None:
+        any): its next event is worked out again when it is asked for."""
+        if index is None:
+            self._events = [None] * len(self.chips)
+        else:
+            self._events[index] = None
+        self._event = None
 
-    def read(self, address: int, now: int) -> int:
-        chip, register = self._chip(address)
-        if chip is None:
-            return self.memory[address]
-        return chip.read(register, now)
-
-    def peek(self, address: int, now: int) -> int:
-        chip, register = self._chip(address)
-        if chip is None:
-            return self.memory[address]
-        return chip.peek(register, now)
-
-    def write(self, address: int, value: int, now: int) -> None:
-        """After the CPU stored ``value`` at ``address`` (the byte is in memory)."""
-        if COLOUR_BASE <= address < CIA1_BASE:
-            self.memory[address] = value & 0x0F  # colour RAM has four bits a cell
-            return
-        chip, register = self._chip(address)
-        if chip is None:
-            return
-        chip.write(register, value, now)
-        self.memory[address] = chip.peek(register, now)
+    @property
+    def rescheduling(self) -> bool:
+        """Whether the next event is to be worked out again (an access may have moved it)."""
+        return self._event is None
 
     def next_event(self, now: int) -> int:
-        event = min(chip.next_event(now) for chip in self.chips)
+        """The earliest cycle at which a chip or a ticker must be brought up to date."""
+        event = self._event
+        if event is None:
+            events = self._events
+            for index, chip in enumerate(self.chips):
+                if events[index] is None:
+                    events[index] = chip.next_event(now)
+            event = self._event = min(event for event in events if event is not None)
         for ticker in self.tickers:
-            event = min(event, ticker.due)
+            if ticker.due < event:
+                event = ticker.due
         return event
 
     def advance(self, now: int) -> None:
@@ -99,6 +177,7 @@ class IOArea:
             chip.advance(now)
         for ticker in self.tickers:
             ticker.advance(now)
+        self.changed()
 
     @property
     def irq(self) -> bool:
@@ -107,3 +186,85 @@ class IOArea:
     @property
     def nmi(self) -> bool:
         return bool(getattr(self.cia2, "nmi", False))
+
+    # -- accesses from Python ---------------------------------------------------------------------
+    def read(self, address: int, now: int) -> int:
+        index, register = ROUTES[address - IO_BASE]
+        if index < 0:
+            return self.memory[address]
+        reader = self._readers[index][register]
+        if reader is not None:
+            return int(reader(self, now))
+        value = self.chips[index].read(register, now)
+        event_reads = self._event_reads[index]
+        if event_reads is None or register in event_reads:
+            self.changed(index)
+        return value
+
+    def peek(self, address: int, now: int) -> int:
+        index, register = ROUTES[address - IO_BASE]
+        if index < 0:
+            return self.memory[address]
+        return self.chips[index].peek(register, now)
+
+    def read_has_effects(self, address: int) -> bool:
+        """Whether a read of ``address`` does more than give a value (the 6502 reads an
+        address before it writes it with a read-modify-write, and BASIC's POKE does)."""
+        index, register = ROUTES[address - IO_BASE]
+        return index >= 0 and self._readers[index][register] is None
+
+    def write(self, address: int, value: int, now: int) -> bool:
+        """After the CPU stored ``value`` at ``address`` (the byte is in memory); True
+        when the chip's timing may have changed (the VIC-II, the CIAs)."""
+        index, register = ROUTES[address - IO_BASE]
+        if index < 0:
+            if index == COLOUR:
+                self.memory[address] = value & 0x0F  # colour RAM has four bits a cell
+            return False
+        writer = self._writers[index][register]
+        if writer is not None:
+            writer(self, value, now)
+            reader = self._readers[index][register]
+            self.memory[address] = reader(self, now) if reader is not None else \
+                self.chips[index].peek(register, now)
+        else:
+            chip = self.chips[index]
+            chip.write(register, value, now)
+            self.memory[address] = chip.peek(register, now)
+            self.changed(index)
+        return ENDS_BLOCK[index]
+
+    # -- accesses compiled into the CPU's translated code -----------------------------------------
+    # the names the source uses: "io" (this area), "mem" (the memory), "io_on" (whether the
+    # I/O area is shown, looked up once as a region starts: a bank switch ends the region)
+    namespace_name = "io"
+    guard = "io.visible"
+
+    def read_source(self, address: int) -> str | None:
+        """A read of ``address`` (in the I/O area) as an expression with ``{now}``, or None
+        when the chip's method must be called."""
+        index, register = ROUTES[address - IO_BASE]
+        if index < 0:
+            return f"mem[{address}]"
+        source = _source(self.chips[index], register, False)
+        return None if source is None else source.format(chip=f"io.{CHIP_NAMES[index]}", now="{now}")
+
+    def write_source(self, address: int) -> tuple[str, bool] | None:
+        """A write at ``address`` as statements with ``{value}`` and ``{now}`` (the store
+        into memory included), and whether the CPU's block ends after it; None when the
+        chip's method must be called."""
+        index, register = ROUTES[address - IO_BASE]
+        if address in self.hooked:
+            return None
+        if index == NO_CHIP:
+            return f"mem[{address}] = {{value}}", False
+        if index == COLOUR:
+            return f"mem[{address}] = {{value}} & 0x0F", False
+        source = _source(self.chips[index], register, True)
+        if source is None:
+            return None
+        chip = f"io.{CHIP_NAMES[index]}"
+        # memory shows what a read would give (the chip's peek where the read has effects)
+        mirror = self.read_source(address) or f"{chip}.peek({register}, {{now}})"
+        text = source.format(chip=chip, now="{now}", value="{value}")
+        return f"{text}\nmem[{address}] = {mirror}", ENDS_BLOCK[index]

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from toolchain.c64 import kernal
+from toolchain.c64.chips import NEVER
 from toolchain.c64.chips.cia import Cia, SerialBusAndUserPort
 from toolchain.c64.chips.keyboard import DECODE_TABLE_ADDRESSES, ControlPorts, KeyMatrix, decode_table
 from toolchain.c64.chips.power_on import KERNAL_RESET_WRITES
@@ -28,7 +29,7 @@ from toolchain.c64.chips.sid import Sid
 from toolchain.c64.chips.vic import Vic
 from toolchain.c64.drive import SerialBus
 from toolchain.c64.editor import ScreenEditor
-from toolchain.c64.io import CIA1_BASE, SID_BASE, IOArea
+from toolchain.c64.io import IOArea
 from toolchain.c64.keyboard import Keyboard, UntypableText, text_to_keys, typed_lines
 from toolchain.c64.memory import (
     ARYTAB,
@@ -159,9 +160,12 @@ class C64:
                          Cia(SerialBusAndUserPort(), "nmi", name="CIA 2"))
         for address, value in KERNAL_RESET_WRITES:
             self.io.write(address, value, 0)
+        self.io.visible = self.map.io_shown()
         self.nmi_line = False  # an NMI is taken when CIA 2 pulls the line (an edge)
+        # an event a chip access moved before the running blocks' horizon (see _events_moved)
+        self._due = NEVER
         self.cpu = TranslatingCPU(self.memory, break_on_brk=True, watch=self.map.watch,
-                                  on_write=self._on_write, io_read=self.read_io)
+                                  on_write=self._on_write, io_read=self.read_io, io_access=self.io)
         self.cpu.stop_block = self._block_for
         self.screen = Screen(self.memory)
         # the KERNAL's screen editor, its state in memory; it reaches the chips ($D018,
@@ -218,6 +222,7 @@ class C64:
         self.nmi_line = False
         self.cpu.restore_memory(state.ram)
         memory_map.switch(memory_map.port_bits())
+        self.io.visible = memory_map.io_shown()
         self._mark_rom_stops()
         cpu = self.cpu
         cpu.a = cpu.x = cpu.y = 0
@@ -252,14 +257,26 @@ class C64:
 
     def read_io(self, address: int) -> int:
         """The CPU's read of an address that may be in the I/O area."""
-        if address >> 12 != 0xD or not self.map.io_shown():
+        io = self.io
+        if address >> 12 != 0xD or not io.visible:
             return self.memory[address]
-        return self.io.read(address, self.cpu.cycles)
+        value = io.read(address, self.cpu.cycles)
+        if io.rescheduling:
+            self._events_moved()
+        return value
 
     def write(self, address: int, value: int) -> None:
         """A write by a program (POKE, a ROM routine): as the CPU's store (translated code
         there is dropped, the port, ROM areas and chips see it)."""
-        self.cpu.write(address, value)
+        cpu = self.cpu
+        if address >> 12 == 0xD and self.io.visible and self.map.watch[address] == WATCH_MACHINE \
+                and not self.store_hooks:
+            # a chip register: what the CPU's store would come to, without the way there
+            self.memory[address] = value
+            if self._write_io(address, value):
+                cpu.leave_block = True
+            return
+        cpu.write(address, value)
 
     def _warn_rom_read(self, address: int) -> None:
         self.warned.add(address)
@@ -270,23 +287,45 @@ class C64:
     def _on_write(self, address: int) -> bool:
         """A store to a watched address (the processor port, a ROM area, I/O): True when
         the running block must end (the memory map or the chips' timing changed)."""
+        if address >> 12 == 0xD and self.io.visible:
+            return self._write_io(address, self.memory[address])
         memory_map = self.map
-        value = self.memory[address]
         if address <= PORT:
             changed = memory_map.switch(memory_map.port_bits())
+            self.io.visible = memory_map.io_shown()
             for addresses in changed:
                 self.cpu.invalidate_range(addresses)
             if changed:
                 self._mark_rom_stops()
             return bool(changed)
         if memory_map.rom_shown_at(address):
-            memory_map.under[address] = value  # the RAM under the ROM takes the write
+            memory_map.under[address] = self.memory[address]  # the RAM under the ROM takes the write
             self.memory[address] = memory_map.rom_byte(address)
             return False
-        if 0xD000 <= address < 0xE000 and memory_map.io_shown():
-            self.io.write(address, value, self.cpu.cycles)
-            return address >= CIA1_BASE or address < SID_BASE  # timers and interrupts may change
         return False
+
+    def _write_io(self, address: int, value: int) -> bool:
+        """A store into the I/O area (shown): the chip takes it; True when the running
+        block ends after it (a write to the VIC-II or a CIA: the chips' timing may change)."""
+        io = self.io
+        ends = io.write(address, value, self.cpu.cycles)
+        if io.rescheduling:
+            self._events_moved()
+        return ends
+
+    def _events_moved(self) -> None:
+        """A chip access may have moved the chips' next event (or pulled an interrupt
+        line): if it now comes before the horizon of the running blocks, they stop there
+        (translated code looks at ``cpu.horizon`` after such accesses) and the run loop
+        brings the chips up to date (see :meth:`run`)."""
+        cpu, io = self.cpu, self.io
+        now = cpu.cycles
+        event = io.next_event(now)
+        if (io.irq and not cpu.i) or (io.nmi and not self.nmi_line):
+            event = now
+        if event < cpu.horizon:
+            cpu.horizon = event
+            self._due = min(self._due, event)
 
     def _mark_rom_stops(self) -> None:
         """Without ROM images, blocks end at every ROM address the CPU sees (the routines
@@ -502,15 +541,18 @@ class C64:
                     # an interrupt waits for the I flag: look again after a block
                     event = now + MAX_BLOCK_CYCLES
                 horizon = min(limit - margin, event)
+                self._due = NEVER
                 if trace is None:
+                    # a chip access that brings the next event closer lowers cpu.horizon
+                    # (and sets _due): see _events_moved
                     cpu.horizon = horizon
                     pc = cpu.pc
-                    while cpu.cycles < horizon:
+                    while cpu.cycles < cpu.horizon:
                         block = blocks.get(pc)
                         if block is None:
                             block = translate(pc)
                         pc = block(cpu)
-                if cpu.cycles >= event:
+                if cpu.cycles >= event or cpu.cycles >= self._due:
                     self._interrupts()
                     continue
                 if trace is None and cpu.cycles < limit - margin:
@@ -547,6 +589,33 @@ class C64:
         self.nmi_line = nmi
         if io.irq and not cpu.i:
             cpu.irq()
+            if self._standard_irq_path():
+                self._standard_irq()
+
+    # the KERNAL's IRQ as c64tc carries it out without the ROMs: the entry, the handler, the
+    # acknowledgement and the exit (kernal.py), each a stop address the CPU enters in turn
+    STANDARD_IRQ_STOPS = (0xFF48, STANDARD_IRQ_HANDLER, 0xEA7E, 0xEA81)
+
+    def _standard_irq_path(self) -> bool:
+        """Whether the IRQ just taken goes through the KERNAL's standard path in Python:
+        no ROM images, the KERNAL's IRQ vector ($FFFE) at its entry, ($0314) at the
+        standard handler, no debugger's hook or pause on the way."""
+        return (self.roms is None and self.cpu.pc == self.STANDARD_IRQ_STOPS[0]
+                and read_word(self.memory, IRQ_VECTOR) == STANDARD_IRQ_HANDLER
+                and self._pause is None and not self.exec_hooks and self.map.shown(0xE000) == "rom")
+
+    def _standard_irq(self) -> None:
+        """The standard IRQ carried out at once: what the CPU would do entering the four
+        stop addresses one after the other (the same routines, the same stack, no cycles
+        beyond the interrupt's seven: the routines cost none), without four trips through
+        the run loop.  The KERNAL's entry pushes the registers and sees no BRK (the B flag
+        is clear in the status an IRQ pushes)."""
+        routines = kernal.ROUTINES
+        cpu = self.cpu
+        for address in self.STANDARD_IRQ_STOPS:
+            resume = routines[address][1](self)
+            assert resume is not None  # each of the four goes on at an address of its own
+            cpu.pc = resume
 
     def pass_time(self, until: int, max_cycles: int = DEFAULT_MAX_CYCLES) -> RunResult | None:
         """The machine's clock moves on to cycle ``until`` while no 6502 code runs (BASIC
@@ -555,6 +624,12 @@ class C64:
         read) in Python, a program's handler ($0314 changed) or the real ROM's on the CPU.
         Returns how a program's handler ended when it did not return from the interrupt."""
         cpu, io = self.cpu, self.io
+        if io.next_event(cpu.cycles) > until and not io.irq:
+            # nothing happens on the way (the usual case: BASIC looks at the clock every
+            # statement that reads a chip): the chips work out their state from the cycle
+            # count when they are next looked at
+            cpu.cycles = max(cpu.cycles, until)
+            return None
         while True:
             io.advance(cpu.cycles)
             if io.irq:
@@ -613,6 +688,10 @@ class C64:
         else:
             self.store_hooks[address] = hook
             self.map.watch[address] |= WATCH_MACHINE
+        hooked = frozenset(hooked for hooked in self.store_hooks if hooked >> 12 == 0xD)
+        if hooked != self.io.hooked:  # translated stores into the I/O area see the hooks again
+            self.io.hooked = hooked
+            self.cpu.flush()
         # the CPU tells the machine about watched stores through on_write: with hooks, through
         # the hooks first (no cost for a run without them)
         self.cpu.on_write = self._on_write_with_hooks if self.store_hooks else self._on_write

@@ -17,6 +17,23 @@ $D000-$DFFF (mirrored as on the C64) and calls it with the CPU's cycle count:
 * ``advance(now)``: bring the chip's state up to cycle ``now``;
 * ``irq`` (and ``nmi`` for CIA 2): whether the chip pulls the interrupt line now.
 
+The fast path (issue 25).  A chip may also say how an access to one register can be
+done without a method call, as Python source that the machine compiles into the CPU's
+translated code and into its own per-register functions (:mod:`toolchain.c64.io`):
+
+* ``compiled_read(register)``: an expression giving what ``read`` gives, for a
+  register whose read has no effect (other than what ``advance`` would bring anyway);
+* ``compiled_write(register)``: statements doing what ``write`` does, for a register
+  whose write changes no event (``next_event``) and no interrupt line;
+* ``EVENT_READS``: the registers whose ``read`` can change the chip's next event or
+  its interrupt line (CIA: the interrupt control register, which releases the line).
+
+In the source ``{chip}`` stands for the chip, ``{now}`` for the cycle and ``{value}``
+for the byte written (each may be used several times, so they are simple names or
+sums); None means the register needs the method.  ``tests/test_chips_fast.py`` checks
+every piece of source against the methods on random states: whoever changes what a
+register does changes its source beside it.
+
 Nothing is stepped cycle by cycle: counters, raster, clocks and oscillators are worked
 out from the cycle count when they are looked at, so a program polling $D012 or $DC01
 costs a few microseconds a read, and a gap of a day costs nothing.
@@ -60,6 +77,11 @@ CYCLES_PER_SECOND = 985_248
 CYCLES_PER_LINE = 63
 LINES_PER_FRAME = 312
 CYCLES_PER_FRAME = CYCLES_PER_LINE * LINES_PER_FRAME  # 19,656: 50.125 frames a second
+
+
+# The names compiled register source may use besides {chip}, {now} and {value} (the
+# write log, held while it is appended to); the CPU's translated code keeps clear of them.
+COMPILED_NAMES = ("wl",)
 
 
 class Chip(Protocol):

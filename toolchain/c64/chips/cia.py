@@ -171,6 +171,16 @@ class _Timer:
             self.value, self.start = self.latch + 1 - phase, now
 
 
+# The fast path's source (see toolchain.c64.chips and Cia.compiled_read)
+_TIMER_EXPRESSION = {
+    TA_LO: "{chip}.timer_a.counter({now})", TA_HI: "{chip}.timer_a.counter({now})",
+    TB_LO: "({chip}._cascade_counter({now}) if {chip}.timer_b.cascade else {chip}.timer_b.counter({now}))",
+    TB_HI: "({chip}._cascade_counter({now}) if {chip}.timer_b.cascade else {chip}.timer_b.counter({now}))",
+}
+_STORED_READS = {DDRA: "{chip}.ddra", DDRB: "{chip}.ddrb", SDR: "{chip}.sdr"}
+_STORED_WRITES = {PRA: "pra", PRB: "prb", DDRA: "ddra", DDRB: "ddrb", SDR: "sdr"}
+
+
 class Cia:
     """One 6526 (see the module's description).  ``ports`` drive the port pins (CIA 1:
     :class:`toolchain.c64.chips.keyboard.ControlPorts`; CIA 2:
@@ -330,8 +340,29 @@ class Cia:
     def read(self, register: int, now: int) -> int:
         return self._read(register & 0x0F, now, effects=True)
 
+    EVENT_READS = frozenset({ICR})  # reading the flags releases the interrupt line
+
+    @staticmethod
+    def compiled_read(register: int) -> str | None:
+        """``read`` as source (see toolchain.c64.chips) for the registers worked out from
+        the cycle count (the timers) or stored (data direction, serial data)."""
+        if register in (TA_LO, TB_LO):
+            return f"{_TIMER_EXPRESSION[register]} & 0xFF"
+        if register in (TA_HI, TB_HI):
+            return f"{_TIMER_EXPRESSION[register]} >> 8"
+        return _STORED_READS.get(register)
+
+    @staticmethod
+    def compiled_write(register: int) -> str | None:
+        """``write`` as source for the registers that only store the byte (the ports and
+        their directions: nothing here counts on them; the serial data register)."""
+        name = _STORED_WRITES.get(register)
+        return None if name is None else f"{{chip}}.{name} = {{value}}"
+
     def _read(self, register: int, now: int, effects: bool) -> int:
-        self.advance(now)
+        # the ports, the timers and the stored registers are worked out from the cycle
+        # count without bringing the chip up to date; the TOD, the flags and the control
+        # registers (a one-shot timer's end clears the start bit) need it
         if register == PRA:
             return self.port_a_level & self.ports.pins_a(self, now, effects)
         if register == PRB:
@@ -346,6 +377,9 @@ class Cia:
         if register in (TB_LO, TB_HI):
             value = self._cascade_counter(now) if self.timer_b.cascade else self.timer_b.counter(now)
             return value & 0xFF if register == TB_LO else value >> 8
+        if register == SDR:
+            return self.sdr
+        self.advance(now)
         if TOD_TENTHS <= register <= TOD_HOURS:
             index = register - TOD_TENTHS
             if not effects:  # a look shows the counters themselves, as VICE's monitor does (ciacore_peek)
@@ -359,8 +393,6 @@ class Cia:
             elif register == TOD_TENTHS:
                 self.tod_latch = None
             return value
-        if register == SDR:
-            return self.sdr
         if register == ICR:
             value = self.flags | (0x80 if self.flags & self.mask else 0)
             if effects:

@@ -32,6 +32,15 @@ _UNUSED_BITS = bytes([0x00] * 0x16 + [0xC0, 0x00, 0x01, 0x70, 0xF0] + [0x00] * 5
 assert len(_UNUSED_BITS) == 64
 
 
+# The fast path (see toolchain.c64.chips): the registers whose write only stores the byte
+# (the others set the raster compare line or take part in the interrupt), and the raster
+# line at {now} as an expression (raster_line's: line 0 starts one cycle late, so the
+# frame's first cycle shows the last line, which starts at 311 * 63).
+_STORED = frozenset(range(64)) - {CONTROL_1, RASTER, INTERRUPT, INTERRUPT_MASK}
+_LINE_EXPRESSION = (f"(({{now}} + {{chip}}.cycle_offset) % {CYCLES_PER_FRAME} "
+                    f"or {(LINES_PER_FRAME - 1) * CYCLES_PER_LINE}) // {CYCLES_PER_LINE}")
+
+
 class MemorySetup(NamedTuple):
     """Where the VIC-II reads the text screen and the character set, as offsets in its
     16 KiB bank (the bank itself comes from CIA 2's port A: :meth:`Cia.vic_bank`).  In
@@ -112,6 +121,34 @@ class Vic:
     def read(self, register: int, now: int) -> int:
         self.advance(now)
         return self.peek(register, now)
+
+    EVENT_READS: frozenset[int] = frozenset()  # a read changes no interrupt
+
+    @staticmethod
+    def compiled_read(register: int) -> str | None:
+        """``read`` as source (see toolchain.c64.chips); $D019 needs the method."""
+        if register == RASTER:
+            return f"{_LINE_EXPRESSION} & 0xFF"
+        if register == CONTROL_1:
+            return f"{{chip}}.registers[{CONTROL_1}] & 0x7F | {_LINE_EXPRESSION} >> 1 & 0x80"
+        if register == INTERRUPT:
+            return None
+        if register == INTERRUPT_MASK:
+            return "0xF0 | {chip}.mask"
+        if register in (LIGHT_PEN_X, LIGHT_PEN_Y, SPRITE_SPRITE_COLLISION, SPRITE_DATA_COLLISION):
+            return "0"
+        if _UNUSED_BITS[register] == 0xFF:
+            return "0xFF"
+        return f"{{chip}}.registers[{register}] | {_UNUSED_BITS[register]}"
+
+    @staticmethod
+    def compiled_write(register: int) -> str | None:
+        """``write`` as source for the registers that only store the byte."""
+        if register not in _STORED:
+            return None
+        return (f"{{chip}}.registers[{register}] = {{value}}\n"
+                "if (wl := {chip}.write_log) is not None:\n"
+                f"    wl.append(({{now}}, {register}, {{value}}))")
 
     def write(self, register: int, value: int, now: int) -> None:
         register &= 0x3F
