@@ -36,6 +36,7 @@ IO_BASE, IO_SIZE = 0xD000, 0x1000
 CHIP_NAMES = ("vic", "sid", "cia1", "cia2")  # the IOArea's attributes, in the order of its chips
 VIC, SID, CIA1, CIA2 = range(4)
 REGISTERS = (0x40, 0x20, 0x10, 0x10)  # each chip's registers (then repeated)
+LINES = ("irq", None, "irq", "nmi")  # the interrupt line each chip pulls
 NO_CHIP = -1  # colour RAM and the expansion pages: memory
 COLOUR = -2  # colour RAM: a write keeps four bits
 
@@ -96,7 +97,8 @@ _compiled: dict[tuple[type, int, int, bool], Callable[..., Any] | None] = {}
 
 def _function(chip: Chip, index: int, register: int, write: bool) -> Callable[..., Any] | None:
     """The access as a Python function, compiled once per chip class and register:
-    ``read(io, now)``, ``write(io, value, now)``; None when the chip has no source."""
+    ``read(io, now)``; ``write(io, address, value, now)``, which also puts what a read
+    gives now into memory at ``address``; None when the chip has no source."""
     key = (type(chip), index, register, write)
     if key in _compiled:
         return _compiled[key]
@@ -105,8 +107,10 @@ def _function(chip: Chip, index: int, register: int, write: bool) -> Callable[..
     if source is not None:
         fields = {"chip": f"io.{CHIP_NAMES[index]}", "now": "now", "value": "value"}
         if write:
+            read = _source(chip, register, False)
+            mirror = read.format(**fields) if read is not None else f"{fields['chip']}.peek({register}, now)"
             body = "\n".join("    " + line for line in source.format(**fields).splitlines())
-            text = f"def access(io, value, now):\n{body}\n"
+            text = f"def access(io, address, value, now):\n{body}\n    io.memory[address] = {mirror}\n"
         else:
             text = f"def access(io, now):\n    return {source.format(**fields)}\n"
         namespace: dict[str, Any] = {}
@@ -127,7 +131,9 @@ class IOArea:
         self.tickers: list[Ticker] = []
         self.hooked: frozenset[int] = frozenset()  # addresses a debugger watches: no compiled writes
         self._events: list[int | None] = []
+        self._pulled: list[bool] = []  # whether the chip pulled its line when its event was worked out
         self._event: int | None = None
+        self._lines = False  # an interrupt line was pulled when the event was worked out
         self.plug(vic, sid, cia1, cia2)
 
     def plug(self, vic: Chip, sid: Chip, cia1: Chip, cia2: Chip) -> None:
@@ -141,6 +147,7 @@ class IOArea:
         self._writers = [[_function(chip, index, register, True) for register in range(count)]
                          for index, (chip, count) in enumerate(zip(self.chips, REGISTERS, strict=True))]
         self._event_reads = [getattr(chip, "EVENT_READS", None) for chip in self.chips]
+        self._event_writes = [getattr(chip, "EVENT_WRITES", None) for chip in self.chips]
         self.changed()
 
     # -- events ---------------------------------------------------------------------------------
@@ -149,6 +156,7 @@ class IOArea:
         any): its next event is worked out again when it is asked for."""
         if index is None:
             self._events = [None] * len(self.chips)
+            self._pulled = [False] * len(self.chips)
         else:
             self._events[index] = None
         self._event = None
@@ -158,26 +166,50 @@ class IOArea:
         """Whether the next event is to be worked out again (an access may have moved it)."""
         return self._event is None
 
+    def quiet(self, now: int, until: int, but: int | None = None) -> bool:
+        """Whether nothing happens from ``now`` up to ``until``: no event, and no chip
+        pulls an interrupt line (kept with the events: a line changes only where an
+        event may move); ``but``: in the chips other than that one."""
+        event = self._event
+        if event is None or self.tickers:
+            event = self.next_event(now)  # (works out every chip's event)
+        if but is None:
+            return event > until and not self._lines
+        events, pulled = self._events, self._pulled
+        for index in range(len(events)):
+            if index != but and (events[index] <= until or pulled[index]):  # type: ignore[operator]
+                return False
+        return all(ticker.due > until for ticker in self.tickers)
+
     def next_event(self, now: int) -> int:
         """The earliest cycle at which a chip or a ticker must be brought up to date."""
         event = self._event
         if event is None:
-            events = self._events
+            events, pulled = self._events, self._pulled
             for index, chip in enumerate(self.chips):
                 if events[index] is None:
                     events[index] = chip.next_event(now)
+                    line = LINES[index]
+                    pulled[index] = line is not None and bool(getattr(chip, line, False))
             event = self._event = min(event for event in events if event is not None)
+            self._lines = True in pulled
         for ticker in self.tickers:
             if ticker.due < event:
                 event = ticker.due
         return event
 
     def advance(self, now: int) -> None:
-        for chip in self.chips:
-            chip.advance(now)
+        """Bring the chips whose event has come up to date (the others' state is worked
+        out from the cycle count when they are next looked at), and the tickers."""
+        events = self._events
+        for index, chip in enumerate(self.chips):
+            event = events[index]
+            if event is None or event <= now:
+                chip.advance(now)
+                events[index] = None
+                self._event = None
         for ticker in self.tickers:
             ticker.advance(now)
-        self.changed()
 
     @property
     def irq(self) -> bool:
@@ -213,32 +245,37 @@ class IOArea:
         index, register = ROUTES[address - IO_BASE]
         return index >= 0 and self._readers[index][register] is None
 
-    def write(self, address: int, value: int, now: int) -> bool:
+    def write(self, address: int, value: int, now: int, read_first: bool = False) -> bool:
         """After the CPU stored ``value`` at ``address`` (the byte is in memory); True
-        when the chip's timing may have changed (the VIC-II, the CIAs)."""
+        when the chip's timing may have changed (the VIC-II, the CIAs).  ``read_first``:
+        the register is read before (STA ($14),Y does: BASIC's POKE), where that read does
+        more than give a value."""
         index, register = ROUTES[address - IO_BASE]
         if index < 0:
             if index == COLOUR:
                 self.memory[address] = value & 0x0F  # colour RAM has four bits a cell
             return False
+        if read_first and self._readers[index][register] is None:
+            self.read(address, now)
         writer = self._writers[index][register]
         if writer is not None:
-            writer(self, value, now)
-            reader = self._readers[index][register]
-            self.memory[address] = reader(self, now) if reader is not None else \
-                self.chips[index].peek(register, now)
+            writer(self, address, value, now)
         else:
             chip = self.chips[index]
             chip.write(register, value, now)
             self.memory[address] = chip.peek(register, now)
-            self.changed(index)
+            event_writes = self._event_writes[index]
+            if event_writes is None or register in event_writes:
+                self.changed(index)
         return ENDS_BLOCK[index]
 
     # -- accesses compiled into the CPU's translated code -----------------------------------------
     # the names the source uses: "io" (this area), "mem" (the memory), "io_on" (whether the
-    # I/O area is shown, looked up once as a region starts: a bank switch ends the region)
+    # I/O area is shown) and the chips by their names: looked up once as a region starts
+    # (a bank switch ends the region; the chips change only with a reset, between runs)
     namespace_name = "io"
     guard = "io.visible"
+    entry_names = {name: f"io.{name}" for name in CHIP_NAMES}
 
     def read_source(self, address: int) -> str | None:
         """A read of ``address`` (in the I/O area) as an expression with ``{now}``, or None
@@ -247,7 +284,7 @@ class IOArea:
         if index < 0:
             return f"mem[{address}]"
         source = _source(self.chips[index], register, False)
-        return None if source is None else source.format(chip=f"io.{CHIP_NAMES[index]}", now="{now}")
+        return None if source is None else source.format(chip=CHIP_NAMES[index], now="{now}")
 
     def write_source(self, address: int) -> tuple[str, bool] | None:
         """A write at ``address`` as statements with ``{value}`` and ``{now}`` (the store
@@ -263,7 +300,7 @@ class IOArea:
         source = _source(self.chips[index], register, True)
         if source is None:
             return None
-        chip = f"io.{CHIP_NAMES[index]}"
+        chip = CHIP_NAMES[index]
         # memory shows what a read would give (the chip's peek where the read has effects)
         mirror = self.read_source(address) or f"{chip}.peek({register}, {{now}})"
         text = source.format(chip=chip, now="{now}", value="{value}")

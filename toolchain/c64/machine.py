@@ -29,13 +29,14 @@ from toolchain.c64.chips.sid import Sid
 from toolchain.c64.chips.vic import Vic
 from toolchain.c64.drive import SerialBus
 from toolchain.c64.editor import ScreenEditor
-from toolchain.c64.io import IOArea
+from toolchain.c64.io import CIA1, IOArea
 from toolchain.c64.keyboard import Keyboard, UntypableText, text_to_keys, typed_lines
 from toolchain.c64.memory import (
     ARYTAB,
     BASIC_ROM,
     COLOUR_RAM,
     CURLIN,
+    CURSOR_BLINK,
     CURSOR_COLUMN,
     FRETOP,
     IRQ_VECTOR,
@@ -165,7 +166,8 @@ class C64:
         # an event a chip access moved before the running blocks' horizon (see _events_moved)
         self._due = NEVER
         self.cpu = TranslatingCPU(self.memory, break_on_brk=True, watch=self.map.watch,
-                                  on_write=self._on_write, io_read=self.read_io, io_access=self.io)
+                                  on_write=self._on_write, io_read=self.read_io, io_access=self.io,
+                                  io_write=self._write_io)
         self.cpu.stop_block = self._block_for
         self.screen = Screen(self.memory)
         # the KERNAL's screen editor, its state in memory; it reaches the chips ($D018,
@@ -248,12 +250,30 @@ class C64:
     def read(self, address: int) -> int:
         """A read by a program (PEEK, a ROM routine): the I/O chips answer for their
         registers; a ROM byte c64tc does not have is 0, with a warning."""
+        if address < 0xA000:  # RAM whatever the processor port says
+            return self.memory[address]
         if 0xD000 <= address < 0xE000:
             return self.read_io(address)
         if (self.roms is None and address not in self.warned and address not in _KNOWN_ROM_ADDRESSES
                 and self.map.rom_shown_at(address)):
             self._warn_rom_read(address)
         return self.memory[address]
+
+    def poke(self, address: int, value: int) -> None:
+        """BASIC's POKE: STA ($14),Y, and the 6502 reads the address before it writes
+        there: a chip register whose read does more than give a value sees the read
+        first (another read changes nothing and is left out), then the write."""
+        io = self.io
+        if address >> 12 == 0xD and io.visible and self.map.watch[address] == WATCH_MACHINE \
+                and not self.store_hooks:
+            self.memory[address] = value
+            if io.write(address, value, self.cpu.cycles, read_first=True):
+                self.cpu.leave_block = True
+            if io.rescheduling:
+                self._events_moved()
+            return
+        self.read(address)
+        self.write(address, value)
 
     def read_io(self, address: int) -> int:
         """The CPU's read of an address that may be in the I/O area."""
@@ -268,15 +288,17 @@ class C64:
     def write(self, address: int, value: int) -> None:
         """A write by a program (POKE, a ROM routine): as the CPU's store (translated code
         there is dropped, the port, ROM areas and chips see it)."""
-        cpu = self.cpu
-        if address >> 12 == 0xD and self.io.visible and self.map.watch[address] == WATCH_MACHINE \
+        io = self.io
+        if address >> 12 == 0xD and io.visible and self.map.watch[address] == WATCH_MACHINE \
                 and not self.store_hooks:
             # a chip register: what the CPU's store would come to, without the way there
             self.memory[address] = value
-            if self._write_io(address, value):
-                cpu.leave_block = True
+            if io.write(address, value, self.cpu.cycles):
+                self.cpu.leave_block = True
+            if io.rescheduling:
+                self._events_moved()
             return
-        cpu.write(address, value)
+        self.cpu.write(address, value)
 
     def _warn_rom_read(self, address: int) -> None:
         self.warned.add(address)
@@ -624,18 +646,21 @@ class C64:
         read) in Python, a program's handler ($0314 changed) or the real ROM's on the CPU.
         Returns how a program's handler ended when it did not return from the interrupt."""
         cpu, io = self.cpu, self.io
-        if io.next_event(cpu.cycles) > until and not io.irq:
+        if io.quiet(cpu.cycles, until) or self._standard_interrupts(until):
             # nothing happens on the way (the usual case: BASIC looks at the clock every
-            # statement that reads a chip): the chips work out their state from the cycle
-            # count when they are next looked at
+            # statement that reads a chip), or only the KERNAL's own interrupts: the chips
+            # work out their state from the cycle count when they are next looked at
             cpu.cycles = max(cpu.cycles, until)
             return None
         while True:
-            io.advance(cpu.cycles)
+            now = cpu.cycles
+            if io.next_event(now) <= now:  # (chips with no event due need no bringing up to date)
+                io.advance(now)
             if io.irq:
                 if self.roms is None and read_word(self.memory, IRQ_VECTOR) == STANDARD_IRQ_HANDLER:
                     self.standard_interrupt()
-                    self.read_io(ICR_CIA1)
+                    if io.visible:  # the handler's LDA $DC0D ($EA7E); the events are worked out below
+                        io.read(ICR_CIA1, cpu.cycles)
                 else:
                     result = self.interrupt(max_cycles)
                     if result.stop is not Stop.RETURNED:
@@ -646,9 +671,27 @@ class C64:
             if event > until:
                 break
             cpu.cycles = max(cpu.cycles, event)
-        cpu.cycles = max(cpu.cycles, until)
-        io.advance(cpu.cycles)
+        cpu.cycles = max(cpu.cycles, until)  # the chips work the rest out when they are looked at
         return None
+
+    def _standard_interrupts(self, until: int) -> bool:
+        """The KERNAL's sixty interrupts a second up to ``until``, all at once, when
+        nothing else can interrupt: each (as in :meth:`pass_time`'s loop) ticks the jiffy
+        clock and reads CIA 1's flags in the cycle its timer underflows, and the cursor
+        does not blink (BLNSW set: nobody waits for a key).  False, and nothing done,
+        when that does not hold: a program's handler, the ROMs, the blink, another source."""
+        io, cpu = self.io, self.cpu
+        if (self.roms is not None or not self.memory[CURSOR_BLINK] or not io.visible or io.tickers
+                or read_word(self.memory, IRQ_VECTOR) != STANDARD_IRQ_HANDLER
+                or not io.quiet(cpu.cycles, until, but=CIA1)):
+            return False
+        acknowledged = getattr(io.cia1, "timer_a_interrupts_acknowledged", None)
+        count = None if acknowledged is None else acknowledged(cpu.cycles, until)
+        if count is None:
+            return False
+        io.changed(CIA1)
+        self.tick_jiffy_clock(count)
+        return True
 
     # -- hooks for a debugger (the monitor) ------------------------------------------------------
     def set_exec_hook(self, address: int, hook: Callable[[int], None] | None) -> None:
@@ -896,13 +939,16 @@ class C64:
         self.tick_jiffy_clock()
         self.editor.blink()
 
-    def tick_jiffy_clock(self) -> None:
-        """UDTIM ($F69B): the jiffy clock at $A0-$A2 counts sixtieths of a second and
-        wraps after 24 hours."""
+    def tick_jiffy_clock(self, jiffies: int = 1) -> None:
+        """UDTIM ($F69B), ``jiffies`` times: the jiffy clock at $A0-$A2 counts sixtieths
+        of a second and wraps after 24 hours (to 0, from any value at or past it)."""
         memory = self.memory
-        clock = (memory[JIFFY_CLOCK] << 16 | memory[JIFFY_CLOCK + 1] << 8 | memory[JIFFY_CLOCK + 2]) + 1
+        clock = (memory[JIFFY_CLOCK] << 16 | memory[JIFFY_CLOCK + 1] << 8 | memory[JIFFY_CLOCK + 2]) + jiffies
         if clock >= JIFFIES_A_DAY:
-            clock = 0
+            before = clock - jiffies
+            # the tick that reaches a day (or starts past it) gives 0, the rest count on from there
+            first_wrap = max(1, JIFFIES_A_DAY - before)
+            clock = (jiffies - first_wrap) % JIFFIES_A_DAY
         memory[JIFFY_CLOCK], memory[JIFFY_CLOCK + 1], memory[JIFFY_CLOCK + 2] = (
             clock >> 16, clock >> 8 & 0xFF, clock & 0xFF)
 

@@ -93,7 +93,9 @@ class CompiledIO(Protocol):
 
     namespace_name: str
     guard: str
+    entry_names: dict[str, str]  # names the source uses, and what they are set to as a region starts
     visible: bool  # whether the I/O area is shown now
+    hooked: frozenset[int]  # addresses whose stores the owner must see through ``on_write``
 
     def read_source(self, address: int) -> str | None: ...
 
@@ -227,7 +229,8 @@ class TranslatingCPU(CPU):
     def __init__(self, memory: Any, stops: Iterable[int] = (), break_on_brk: bool = False,
                  watch: bytearray | None = None, on_write: Callable[[int], bool] | None = None,
                  io_read: Callable[[int], int] | None = None, hot: int = HOT,
-                 io_access: CompiledIO | None = None) -> None:
+                 io_access: CompiledIO | None = None,
+                 io_write: Callable[[int, int], bool] | None = None) -> None:
         super().__init__(memory)
         # the write watch: WATCH_CODE where a byte belongs to translated code (this core
         # keeps it), WATCH_MACHINE where the owner wants to see writes (``on_write``, which
@@ -241,6 +244,9 @@ class TranslatingCPU(CPU):
         if io_read is not None:
             self.read = io_read
         self.io_access = io_access if io_read is not None else None
+        # a store into the shown I/O area that has no source: the owner's ``io_write``
+        # (address, byte stored) takes it instead of the write watch; True: the region ends
+        self.io_write = io_write if self.io_access is not None else None
         self.write = self._write
         self.leave_block = False
         self.horizon = 0
@@ -539,6 +545,7 @@ class TranslatingCPU(CPU):
                                      "written": self._written, "io_read": self.io_read, "unit": key}
         if self.io_access is not None:
             namespace[self.io_access.namespace_name] = self.io_access
+            namespace["io_write"] = self.io_write
         exec(code, namespace)
         unit = _Unit(key, start, starts, covered, self._bytes(covered), namespace["region"], source, region,
                      writer.instructions, frozenset(writer.exits))
@@ -689,8 +696,9 @@ class _RegionWriter:
         out = ["def region(cpu, mem=mem, watch=watch, written=written, io_read=io_read, unit=unit):"]
         io = self.cpu.io_access
         if self.uses_io and io is not None:
-            out[0] = out[0][:-2] + f", {io.namespace_name}={io.namespace_name}):"
+            out[0] = out[0][:-2] + f", {io.namespace_name}={io.namespace_name}, io_write=io_write):"
             out.append(f"{_INDENT}io_on = {io.guard}")
+            out.extend(f"{_INDENT}{name} = {value}" for name, value in io.entry_names.items())
         out.extend(_INDENT + _LOAD_CODE[r] for r in used)
         out.append(_INDENT + "cycles = cpu.cycles\n    ins = cpu.instructions\n    horizon = cpu.horizon")
         starts = set(self.blocks)
@@ -757,6 +765,7 @@ class _BlockWriter:
         self.budget = MAX_BLOCK
         self.successors: list[int] = []  # where the code goes next (and where calls return)
         self.inlined: set[int] = set()  # code from elsewhere copied into this block (each once)
+        self._base = 0  # the operand's address of the store being written (for indexed stores)
 
     # -- output --------------------------------------------------------------------------------
     def emit(self, code: Code | str, indent: int, **fields: str) -> None:
@@ -920,15 +929,40 @@ class _BlockWriter:
         self.cycles = 0
         self.count = 0
 
-    def store(self, op: Any, code: Code, address: str, following: int, indent: int) -> None:
+    def store(self, op: Any, code: Code, address: str, following: int, indent: int,
+              mode: Mode | None = None) -> None:
         """An instruction that writes memory: its code, then the watch: translated code
         there is dropped, the owner told, and the region left if it must end."""
         now = self.now()
         self.emit(code, indent)
         self.cycles += op.cycles
         self.count += 1
-        self.emit(f"if watch[{address}]:\n    cpu.cycles = {now}\n    if written({address}, unit):", indent)
+        self.emit(f"if watch[{address}]:\n    cpu.cycles = {now}\n    if {self._watched(address, mode)}:",
+                  indent)
         self.leave(following, indent + 2)
+
+    def _watched(self, address: str, mode: Mode | None) -> str:
+        """The call that tells of a store to a watched address: the owner's ``io_write``
+        where the address is in the shown I/O area (and no debugger watches it there),
+        else ``written``."""
+        written = f"written({address}, unit)"
+        io = self.cpu.io_access
+        if io is None or self.cpu.io_write is None or mode in (None, Mode.ZP, Mode.ZPX, Mode.ZPY):
+            return written
+        if address.isdigit():
+            if int(address) >> 12 != IO_PAGE_HIGH or int(address) in io.hooked:
+                return written
+            self.region.uses_io = True
+            return f"(io_write({address}, mem[{address}]) if io_on else {written})"
+        if io.hooked:
+            return written
+        if mode in (Mode.ABX, Mode.ABY):
+            base = self._base
+            if not (base <= 0xDFFF and base + 0xFF >= 0xD000):
+                return written
+        self.region.uses_io = True
+        return (f"(io_write({address}, mem[{address}]) if io_on and {address} >> 12 == {IO_PAGE_HIGH} "
+                f"else {written})")
 
     def _compiles_store(self, mode: Mode, address: str) -> bool:
         """Whether a store to ``address`` is compiled as the owner's source (see
@@ -961,7 +995,8 @@ class _BlockWriter:
             self.goto(following, indent + 1)
             self.cycles, self.count = cycles, count
         self.emit("else:", indent)
-        self.store(op, Code(f"mem[{address}] = {value.text}", value.reads), address, following, indent + 1)
+        self.store(op, Code(f"mem[{address}] = {value.text}", value.reads), address, following, indent + 1,
+                   mode)
         return True
 
     def push(self, value: Code, indent: int) -> None:
@@ -1103,7 +1138,7 @@ class _BlockWriter:
             stored = _WRITES[name]
             if not self.compiled_store(op, mode, address, stored, following, indent):
                 self.store(op, Code(f"mem[{address}] = {stored.text}", stored.reads), address, following,
-                           indent)
+                           indent, mode)
             return following
         elif documented and name in _MODIFIES:
             address = self._stored_address(mode, operand, indent)
@@ -1119,7 +1154,7 @@ class _BlockWriter:
                 self.compiled_store(op, mode, address, _code("s"), following, indent)
                 return following
             self.store(op, Code(f"{modify.text}\nmem[{address}] = nr = zr = {value}".lstrip(), modify.reads,
-                                modify.writes | {"nr", "zr"}), address, following, indent)
+                                modify.writes | {"nr", "zr"}), address, following, indent, mode)
             return following
         elif name in _MODIFIES_VIA_FALLBACK and mode is not Mode.IMM:
             # the interpreter writes memory for us (through the CPU's write, which keeps
@@ -1137,6 +1172,7 @@ class _BlockWriter:
 
     def _stored_address(self, mode: Mode, operand: list[int], indent: int) -> str:
         """The address a store uses several times: a constant, or ``ea``."""
+        self._base = operand[0] | operand[1] << 8 if len(operand) > 1 else operand[0]
         address = self.address(mode, operand, indent)
         if address.isdigit() or address == "ea":
             return address

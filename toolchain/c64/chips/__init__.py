@@ -25,8 +25,10 @@ translated code and into its own per-register functions (:mod:`toolchain.c64.io`
   register whose read has no effect (other than what ``advance`` would bring anyway);
 * ``compiled_write(register)``: statements doing what ``write`` does, for a register
   whose write changes no event (``next_event``) and no interrupt line;
-* ``EVENT_READS``: the registers whose ``read`` can change the chip's next event or
-  its interrupt line (CIA: the interrupt control register, which releases the line).
+* ``EVENT_READS``, ``EVENT_WRITES``: the registers whose ``read`` or ``write`` can
+  change the chip's next event or its interrupt line (CIA: reading the interrupt
+  control register releases the line; the SID has none); a chip without them is asked
+  for its next event after any access that goes through its methods.
 
 In the source ``{chip}`` stands for the chip, ``{now}`` for the cycle and ``{value}``
 for the byte written (each may be used several times, so they are simple names or

@@ -117,11 +117,13 @@ class _Timer:
         self.cascade = False  # timer B counting timer A's underflows
 
     # -- counting phi2 -----------------------------------------------------------------------
+    # (whether it counts phi2 is spelled out in each method: a program polling a timer
+    # calls counter() for every read)
     def _clocked(self) -> bool:
         return self.running and self.counting and not self.cascade
 
     def counter(self, now: int) -> int:
-        if not self._clocked() or now <= self.start:
+        if not (self.running and self.counting and not self.cascade) or now <= self.start:
             return self.value
         elapsed = now - self.start
         if elapsed < self.value:
@@ -133,7 +135,7 @@ class _Timer:
 
     def underflows(self, after: int, until: int) -> int:
         """How many underflows come at cycles in (after, until]."""
-        if not self._clocked() or until <= after:
+        if not (self.running and self.counting and not self.cascade) or until <= after:
             return 0
         first = self.start + self.value
         if until < first:
@@ -254,6 +256,25 @@ class Cia:
             soonest = min(soonest, self._alarm_after(after))
         return soonest
 
+    def timer_a_interrupts_acknowledged(self, now: int, until: int) -> int | None:
+        """Timer A's interrupts from ``now`` up to ``until``, each taken and acknowledged
+        (the interrupt control register read) in the cycle it comes, as the KERNAL's
+        standard handler does it when nothing else interrupts: how many, the chip left as
+        after the last read.  None (and nothing done) when another source may interrupt,
+        the timer is not running on its own, or an interrupt is already pending."""
+        timer = self.timer_a
+        if (self.mask != TIMER_A or self.interrupt != "irq" or timer.one_shot
+                or not (timer.running and timer.counting and not timer.cascade)):
+            return None
+        self.advance(now)
+        if self.flags & self.mask:
+            return None
+        count = timer.underflows(now, until)
+        if count:
+            self.advance(timer.underflow_after(now, count))
+            self.flags = 0  # the last read; the earlier ones cleared what the later ones find again
+        return count
+
     # -- bringing the state up to date -----------------------------------------------------------
     def advance(self, now: int) -> None:
         if now <= self.time:
@@ -268,11 +289,11 @@ class Cia:
                 if b.one_shot:
                     b.running, b.value = False, b.latch
                     self.crb &= ~START
-        elif b.underflows(before, now):
+        elif b.running and b.underflows(before, now):
             self.flags |= TIMER_B
         for timer, register in ((a, CRA), (b, CRB)):
-            one_shot_over = timer.one_shot and not timer.cascade and timer.underflows(timer.start - 1, now)
-            if timer.running and one_shot_over:
+            if (timer.one_shot and timer.running and not timer.cascade
+                    and timer.underflows(timer.start - 1, now)):
                 if timer is a:
                     self._rebase_cascade(now)  # timer B keeps the underflow it counted
                 timer.running, timer.value = False, timer.latch
@@ -280,7 +301,8 @@ class Cia:
                     self.cra &= ~START
                 else:
                     self.crb &= ~START
-        self._advance_tod(before, now)
+        if not self.tod_stopped:
+            self._advance_tod(before, now)
         self.time = now
 
     # -- timer B counting timer A ---------------------------------------------------------------------

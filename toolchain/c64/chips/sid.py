@@ -407,6 +407,7 @@ class Sid:
         return self._bus(now)
 
     EVENT_READS: frozenset[int] = frozenset()  # the SID has no interrupt
+    EVENT_WRITES: frozenset[int] = frozenset()
 
     @staticmethod
     def compiled_read(register: int) -> str | None:

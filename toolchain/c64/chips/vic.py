@@ -123,6 +123,7 @@ class Vic:
         return self.peek(register, now)
 
     EVENT_READS: frozenset[int] = frozenset()  # a read changes no interrupt
+    EVENT_WRITES = frozenset({CONTROL_1, RASTER, INTERRUPT, INTERRUPT_MASK})
 
     @staticmethod
     def compiled_read(register: int) -> str | None:
