@@ -286,3 +286,21 @@ def test_a_write_that_brings_an_interrupt_closer_is_seen_at_once() -> None:
     machine.sys(start, max_cycles=2_000_000)
     frames = (2_000_000 - 130_000) // 19_656  # the program waits about 130,000 cycles first
     assert frames - 1 <= machine.memory[0xFC] <= frames + 1
+
+
+@pytest.mark.parametrize("span", [100, 16_421, 16_422, 200_000, 5_000_000])
+def test_the_standard_interrupts_at_once_are_those_taken_one_by_one(span: int) -> None:
+    """While BASIC runs, the KERNAL's interrupts of a stretch of time are taken all at
+    once (the jiffy clock, CIA 1's flags read): as the loop that takes them one by one."""
+    machines = []
+    for at_once in (True, False):
+        machine = C64()
+        if not at_once:
+            machine._standard_interrupts = lambda until: False  # type: ignore[method-assign]
+        machine.memory[0xA0:0xA3] = (0x4F1A01 - 5).to_bytes(3, "big")  # the clock wraps on the way
+        for step in range(7):
+            machine.pass_time(machine.cpu.cycles + span + step)
+        machines.append(machine)
+    fast, slow = machines
+    assert fast.memory == slow.memory and fast.cpu.cycles == slow.cpu.cycles
+    assert state(fast.io.cia1) == state(slow.io.cia1)

@@ -92,32 +92,32 @@ def _source(chip: Chip, register: int, write: bool) -> str | None:
     return None if method is None else method(register)
 
 
-_compiled: dict[tuple[type, int, int, bool], Callable[..., Any] | None] = {}
+Functions = list[Callable[..., Any] | None]
 
 
-def _function(chip: Chip, index: int, register: int, write: bool) -> Callable[..., Any] | None:
-    """The access as a Python function, compiled once per chip class and register:
-    ``read(io, now)``; ``write(io, address, value, now)``, which also puts what a read
-    gives now into memory at ``address``; None when the chip has no source."""
-    key = (type(chip), index, register, write)
-    if key in _compiled:
-        return _compiled[key]
-    source = _source(chip, register, write)
-    function = None
-    if source is not None:
-        fields = {"chip": f"io.{CHIP_NAMES[index]}", "now": "now", "value": "value"}
-        if write:
-            read = _source(chip, register, False)
+def _functions(chip: Chip, index: int) -> tuple[Functions, Functions]:
+    """A chip's accesses as Python functions (None where the chip has no source), all
+    compiled at once: ``read(io, now)``; ``write(io, address, value, now)``, which also
+    puts what a read gives now into memory at ``address``."""
+    fields = {"chip": f"io.{CHIP_NAMES[index]}", "now": "now", "value": "value"}
+    lines: list[str] = []
+    for register in range(REGISTERS[index]):
+        read = _source(chip, register, False)
+        if read is not None:
+            lines.append(f"def read_{register}(io, now):\n    return {read.format(**fields)}")
+        write = _source(chip, register, True)
+        if write is not None:
             mirror = read.format(**fields) if read is not None else f"{fields['chip']}.peek({register}, now)"
-            body = "\n".join("    " + line for line in source.format(**fields).splitlines())
-            text = f"def access(io, address, value, now):\n{body}\n    io.memory[address] = {mirror}\n"
-        else:
-            text = f"def access(io, now):\n    return {source.format(**fields)}\n"
-        namespace: dict[str, Any] = {}
-        exec(compile(text, f"<{type(chip).__name__} register {register}>", "exec"), namespace)
-        function = namespace["access"]
-    _compiled[key] = function
-    return function
+            body = "\n".join("    " + line for line in write.format(**fields).splitlines())
+            lines.append(f"def write_{register}(io, address, value, now):\n{body}\n"
+                         f"    io.memory[address] = {mirror}")
+    namespace: dict[str, Any] = {}
+    exec(compile("\n".join(lines) + "\n", f"<{type(chip).__name__} registers>", "exec"), namespace)
+    return ([namespace.get(f"read_{register}") for register in range(REGISTERS[index])],
+            [namespace.get(f"write_{register}") for register in range(REGISTERS[index])])
+
+
+_tables: dict[tuple[type, ...], tuple[list[Any], list[Any], list[Any], list[Any]]] = {}
 
 
 class IOArea:
@@ -140,14 +140,16 @@ class IOArea:
         """These chips answer from now on (a machine's reset brings back saved ones)."""
         self.vic, self.sid, self.cia1, self.cia2 = vic, sid, cia1, cia2
         self.chips: tuple[Chip, ...] = (vic, sid, cia1, cia2)
-        # per chip and register: the compiled accesses (None: the chip's method), and
-        # whether a read may move the chip's event
-        self._readers = [[_function(chip, index, register, False) for register in range(count)]
-                         for index, (chip, count) in enumerate(zip(self.chips, REGISTERS, strict=True))]
-        self._writers = [[_function(chip, index, register, True) for register in range(count)]
-                         for index, (chip, count) in enumerate(zip(self.chips, REGISTERS, strict=True))]
-        self._event_reads = [getattr(chip, "EVENT_READS", None) for chip in self.chips]
-        self._event_writes = [getattr(chip, "EVENT_WRITES", None) for chip in self.chips]
+        # per chip and register: the compiled accesses (None: the chip's method), and the
+        # registers whose access may move the chip's event (the same for the same kinds of chip)
+        kinds = tuple(map(type, self.chips))
+        tables = _tables.get(kinds)
+        if tables is None:
+            functions = [_functions(chip, index) for index, chip in enumerate(self.chips)]
+            tables = _tables[kinds] = ([reads for reads, _ in functions], [writes for _, writes in functions],
+                                       [getattr(chip, "EVENT_READS", None) for chip in self.chips],
+                                       [getattr(chip, "EVENT_WRITES", None) for chip in self.chips])
+        self._readers, self._writers, self._event_reads, self._event_writes = tables
         self.changed()
 
     # -- events ---------------------------------------------------------------------------------

@@ -633,9 +633,15 @@ class C64:
         the run loop.  The KERNAL's entry pushes the registers and sees no BRK (the B flag
         is clear in the status an IRQ pushes)."""
         routines = kernal.ROUTINES
-        cpu = self.cpu
+        cpu, io = self.cpu, self.io
         for address in self.STANDARD_IRQ_STOPS:
-            resume = routines[address][1](self)
+            if address == self.STANDARD_IRQ_STOPS[2] and io.visible:
+                # $EA7E's LDA $DC0D as kernal.irq_acknowledge reads it (the run loop works the
+                # events out next: no need to look at the horizon here)
+                io.read(ICR_CIA1, cpu.cycles)
+                resume: int | None = self.STANDARD_IRQ_STOPS[3]
+            else:
+                resume = routines[address][1](self)
             assert resume is not None  # each of the four goes on at an address of its own
             cpu.pc = resume
 

@@ -994,9 +994,8 @@ class _BlockWriter:
             self.count += 1
             self.goto(following, indent + 1)
             self.cycles, self.count = cycles, count
-        self.emit("else:", indent)
-        self.store(op, Code(f"mem[{address}] = {value.text}", value.reads), address, following, indent + 1,
-                   mode)
+        self.emit("else:", indent)  # the I/O area hidden: RAM or the character ROM there
+        self.store(op, Code(f"mem[{address}] = {value.text}", value.reads), address, following, indent + 1)
         return True
 
     def push(self, value: Code, indent: int) -> None:
