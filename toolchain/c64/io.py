@@ -213,6 +213,16 @@ class IOArea:
         for ticker in self.tickers:
             ticker.advance(now)
 
+    def take_stolen(self) -> int:
+        """The cycles the chips have taken from the CPU since they were last asked (see
+        :mod:`toolchain.c64.chips`: the VIC-II's bad lines and sprite DMA, once modelled)."""
+        stolen = 0
+        for chip in self.chips:
+            take = getattr(chip, "take_stolen", None)
+            if take is not None:
+                stolen += take()
+        return stolen
+
     @property
     def irq(self) -> bool:
         return self.vic.irq or self.cia1.irq

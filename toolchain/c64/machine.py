@@ -605,6 +605,7 @@ class C64:
         raise (an IRQ only while the I flag is clear; an NMI when CIA 2 pulls its line)."""
         cpu, io = self.cpu, self.io
         io.advance(cpu.cycles)
+        cpu.cycles += io.take_stolen()  # cycles a chip took from the CPU on the way (none yet)
         nmi = io.nmi
         if nmi and not self.nmi_line:
             cpu.nmi()

@@ -36,6 +36,13 @@ sums); None means the register needs the method.  ``tests/test_chips_fast.py`` c
 every piece of source against the methods on random states: whoever changes what a
 register does changes its source beside it.
 
+Cycles a chip takes from the CPU (the VIC-II's bad lines and sprite DMA, not modelled
+yet) fit the same schedule: the chip gives the cycle where the CPU stops as an event
+(``next_event``), notes the cycles in ``advance`` and hands them over in
+``take_stolen()``, which the machine adds to the CPU's cycle count when it brings the
+chips up to date there (:meth:`toolchain.c64.machine.C64._interrupts`, at the first
+end of a block at or after the event, as an interrupt is taken).
+
 Nothing is stepped cycle by cycle: counters, raster, clocks and oscillators are worked
 out from the cycle count when they are looked at, so a program polling $D012 or $DC01
 costs a few microseconds a read, and a gap of a day costs nothing.
