@@ -7,7 +7,7 @@ being misread ("build/seeds.d64 is a D64 disk image, not a BASIC program: ...").
 * :func:`classify` tells from a file's bytes (and name) which :class:`Kind` it is:
   BASIC listing (petcat text), assembler source (Profi-Ass, as text or saved as a
   BASIC program), MSE dump, other text, PRG with BASIC lines, machine-code PRG,
-  disk or tape image, other binary data, or empty;
+  disk or tape image, SID tune (PSID/RSID), other binary data, or empty;
 * :func:`read_input` reads an argument: a file, ``-`` (standard input) or
   ``IMAGE:NAME`` (a file on a disk image, ``build/seeds.d64:"fox hunt"``);
 * :func:`read_program` reads "a program" for a command, from a PRG, a BASIC listing
@@ -48,6 +48,7 @@ class Kind(Enum):
     BASIC_PRG = "a BASIC program (PRG)"
     MACHINE_CODE_PRG = "a machine-code PRG"
     DISK_IMAGE = "a disk image"
+    SID_TUNE = "a SID tune"
     BINARY = "binary data"
     EMPTY = "an empty file"
 
@@ -70,6 +71,8 @@ class FileKind:
         """How a message names it: 'a D64 disk image', 'a machine-code PRG ($C000-$C002)'."""
         if self.kind is Kind.DISK_IMAGE:
             return f"a {self.detail or 'disk'} image"
+        if self.kind is Kind.SID_TUNE and self.detail:
+            return f"a SID tune ({self.detail})"
         if self.kind is Kind.BINARY and self.detail:
             return f"binary data ({self.detail})"
         if self.detail:
@@ -194,6 +197,15 @@ def _disk_kind(data: bytes) -> FileKind | None:
     return None
 
 
+def _tune_kind(data: bytes) -> FileKind | None:
+    """A SID tune of the High Voltage SID Collection (PSID or RSID, its header)."""
+    from toolchain.sound.psid import MAGICS, describe_header
+
+    if data[:4] not in MAGICS:
+        return None
+    return FileKind(Kind.SID_TUNE, describe_header(data))
+
+
 def _prg_kind(data: bytes, name: str) -> FileKind:
     from toolchain.basic.runner import as_loaded
 
@@ -231,6 +243,9 @@ def classify(data: bytes, name: str = "") -> FileKind:
     (as LOAD relinks them) and ascend."""
     if not data:
         return FileKind(Kind.EMPTY)
+    tune = _tune_kind(data)
+    if tune is not None:
+        return tune
     disk = _disk_kind(data)
     if disk is not None:
         return disk
@@ -364,6 +379,8 @@ def fitting_commands(file: InputFile, command: str, disk_names: bool = True,
                 + (f" (e.g. `c64tc {command} {example}`)" if example else ""))
     if kind is Kind.BASIC_LISTING:
         return f"`c64tc tok {path}` makes a PRG of it, `c64tc run {path}` runs it"
+    if kind is Kind.SID_TUNE:
+        return f"`c64tc run {path}` plays it, `c64tc run {path} --audio TUNE.wav` records it"
     if kind is Kind.ASSEMBLER_SOURCE:
         return f"`c64tc asm {path}` assembles it into a PRG"
     if kind is Kind.TOKENIZED_ASSEMBLER_SOURCE:

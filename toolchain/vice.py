@@ -167,14 +167,39 @@ def monitor_commands(target: Target, typed: str = "", labels: Path | None = None
     return "\n".join(lines) + "\n"
 
 
+def sound_options(audio: Path, sid_model: str = "8580", rate: int = 44_100) -> list[str]:
+    """x64sc's options that record the SID's sound into a WAV file: the wav sound device
+    (-sounddev wav -soundarg FILE), one channel, the reSID engine (-sidengine 1, VICE's
+    only one; its default sampling method, resampling in VICE 3.10) and the model
+    (-sidmodel 0: 6581, 1: 8580).  VICE writes no sound in warp mode (sound.c skips the
+    devices then), so a recording runs at the C64's speed."""
+    return ["-sound", "-sounddev", "wav", "-soundarg", str(audio), "-soundrate", str(rate),
+            "-soundoutput", "1", "-sidengine", "1", "-sidmodel", "0" if sid_model == "6581" else "1"]
+
+
+def finish_wav(data: bytes) -> bytes:
+    """A WAV file as VICE leaves it when -limitcycles ends it: VICE exits without
+    closing the device, so the header still says 0 bytes of data; the lengths are
+    filled in from the file's size."""
+    if len(data) < 44 or data[:4] != b"RIFF" or data[36:40] != b"data":
+        return data
+    size = len(data) - 44
+    size -= size % 2
+    return (data[:4] + (size + 36).to_bytes(4, "little") + data[8:40] + size.to_bytes(4, "little")
+            + data[44 : 44 + size])
+
+
 def command_line(emulator: Path, target: Target, commands_file: Path, warp: bool = False,
-                 headless_cycles: int | None = None) -> list[str]:
-    """The x64sc command line."""
+                 headless_cycles: int | None = None, audio: Path | None = None,
+                 sid_model: str = "8580") -> list[str]:
+    """The x64sc command line (``audio``: record the sound there, see sound_options)."""
     args = [str(emulator)]
     if headless_cycles is not None:
         # -default first: it resets every setting made before it on the command line
         args += ["-default", "+sound", "-limitcycles", str(headless_cycles)]
-        warp = True
+        warp = audio is None
+        if audio is not None:
+            args += sound_options(audio, sid_model)
     data = data_directory(emulator)
     if data is not None:
         args += ["-directory", str(data)]
@@ -231,9 +256,12 @@ class CheckResult:
 
 
 def run_headless(emulator: Path, target: Target, typed: str, cycles: int, labels: Path | None = None,
-                 timeout: float = 600, screenshot: Path | None = None) -> CheckResult:
+                 timeout: float = 600, screenshot: Path | None = None, audio: Path | None = None,
+                 sid_model: str = "8580") -> CheckResult:
     """Run VICE without a window for ``cycles`` cycles; return the final screen.
-    ``screenshot``: where to write VICE's PNG of the final screen (384x272)."""
+    ``screenshot``: where to write VICE's PNG of the final screen (384x272); ``audio``:
+    where to write its sound (a WAV file from the power-on to the end, the reSID engine
+    with the SID ``sid_model``; the run then takes the C64's time, not warp's)."""
     state = Path(tempfile.mkdtemp(prefix="c64tc-vice-"))
     try:
         target = on_disk(target, state)
@@ -241,7 +269,9 @@ def run_headless(emulator: Path, target: Target, typed: str, cycles: int, labels
         commands = state / "check.mon"
         commands.write_text(monitor_commands(target, typed, labels, screen_file))
         log_file = state / "vice.log"
-        arguments = command_line(emulator, target, commands, headless_cycles=cycles)
+        sound = state / "sound.wav"
+        arguments = command_line(emulator, target, commands, headless_cycles=cycles,
+                                 audio=sound if audio is not None else None, sid_model=sid_model)
         arguments += ["-logfile", str(log_file)]
         picture = state / "screen.png"
         if screenshot is not None:
@@ -261,6 +291,10 @@ def run_headless(emulator: Path, target: Target, typed: str, cycles: int, labels
             if not picture.exists():
                 raise UserError.single(str(emulator), "VICE ended without saving its screenshot")
             write_atomic(screenshot, picture.read_bytes())
+        if audio is not None:
+            if not sound.exists():
+                raise UserError.single(str(emulator), "VICE ended without writing its sound")
+            write_atomic(audio, finish_wav(sound.read_bytes()))
         data = screen_file.read_bytes()[2:]  # the monitor saves a PRG: load address first
         rows = [screen_codes_to_text(data[row * COLUMNS : (row + 1) * COLUMNS]).rstrip()
                 for row in range(ROWS)]

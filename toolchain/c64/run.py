@@ -33,6 +33,7 @@ from toolchain.disk.prg import Prg
 
 if TYPE_CHECKING:
     from toolchain.basic.runner import Runtime
+    from toolchain.inputs import InputFile
 
 __all__ = ["DEFAULT_MAX_CYCLES", "Keyboard", "Program", "RunResult", "Session", "Stop", "load_program",
            "program_from_prg", "run_program"]
@@ -77,12 +78,13 @@ def program_from_prg(prg: Prg, name: str, sys_address: int | None = None) -> Pro
     return Program(prg, name, is_basic=False, sys_address=sys_address)
 
 
-def load_program(path: str | Path, errata: Sequence[str | Path] = (),
+def load_program(path: str | Path | InputFile, errata: Sequence[str | Path] = (),
                  sys_address: int | None = None) -> Program:
     """A program from a file (``-`` standard input, ``IMAGE:NAME`` a file on a disk
-    image): a PRG, or a BASIC listing (petcat text) with ``errata`` merged over it (the
-    same line number replaces a line, a number alone deletes it).  Another kind of file,
-    or a ``sys_address`` that cannot start it, is a UserError that says so."""
+    image; or the file read already): a PRG, or a BASIC listing (petcat text) with
+    ``errata`` merged over it (the same line number replaces a line, a number alone
+    deletes it).  Another kind of file, or a ``sys_address`` that cannot start it, is a
+    UserError that says so."""
     from toolchain.inputs import RUNNABLE, Kind, read_program
 
     given = read_program(path, "run", "a program (a PRG or a BASIC listing)", RUNNABLE, errata)
@@ -196,6 +198,17 @@ class Session:
         self.runtime.max_cycles = max_cycles
         return self.runtime.run(max_statements, progress, every)
 
+
+    def clock(self) -> int:
+        """The C64's clock during a run: the CPU's cycle count, or while the compiled
+        runner runs BASIC, the runner's (a statement group takes STATEMENT_CYCLES; the
+        machine's own clock catches up where a program can notice the time)."""
+        from toolchain.basic.runner.contract import STATEMENT_CYCLES
+
+        machine, runtime = self.machine, self.runtime
+        if runtime is None:
+            return machine.cpu.cycles
+        return max(machine.cpu.cycles, runtime.cycle_base + runtime.statements * STATEMENT_CYCLES)
 
     def _run_on_rom_basic(self, command: str, max_cycles: int, trace: Callable[[CPU], None] | None,
                           every: tuple[int, Callable[[], None]] | None) -> RunResult:

@@ -115,6 +115,17 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
               help="BASIC: stop each time the run reaches this line (before its first statement; "
               "repeatable) and read commands: vars [NAME], n, g, break LINE, del LINE, x, q, help; from the "
               "terminal or --monitor-commands FILE.")
+@click.option("--audio", "audio_path", type=click.Path(dir_okay=False), metavar="FILE.wav",
+              help="Record the SID's sound (reSIDfp) into a WAV file, 16-bit mono, as long as the run's C64 "
+              "time (also when a limit stops it).")
+@click.option("--sid-model", type=click.Choice(["6581", "8580"]), default="8580", show_default=True,
+              help="The SID heard (and read back): the 6581 of the first C64s, or the 8580 of the C64C "
+              "(VICE's default).")
+@click.option("--sample-rate", type=click.IntRange(8_000, 192_000), default=44_100, show_default=True,
+              help="Samples a second of the sound (--audio, the live screen's sound).")
+@click.option("--mute", is_flag=True, help="The live screen plays no sound.")
+@click.option("--song", type=click.IntRange(1, 256), help="A SID tune (.sid): which song to play (default: "
+              "the tune's start song).")
 @reports_user_errors
 def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, input_text: str | None,
                 input_file: str | None, max_cycles: int, max_statements: int | None, screen: bool,
@@ -123,7 +134,9 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
                 stop_on_brk: bool, disk_path: str | None, write_disk: bool, printer_path: str | None,
                 dump_python: bool,
                 ascii_glyphs: bool, monitor: bool, monitor_commands: str | None,
-                label_files: tuple[str, ...], break_lines: tuple[int, ...] = ()) -> None:
+                label_files: tuple[str, ...], break_lines: tuple[int, ...] = (),
+                audio_path: str | None = None, sid_model: str = "8580", sample_rate: int = 44_100,
+                mute: bool = False, song: int | None = None) -> None:
     """Run PROGRAM on the emulated C64: a BASIC program as RUN would, machine code as
     SYS would.
 
@@ -156,12 +169,31 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
         raise click.UsageError(f"{' and '.join(shows)} cannot go together: the output is one of them")
     if [path, *errata, input_file].count(STDIO) > 1:
         raise click.UsageError("standard input ('-') can be read only once")
+    if audio_path == STDIO:
+        raise click.UsageError("--audio - would mix the WAV file with the program's output: name a file")
     if raw and sys.stdout.isatty():
         raise click.UsageError("--raw writes PETSCII bytes: redirect standard output to a file or a pipe")
     if screenshot_every is not None and screenshot is None:
         raise click.UsageError("--screenshot-every needs --screenshot NAME.png (the frames are numbered "
                                "after it)")
-    program = load_program(path, errata, sys_address)
+    from toolchain.inputs import Kind, read_input
+
+    given = read_input(path)
+    if given.kind.kind is Kind.SID_TUNE:
+        from toolchain.cli.tune import play_tune
+
+        context = click.get_current_context()
+
+        def given_option(name: str) -> bool:
+            return context.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
+
+        # a tune plays on the SID it was made for and for three minutes, unless told
+        play_tune(given, errata, song, audio_path, sid_model if given_option("sid_model") else None,
+                  sample_rate, mute, roms_dir, no_roms, max_cycles if given_option("max_cycles") else None)
+        return
+    if song is not None:
+        raise click.UsageError(f"--song picks a song of a SID tune; {given.shown} is {given.kind.phrase}")
+    program = load_program(given, errata, sys_address)
     _check_options(program, path, trace, max_statements, shows, dump_python)
     basic_lines = _check_break_lines(program, break_lines, monitor, monitor_commands, label_files, boot,
                                      [path, *errata, input_file])
@@ -211,6 +243,12 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
                           lambda: session.runtime.statements if session.runtime is not None else 0)
     run = _stopped_by_ctrl_c(session.run, machine, terminal) if live is None \
         else _on_the_live_screen(live, session.run)
+    sound, silent = _run_sound(session, live, audio_path, sid_model, sample_rate, mute)
+    if sound is not None:
+        run = _finishing_sound(run, sound, audio_path)
+        if sound.playback is not None and compiled_basic:  # BASIC's statements are the clock's ticks
+            every = _together(every, (SOUND_STATEMENTS, sound.pump),
+                              lambda: session.runtime.statements if session.runtime is not None else 0)
     if program.is_basic:
         # a progress line would mix with the dialogue when the player is typing (or the monitor's)
         progress = (progress_printer() if terminal is None and live is None and basic_lines is None
@@ -238,6 +276,11 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
             result = run(keyboard, max_cycles, trace=tracer, every=every)
         summary = (f"{result.message}: {counted(result.instructions, 'instruction')}, "
                    f"{counted(result.cycles, 'cycle')} ({result.seconds:.2f} s on a PAL C64)")
+    if sound is not None:
+        seconds = sound.finish(audio_path)
+        if audio_path is not None:
+            click.echo(f"{audio_path}: {seconds:.2f} s of sound (SID {sid_model}, reSIDfp, {sample_rate} Hz)",
+                       err=True)
     if pictures is not None:
         pictures.final()
     if dump_python:
@@ -260,6 +303,8 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
         _detach_disk(disk, write_disk)
     if printer_path is not None:
         write_atomic(printer_path, result.printer)
+    if silent:  # the live screen could not play the sound: why, once it is gone
+        click.echo(f"c64tc: {silent}", err=True)
     sys.exit(result.exit_status)
 
 
@@ -302,6 +347,47 @@ def _stopped_by_ctrl_c(run: Callable[..., Any], machine: Any, terminal: Any) -> 
             sys.exit(130)
 
     return run_until_ctrl_c
+
+
+SOUND_STATEMENTS = 8  # the live sound is rendered every so many BASIC statement groups (8 ms)
+
+
+def _run_sound(session: Any, live: Any, audio_path: str | None, sid_model: str, sample_rate: int,
+               mute: bool) -> tuple[Any, str]:
+    """The run's sound, when one is asked for: --audio records it, the live screen plays
+    it (unless --mute); and why the live screen is silent ('' when it is not)."""
+    from toolchain.sound import SoundUnavailable, open_playback
+    from toolchain.sound.output import RunSound
+
+    play = live is not None and not mute
+    if audio_path is None and not play:
+        return None, ""  # no sound asked: the SID only stores its registers
+    playback, silent = open_playback(sample_rate) if play else (None, "")
+    if audio_path is None and playback is None:
+        return None, silent
+    try:
+        sound = RunSound(session.machine, session.clock, sid_model, sample_rate,
+                         record=audio_path is not None, playback=playback)
+    except SoundUnavailable as exc:
+        if playback is not None:
+            playback.close(drain=False)
+        if audio_path is not None:
+            raise UserError.single(audio_path, str(exc)) from None
+        return None, f"no sound: {exc}"
+    return sound, silent
+
+
+def _finishing_sound(run: Callable[..., Any], sound: Any, audio_path: str | None) -> Callable[..., Any]:
+    """``run``, where a run stopped by Ctrl-C (or an error) still writes the sound so far."""
+
+    def run_with_sound(*arguments: Any, **options: Any) -> Any:
+        try:
+            return run(*arguments, **options)
+        except BaseException:
+            sound.finish(audio_path, interrupted=True)
+            raise
+
+    return run_with_sound
 
 
 def _live_play(session: Any, ascii_glyphs: bool, compiled_basic: bool) -> Any:

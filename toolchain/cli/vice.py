@@ -74,10 +74,17 @@ def resolve_target(argument: str, program: str | None, sys_address: int | None, 
 @click.option("--screenshot", type=click.Path(dir_okay=False, path_type=Path),
               help="With --check: save VICE's picture of the final screen as a PNG (384x272, Pepto "
               "palette).")
+@click.option("--audio", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE.wav",
+              help="With --check: record VICE's sound into a WAV file (reSID, 44.1 kHz mono, from the "
+              "power-on to the end; the check then runs at the C64's speed), to compare with c64tc run "
+              "--audio.")
+@click.option("--sid-model", type=click.Choice(["6581", "8580"]), default="8580", show_default=True,
+              help="With --audio: the SID VICE emulates.")
 @reports_user_errors
 def vice_command(target: str | None, program: str | None, sys_address: int | None, warp: bool,
                  labels: Path | None, emulator: str | None, check: bool, input_text: str, max_cycles: int,
-                 expect: tuple[str, ...], expect_screen: Path | None, screenshot: Path | None) -> None:
+                 expect: tuple[str, ...], expect_screen: Path | None, screenshot: Path | None,
+                 audio: Path | None = None, sid_model: str = "8580") -> None:
     """Run a disk image or PRG in VICE, or check it headless on the real emulator.
 
     TARGET is a disk image (D64, D71, D81, T64; --program picks the program, default the
@@ -94,13 +101,21 @@ def vice_command(target: str | None, program: str | None, sys_address: int | Non
             raise UserError.single(target, "not built yet: run c64tc build first")
     if screenshot is not None and not check:
         raise click.UsageError("--screenshot needs --check (the picture of a headless run's final screen)")
+    if audio is not None and not check:
+        raise click.UsageError("--audio needs --check (the sound of a headless run)")
     with tempfile.TemporaryDirectory(prefix="c64tc-vice-") as folder:
         start = resolve_target(target, program, sys_address, Path(folder))
         executable = vice.find_emulator(emulator)
         if not check:
             sys.exit(vice.start(executable, start, input_text, labels, warp))
-        result = vice.run_headless(executable, start, input_text, max_cycles, labels, screenshot=screenshot)
+        result = vice.run_headless(executable, start, input_text, max_cycles, labels, screenshot=screenshot,
+                                   audio=audio, sid_model=sid_model)
     click.echo("\n".join(result.screen).rstrip("\n") + "\n", nl=False)
+    if audio is not None:
+        from toolchain.sound import read_wav
+
+        seconds = read_wav(audio).seconds
+        click.echo(f"{audio}: {seconds:.2f} s of VICE's sound (reSID, SID {sid_model})", err=True)
     expected_screen = read_text(expect_screen).splitlines() if expect_screen else None
     problems = vice.compare(result.screen, list(expect), expected_screen)
     for problem in problems:

@@ -1,7 +1,9 @@
 """The SID (MOS 6581/8580) as programs see it: 29 registers written, and the four that
 can be read: the paddles $D419/$D41A, voice 3's oscillator $D41B and its envelope
-$D41C.  No sound is produced: voices 1 and 2 only keep their accumulators (voice 3's
-ring modulation reads voice 2's), the filter and volume are stored.
+$D41C.  No sound is produced here: voices 1 and 2 only keep their accumulators (voice
+3's ring modulation reads voice 2's), the filter and volume are stored.  The sound is
+toolchain.sound's: reSIDfp fed from the write log (``write_log``); while it renders,
+it answers for $D41B/$D41C (``sound``), and the model below when no sound is asked.
 
 What a read gives follows reSID as built into VICE 3.10 (resid/sid.cc, wave.cc/wave.h,
 envelope.cc/envelope.h) and was measured there (tests/test_chips_sid.py):
@@ -34,7 +36,7 @@ the 8580's write delay, anything audible.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from toolchain.c64.chips import NEVER
 
@@ -44,6 +46,12 @@ PADDLE_X, PADDLE_Y, OSCILLATOR_3, ENVELOPE_3 = 0x19, 0x1A, 0x1B, 0x1C
 
 GATE, SYNC, RING, TEST = 0x01, 0x02, 0x04, 0x08
 TRIANGLE, SAWTOOTH, PULSE, NOISE = 0x10, 0x20, 0x40, 0x80
+
+class VoiceThreeReadBack(Protocol):
+    """A sound engine that answers for voice 3's readable registers."""
+
+    def read_back(self, register: int, now: int) -> int: ...
+
 
 # reSID (VICE 3.10) constants per chip model
 class _Model(NamedTuple):
@@ -283,6 +291,16 @@ class Sid:
         #: every register write as (cycle, register, value), in order, while a consumer (the
         #: sound engine) has set a list here; None: nobody listens, no cost
         self.write_log: list[tuple[int, int, int]] | None = None
+        #: the sound engine rendering this chip's writes (toolchain.sound.SidSound), which
+        #: then answers for voice 3's oscillator and envelope; None: the model above does
+        self.sound: VoiceThreeReadBack | None = None
+
+    def __getstate__(self) -> dict[str, object]:
+        # a snapshot (the machine's reset brings back copies) holds the chip, not who
+        # listens to it: a listener attaches again to the chip that is plugged in
+        state = self.__dict__.copy()
+        state["write_log"] = state["sound"] = None
+        return state
 
     # -- voice 3's waveform --------------------------------------------------------------------
     def _noise_clocks(self, since: int, until: int) -> int:
@@ -399,9 +417,15 @@ class Sid:
         register &= 0x1F
         if register in (PADDLE_X, PADDLE_Y):
             return NO_PADDLE
-        if register == OSCILLATOR_3:
-            return self._waveform(now) >> 4
-        if register == ENVELOPE_3:
+        if register in (OSCILLATOR_3, ENVELOPE_3):
+            if self.sound is not None:
+                # reSIDfp renders the sound: its voice 3 is what is heard, so a program
+                # reads that (its waveforms, combined ones and hard sync included, which
+                # the model here does not have); the bus value and the paddles stay
+                # the model's (reSIDfp does not fade the bus: its documentation)
+                return self.sound.read_back(register, now)
+            if register == OSCILLATOR_3:
+                return self._waveform(now) >> 4
             self.envelope.advance(now, visible=True)
             return self.envelope.level
         return self._bus(now)
