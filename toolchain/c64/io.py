@@ -290,8 +290,20 @@ class IOArea:
     entry_names = {name: f"io.{name}" for name in CHIP_NAMES}
 
     def read_source(self, address: int) -> str | None:
-        """A read of ``address`` (in the I/O area) as an expression with ``{now}``, or None
-        when the chip's method must be called."""
+        """A read of ``address`` (in the I/O area) as an expression with ``{now}``: the
+        chip's source, else its ``read`` called straight where the read cannot move an
+        event; None when the read must go through the machine (it may move the next event)."""
+        index, register = ROUTES[address - IO_BASE]
+        source = self._compiled_read(address)
+        if source is not None or index < 0:
+            return source
+        event_reads = self._event_reads[index]
+        if event_reads is None or register in event_reads:
+            return None
+        return f"{CHIP_NAMES[index]}.read({register}, {{now}})"
+
+    def _compiled_read(self, address: int) -> str | None:
+        """The chip's source for a read of ``address``: what a read gives, with no effect."""
         index, register = ROUTES[address - IO_BASE]
         if index < 0:
             return f"mem[{address}]"
@@ -300,8 +312,9 @@ class IOArea:
 
     def write_source(self, address: int) -> tuple[str, bool] | None:
         """A write at ``address`` as statements with ``{value}`` and ``{now}`` (the store
-        into memory included), and whether the CPU's block ends after it; None when the
-        chip's method must be called."""
+        into memory included), and whether the CPU's block ends after it: the chip's
+        source, else its ``write`` called straight where the write cannot move an event;
+        None when the write must go through the machine (or a debugger watches it)."""
         index, register = ROUTES[address - IO_BASE]
         if address in self.hooked:
             return None
@@ -311,9 +324,12 @@ class IOArea:
             return f"mem[{address}] = {{value}} & 0x0F", False
         source = _source(self.chips[index], register, True)
         if source is None:
-            return None
+            event_writes = self._event_writes[index]
+            if event_writes is None or register in event_writes:
+                return None
+            source = f"{{chip}}.write({register}, {{value}}, {{now}})"
         chip = CHIP_NAMES[index]
         # memory shows what a read would give (the chip's peek where the read has effects)
-        mirror = self.read_source(address) or f"{chip}.peek({register}, {{now}})"
+        mirror = self._compiled_read(address) or f"{chip}.peek({register}, {{now}})"
         text = source.format(chip=chip, now="{now}", value="{value}")
         return f"{text}\nmem[{address}] = {mirror}", ENDS_BLOCK[index]

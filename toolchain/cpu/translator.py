@@ -97,9 +97,7 @@ class CompiledIO(Protocol):
     visible: bool  # whether the I/O area is shown now
     hooked: frozenset[int]  # addresses whose stores the owner must see through ``on_write``
 
-    def read_source(self, address: int) -> str | None: ...
-
-    def read_has_effects(self, address: int) -> bool: ...
+    def read_source(self, address: int) -> str | None: ...  # None: through ``io_read``
 
     def write_source(self, address: int) -> tuple[str, bool] | None: ...
 
@@ -1052,7 +1050,7 @@ class _BlockWriter:
                 self.region.uses_io = True
                 return f"({source.format(now=self.now())} if io_on else mem[{address}])"
             self.emit(f"cpu.cycles = {self.now()}", indent)
-            if io is not None and io.read_has_effects(int(address)):
+            if io is not None:
                 # the owner may move the chips' next event closer (see the module's description)
                 self.emit(f"u = io_read({address})\nhorizon = cpu.horizon", indent)
                 return "u"
