@@ -14,17 +14,21 @@ SHARED = REPO.parent / "shared"
 DATA = Path(__file__).resolve().parent / "data"
 
 
-@pytest.fixture(autouse=True)
-def _no_rom_discovery(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tests run the machine on c64tc's own models, as CI does (CI has no ROMs), even
-    where a VICE with its ROMs is installed; tests marked ``vice_roms`` look for them."""
-    if "vice_roms" not in request.keywords:
-        monkeypatch.setenv("C64TC_ROMS", "none")
-
-
 #: the C64's ROMs for tests (KERNAL 901227-03, BASIC 901226-01, character ROM 901225-01 and
 #: the 1541's DOS), beside the repository as CI has them; never copied into the repository
 SHARED_ROMS = SHARED / "roms"
+
+
+@pytest.fixture(autouse=True)
+def _no_rom_discovery(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests run the machine on c64tc's own models, even where a VICE with its ROMs is
+    installed; tests marked ``vice_roms`` compare with the ROMs: c64tc's own search
+    (a command line without ``--roms``) then finds the ones ``c64_roms()`` gives, those
+    of ../shared/roms, as CI has them."""
+    if "vice_roms" not in request.keywords:
+        monkeypatch.setenv("C64TC_ROMS", "none")
+    elif SHARED_ROMS.is_dir():
+        monkeypatch.setenv("C64TC_ROMS", str(SHARED_ROMS))
 
 
 def c64_roms() -> RomSet:
@@ -101,7 +105,12 @@ def play_on_terminal(arguments: list[str], answers: list[str]) -> tuple[int, lis
         wait_for_prompt(shown)
         shown = len(output)
         os.write(master, answer.encode() + b"\r")
-    read_for(1.5)
+    # everything the program shows until it ends (a loaded machine starts Python slowly:
+    # a fixed pause lost the last lines), then what is still in the terminal's buffer
+    deadline = time.time() + 20
+    while process.poll() is None and time.time() < deadline:
+        read_for(0.1)
+    read_for(0.2)
     returncode = process.wait(timeout=20)
     os.close(master)
     lines = output.decode(errors="replace").replace("\r", "").split("\n")

@@ -276,6 +276,7 @@ def test_cli_error_exit_status_and_no_output(tmp_path: Path) -> None:
 def test_listing_vice_labels_and_symbols() -> None:
     program = assemble("10 *= $c000\n20 start lda #$01:sta $d020\n30 .byt 1,2,3,4\n40 done = start\n")
     assert listing(program).splitlines() == [
+        "; Profi-Ass 64 dialect (the default)",
         "                10 *= $c000",
         "C000  A9 01     20 start lda #$01:sta $d020",
         "C002  8D 20 D0",

@@ -163,3 +163,17 @@ def test_mutated_sources_long_profile(source: str) -> None:
 
 def test_the_seed_sources_are_there() -> None:
     assert len(_SEEDS) >= 2
+
+
+def test_running_past_the_end_of_memory_is_one_error_not_a_cascade() -> None:
+    # issue 21: "runs past $FFFF" used to be followed by a spurious "no origin" error, and the
+    # labels after it by "undefined symbol" errors where they are used
+    messages = _messages("*=$fffe\n lda $1234\n nop\nlater rts\n jmp later\n")
+    assert messages == ["the program runs past $FFFF, the end of memory"]
+    messages = _messages("*=$fffe\n .byt 1,2,3\nafter = *+1\n lda after\n")
+    assert messages == ["the program runs past $FFFF, the end of memory"]
+    # a new origin gives addresses again, and errors there are reported as usual
+    messages = _messages("*=$fffe\n lda $1234\n*=$1000\n lda nowhere\n")
+    assert messages == ["the program runs past $FFFF, the end of memory", "undefined symbol 'nowhere'"]
+    # an origin outside memory is one error too
+    assert _messages("*=$10000\n nop\n") == ["origin $10000 is outside the 64 KiB address space"]

@@ -273,13 +273,11 @@ def test_the_order_is_the_real_rom_s(tmp_path: Path) -> None:
     """BASIC in ROM runs the same program; its variable table (VARTAB $2D .. ARYTAB
     $2F, 7 bytes a variable; arrays up to STREND $31, each with its length) lists the
     names in the same order."""
+    from tests.conftest import c64_roms
     from toolchain.c64.machine import Keyboard
-    from toolchain.c64.roms import find_roms
     from toolchain.c64.run import Session, load_program
 
-    roms = find_roms()
-    if roms is None:
-        pytest.skip("the C64's ROMs are not installed (C64TC_ROMS or a VICE on the PATH)")
+    roms = c64_roms()
     session = Session(load_program(listing(tmp_path, ORDER)), roms=roms, boot=True)
     assert session.run(Keyboard("|")).message == "program ended"
     memory = session.machine.memory

@@ -1,32 +1,47 @@
 """The BASIC runner's shortcuts against the ROM's own ways.
 
 Generated code and its helpers take shortcuts where they can prove the C64 computes
-the same: NEXT adds whole numbers in Python (``ForFrame``, ``values._next``), array
-elements are one dictionary look-up (``values.Cells``), MID$ and LEFT$ are slices,
-VAL is remembered per text (``values.Values``), and floats.py's operators, ``_r``,
-VAL of digits and STR$ of integers skip the step-by-step routines.  Each shortcut
-is compared here, on random operands weighted to the edges (2**31, 2**32, 10**9
-where STR$ turns to E notation, -0, just below and above each), with the full
-routine of floats.py, and with the real BASIC ROM run on the 6502 core when the
-ROMs are there (tests/test_floats_rom.py finds them); the programs' errors with
-what VICE prints.
+the same (each proof is a comment at the shortcut): NEXT adds whole numbers in Python
+(``ForFrame``, ``values._next``), array elements are one dictionary look-up
+(``values.Cells``), MID$ and LEFT$ are slices, VAL is remembered per text
+(``values.Values``), and floats.py's operators, ``_r``, ``_int16``, VAL of digits and
+STR$ of integers skip the step-by-step routines.  Each shortcut is compared here with
+the real BASIC ROM's routines run on the 6502 core (the ROMs from ../shared/roms, as CI
+has them: tests/conftest.py ``c64_roms``), and with floats.py's full routines: first on
+the edges of its guard (explicit examples), then on examples weighted to the edges
+(2**31, 2**32, 10**9 where STR$ turns to E notation, -0, just below and above each),
+derandomized.  Whole programs at the edges are compared with VICE's screens and with
+BASIC in ROM in tests/test_basic_runner.py (next-edges, rounding, shortcuts); the
+programs' errors here with what VICE prints.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from tests.test_floats_rom import BASIC_ROM, KERNAL_ROM, BasicRom, _rom_folder
+from tests.conftest import c64_roms
+from tests.test_floats_rom import BasicRom
 from toolchain.basic import floats, tokenize_text
 from toolchain.basic.runner import Runtime
 from toolchain.basic.runner.contract import BasicError, ForFrame, Kind
 from toolchain.basic.runner.expressions import ExpressionCompiler
-from toolchain.basic.runner.values import Array, Undimensioned, Values, _left, _mid, _next, _r, _val, helpers
+from toolchain.basic.runner.values import (
+    Array,
+    Undimensioned,
+    Values,
+    _int16,
+    _left,
+    _mid,
+    _next,
+    _r,
+    _val,
+    helpers,
+)
 from toolchain.basic.tokens import TOKEN
 from toolchain.c64.machine import C64
 from toolchain.c64.outcome import Stop
@@ -38,20 +53,24 @@ TWO_32 = 2.0**32
 SCALES = [pytest.param(1, id="brief"), pytest.param(20, marks=pytest.mark.slow, id="long")]
 
 
-def explore(examples: int, check: Callable[..., None], *strategies: st.SearchStrategy[Any]) -> None:
-    """Run ``check`` on ``examples`` random examples drawn from ``strategies``."""
-    checks = settings(max_examples=examples, deadline=None, database=None,
+def explore(examples: int, check: Callable[..., None], *strategies: st.SearchStrategy[Any],
+            edges: Sequence[tuple[Any, ...]] = ()) -> None:
+    """Run ``check`` on each of ``edges`` (explicit ``@example``s: the edges of the guard
+    under test, always run first), then on ``examples`` examples drawn from
+    ``strategies``, derandomized (the same examples on every run: a test that passes by
+    luck is no test)."""
+    checks = settings(max_examples=examples, deadline=None, database=None, derandomize=True,
                       suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-    checks(given(*strategies)(check))()
+    test = given(*strategies)(check)
+    for edge in reversed(edges):
+        test = example(*edge)(test)
+    checks(test)()
 
 
 @pytest.fixture(scope="module")
 def rom() -> BasicRom:
-    folder = _rom_folder()
-    if folder is None:
-        pytest.skip(f"the C64 ROMs ({BASIC_ROM}, {KERNAL_ROM}) are absent: set C64TC_ROMS to their "
-                    "folder (VICE's share/vice/C64 has them)")
-    return BasicRom((folder / BASIC_ROM).read_bytes(), (folder / KERNAL_ROM).read_bytes())
+    roms = c64_roms()
+    return BasicRom(roms.basic, roms.kernal)
 
 
 # -- the ROM's arithmetic, step by step (no shortcut of floats.py's) ------------------------------
@@ -73,14 +92,6 @@ def full_multiply(left: float, right: float) -> float:
 def full_store(value: float) -> float:
     """The value as MOVMF ($BBD4) stores it: rounded by the rounding byte."""
     return floats.from_fac(floats.round_fac(floats.to_fac(value)))
-
-
-def rom_next(value: float, step: float, limit: float) -> tuple[float, bool]:
-    """NEXT ($AD1E): the step added to the variable, stored; the loop goes on while
-    FCOMP of the limit with that value differs from the sign of the step."""
-    stored = full_store(full_add(value, step))
-    sign = (step > 0) - (step < 0)
-    return stored, floats._compare(floats.to_fac(limit), floats.to_fac(stored)) != sign
 
 
 # -- operands at the edges --------------------------------------------------------------------
@@ -105,6 +116,39 @@ steps = st.one_of(any_integers, st.sampled_from([0.5, -0.5, 0.1, 2.0**-31]), sto
 # -- NEXT -------------------------------------------------------------------------------------------
 
 RESUME = 777  # the segment a FOR frame of these tests goes back to
+# The edges of NEXT's shortcut: a variable at -2**32 (one past the guard: the sum's
+# unit lies in the FAC's rounding byte, issue 21's loop), at +-(2**32 - 1) (the last
+# inside), sums that reach +-2**32, whole steps at the guard's ends, limits at and
+# beside the sum.  (value, step, limit) triples.
+NEXT_EDGES = [
+    (-4294967296.0, 4294967295.0, 1e30), (-4294967296.0, 1.0, 1e30), (-4294967296.0, 4294967295.0, -1.0),
+    (-4294967296.0, 4294967295.0, -2.0), (-4294967296.0, 4294967295.0, 0.0), (4294967296.0, -1.0, -1e30),
+    (4294967296.0, -4294967295.0, -1e30), (4294967296.0, -4294967295.0, 1.0), (-4294967297.0, 2.0, 1e30),
+    (-8589934591.0, 4294967295.0, 1e30), (-4294967295.0, 4294967295.0, 1e30),
+    (4294967295.0, -4294967295.0, -1.0),
+    (-4294967295.0, 1.0, 1e30), (4294967294.0, 1.0, 1e30), (4294967295.0, 1.0, 1e30),
+    (4294967295.0, 1.0, 4294967295.0), (-4294967295.0, -1.0, -1e30), (0.0, 4294967295.0, 4294967295.0),
+    (1.0, 4294967295.0, 1e30), (0.0, -4294967295.0, -4294967295.0), (-1.0, -4294967295.0, -1e30),
+    (2147483647.0, 2147483648.0, 1e30), (5.0, 1.0, 5.0), (5.0, 1.0, 6.0), (5.0, -1.0, 4.0), (5.0, -1.0, 5.0),
+    (-0.5, 1.0, 1.0), (0.0, 4294967296.0, 1e30), (0.0, -4294967296.0, -1e30), (1e30, 1.0, 2e30),
+]
+
+
+def rom_next(rom: BasicRom, value: float, step: float, limit: float) -> tuple[float, bool] | str:
+    """NEXT ($AD1E) on the ROM's own routines: FADD ($B867) of the variable (memory)
+    and the step (FAC), the sum stored by MOVMF ($BBD4, which rounds the FAC), then
+    FCOMP ($BC5B) of the limit with the rounded FAC; the loop goes on while that
+    differs from the sign of the step.  The stored value and whether the loop goes
+    on, or the error."""
+    total = rom.binary("+", value, step)
+    if isinstance(total, str):
+        return total
+    stored = rom.store(total)
+    if isinstance(stored, str):
+        return stored
+    result = floats.from_bytes(stored)
+    sign = (step > 0) - (step < 0)
+    return result, -rom.compare(limit, result) != sign
 
 
 def compiled_next(listing: str) -> tuple[Runtime, Callable[[], int]]:
@@ -113,57 +157,52 @@ def compiled_next(listing: str) -> tuple[Runtime, Callable[[], int]]:
     return runtime, runtime.segments[runtime.segment_lines.index(20)]
 
 
-def check_generated_next(runtime: Runtime, segment: Callable[[], int], value: float, step: float,
-                         limit: float, known: bool) -> None:
+def check_generated_next(rom: BasicRom, runtime: Runtime, segment: Callable[[], int], value: float,
+                         step: float, limit: float, known: bool) -> None:
     """One NEXT of the generated code with the variable at ``value`` (``known``: the
     very object the frame last stored): its result is the ROM's NEXT, whichever
     way the code takes (its shortcut, or values._next)."""
-    value, limit = full_store(value), full_store(limit)
+    value, step, limit = floats.rounded(value), floats.rounded(step), floats.rounded(limit)
     frame = ForFrame("N_I", limit, step, RESUME, 10)
-    if known and value == int(value):
+    if known and value == int(value) and abs(value) < TWO_32:
         frame.value = value
     runtime.stack[:] = [frame]
     runtime.stack_bytes = 18
     runtime.namespace["N_I"] = value
-    try:
-        expected: tuple[float, bool] | str = rom_next(value, step, limit)
-    except floats.FloatError as error:
-        expected = error.error
+    expected = rom_next(rom, value, step, limit)
     try:
         goes_on = segment() == RESUME
     except floats.FloatError as error:
         assert expected == error.error
         return
-    assert (runtime.namespace["N_I"], goes_on) == expected
+    assert (runtime.namespace["N_I"], goes_on) == expected, (value, step, limit)
     assert len(runtime.stack) == goes_on
 
 
 @pytest.mark.parametrize("scale", SCALES)
 @pytest.mark.parametrize("listing", ["10 for i=1 to 1\n20 next\n", "20 next i\n"])
-def test_generated_next_is_the_roms_next(scale: int, listing: str) -> None:
+def test_generated_next_is_the_roms_next(rom: BasicRom, scale: int, listing: str) -> None:
     runtime, segment = compiled_next(listing)
-    explore(200 * scale, lambda value, step, limit, known: check_generated_next(
-        runtime, segment, value, step, limit, known), st.one_of(any_integers, stored_numbers), steps,
-        stored_numbers, st.booleans())
+    explore(80 * scale, lambda value, step, limit, known: check_generated_next(
+        rom, runtime, segment, value, step, limit, known), st.one_of(any_integers, stored_numbers), steps,
+        stored_numbers, st.booleans(),
+        edges=[edge + (known,) for edge in NEXT_EDGES for known in (False, True)])
 
 
-def check_next_helper_is_the_roms_next(value: float, step: float, limit: float) -> None:
+def check_next_helper_is_the_roms_next(rom: BasicRom, value: float, step: float, limit: float) -> None:
     """values._next (NEXT where the shortcut does not apply, its own whole-number
     check included): the stored sum, whether the loop goes on, and ``value`` set only
     for a whole number below 2**32."""
-    value, limit = full_store(value), full_store(limit)
+    value, step, limit = floats.rounded(value), floats.rounded(step), floats.rounded(limit)
     frame = ForFrame("N_I", limit, step, 1, 10)
     runtime = _FakeRuntime(frame, value)
-    try:
-        expected: tuple[float, bool] | str = rom_next(value, step, limit)
-    except floats.FloatError as error:
-        expected = error.error
+    expected = rom_next(rom, value, step, limit)
     try:
         goes_on = _next(runtime, None)
     except floats.FloatError as error:
         assert expected == error.error
         return
-    assert (runtime.namespace["N_I"], goes_on) == expected
+    assert (runtime.namespace["N_I"], goes_on) == expected, (value, step, limit)
     assert runtime.stack == ([frame] if goes_on else [])
     stored = runtime.namespace["N_I"]
     if frame.value is not None:
@@ -171,8 +210,9 @@ def check_next_helper_is_the_roms_next(value: float, step: float, limit: float) 
 
 
 @pytest.mark.parametrize("scale", SCALES)
-def test_next_helper_is_the_roms_next(scale: int) -> None:
-    explore(200 * scale, check_next_helper_is_the_roms_next, stored_numbers, steps, stored_numbers)
+def test_next_helper_is_the_roms_next(rom: BasicRom, scale: int) -> None:
+    explore(80 * scale, lambda value, step, limit: check_next_helper_is_the_roms_next(
+        rom, value, step, limit), stored_numbers, steps, stored_numbers, edges=NEXT_EDGES)
 
 
 class _FakeRuntime:
@@ -189,24 +229,24 @@ class _FakeRuntime:
         self.stack.pop()
 
 
-def check_next_shortcut_on_the_real_rom(rom: BasicRom, value: float, step: float) -> None:
-    """Whenever the generated NEXT would add in Python (a whole variable, a whole step
-    below 2**32, the sum in the frame's ranges: here the limit is far away or just
-    passed), FADD ($B867) and the store ($BBD4) on the ROM give the same number."""
-    value, step = full_store(value), full_store(step)
-    assume(value == int(value) and step != 0)
-    for limit in (1e30 if step > 0 else -1e30, value):
-        frame = ForFrame("N_I", limit, step, 1, 10)
-        total = value + step
-        if frame.low <= total <= frame.high or frame.past_low < total < frame.past_high:
-            rom_sum = rom.binary("+", value, step)
-            assert isinstance(rom_sum, float) and rom.store(rom_sum) == floats.to_bytes(total)
+def check_next_shortcut_ranges(rom: BasicRom, value: float, step: float, limit: float) -> None:
+    """The guard itself (ForFrame's ranges, what the generated NEXT tests): whenever a
+    whole variable plus the step lands in a range, FADD and the store on the ROM give
+    that very sum, and the range is the side of the limit the ROM's FCOMP finds."""
+    value, step, limit = floats.rounded(value), floats.rounded(step), floats.rounded(limit)
+    assume(value == int(value))
+    frame = ForFrame("N_I", limit, step, 1, 10)
+    total = value + step
+    goes_on = frame.low <= total <= frame.high
+    if goes_on or frame.past_low < total < frame.past_high:
+        assert rom_next(rom, value, step, limit) == (total, goes_on), (value, step, limit)
 
 
 @pytest.mark.parametrize("scale", SCALES)
-def test_next_shortcut_on_the_real_rom(rom: BasicRom, scale: int) -> None:
-    explore(40 * scale, lambda value, step: check_next_shortcut_on_the_real_rom(rom, value, step),
-            st.one_of(any_integers, near_edges), st.one_of(edge_integers, st.integers(-40, 40).map(float)))
+def test_next_shortcut_ranges_on_the_real_rom(rom: BasicRom, scale: int) -> None:
+    explore(100 * scale, lambda value, step, limit: check_next_shortcut_ranges(rom, value, step, limit),
+            st.one_of(any_integers, near_edges), st.one_of(edge_integers, st.integers(-40, 40).map(float)),
+            st.one_of(any_integers, near_edges, st.sampled_from([1e30, -1e30])), edges=NEXT_EDGES)
 
 
 def run_loop(start: str, limit: str, step: str) -> list[float]:
@@ -221,18 +261,26 @@ def run_loop(start: str, limit: str, step: str) -> list[float]:
     return [cells[float(index)] for index in range(int(runtime.value("C")))] + [runtime.value("I")]
 
 
-def model_loop(start: str, limit: str, step: str) -> list[float]:
-    """The same loop with the ROM's routines: FOR stores the numbers it reads."""
+def model_loop(rom: BasicRom, start: str, limit: str, step: str) -> list[float]:
+    """The same loop on the ROM's routines: FIN reads the numbers, FOR stores them."""
+    numbers = []
     # the program's text holds capitals where the listing has small letters (1E+09)
-    first, last, increment = (full_store(floats.parse_number(text.upper().encode())[0])
-                              for text in (start, limit, step))
+    for text in (start, limit, step):
+        read = rom.fin(text.upper().encode())
+        assert not isinstance(read, str)
+        stored = rom.store(read[0])
+        assert isinstance(stored, bytes)
+        numbers.append(floats.from_bytes(stored))
+    first, last, increment = numbers
     values = []
     value, goes_on = first, True
     while goes_on:
         values.append(value)
         if len(values) > 60:
             break
-        value, goes_on = rom_next(value, increment, last)
+        outcome = rom_next(rom, value, increment, last)
+        assert not isinstance(outcome, str)
+        value, goes_on = outcome
     return values + [value]
 
 
@@ -243,13 +291,17 @@ loop_steps = st.one_of(st.integers(-7, 7).map(float), st.floats(-3, 3), near_edg
     lambda value: floats.format_number(full_store(value)).strip().lower())
 
 
-def check_compiled_for_loops_step_as_the_rom(start: str, limit: str, step: str) -> None:
-    assert run_loop(start, limit, step) == model_loop(start, limit, step)
+def check_compiled_for_loops_step_as_the_rom(rom: BasicRom, start: str, limit: str, step: str) -> None:
+    assert run_loop(start, limit, step) == model_loop(rom, start, limit, step)
 
 
 @pytest.mark.parametrize("scale", SCALES)
-def test_compiled_for_loops_step_as_the_rom(scale: int) -> None:
-    explore(12 * scale, check_compiled_for_loops_step_as_the_rom, loop_numbers, loop_numbers, loop_steps)
+def test_compiled_for_loops_step_as_the_rom(rom: BasicRom, scale: int) -> None:
+    explore(12 * scale, lambda start, limit, step: check_compiled_for_loops_step_as_the_rom(
+        rom, start, limit, step), loop_numbers, loop_numbers, loop_steps,
+        edges=[("-4294967296", "1e30", "4294967295"), ("4294967296", "-1e30", "-4294967295"),
+               ("-4294967295", "1e30", "4294967295"), ("4294967294", "4294967296", "1"),
+               ("-4294967297", "-4294967290", "1"), ("1", "3", ".5")])
 
 
 # -- arrays -----------------------------------------------------------------------------------------
@@ -294,12 +346,21 @@ def check_array_cells_find_the_roms_element(sizes: tuple[int, ...], indexes: tup
     assert array.get(*indexes) == 7.0
 
 
+# whole subscripts at the bounds, just below a whole number (a FAC's rounding byte),
+# -0, the sign and size checks of INTIDX, the count of subscripts
+ARRAY_EDGES = [((4,), (index,), kind) for index in (0.0, -0.0, 3.0, 4.0, 3.0 - 2.0**-30, 4.0 - 2.0**-30,
+                                                    -(2.0**-30), 32767.0, 32767.5, 32768.0, 0.5)
+               for kind in (Kind.NUMBER, Kind.INTEGER)] + [
+    ((2, 3), (1.0, 2.0), Kind.NUMBER), ((2, 3), (1.0,), Kind.NUMBER), ((2, 3), (5.0, -1.0), Kind.NUMBER),
+    ((2, 3), (2.0, 2.0), Kind.NUMBER), ((2, 3), (1.0, 2.0, 0.0), Kind.INTEGER), ((1,), (0.0,), Kind.INTEGER)]
+
+
 @pytest.mark.parametrize("scale", SCALES)
 def test_array_cells_find_the_roms_element(scale: int) -> None:
     explore(100 * scale, check_array_cells_find_the_roms_element,
             st.lists(st.integers(1, 6), min_size=1, max_size=3).map(tuple),
             st.lists(subscripts, min_size=1, max_size=3).map(tuple),
-            st.sampled_from([Kind.NUMBER, Kind.INTEGER]))
+            st.sampled_from([Kind.NUMBER, Kind.INTEGER]), edges=ARRAY_EDGES)
 
 
 def test_undimensioned_arrays_dimension_on_first_use() -> None:
@@ -365,7 +426,11 @@ def check_mid_and_left_slices_are_the_helpers(text: str, number: float, constant
 
 @pytest.mark.parametrize("scale", SCALES)
 def test_mid_and_left_slices_are_the_helpers(scale: int) -> None:
-    explore(100 * scale, check_mid_and_left_slices_are_the_helpers, texts, positions, constants)
+    explore(100 * scale, check_mid_and_left_slices_are_the_helpers, texts, positions, constants,
+            edges=[(text, number, constant) for text in ("", "ABC", "X" * 255)
+                   for number, constant in ((0.0, "0"), (0.99999, "1"), (1.0, "255"), (255.99999, "255.9"),
+                                            (256.0, "256"), (4.0, "1"), (-0.5, ".5"), (255.0, "0"),
+                                            (1.5, "254"))])
 
 
 # -- VAL ---------------------------------------------------------------------------------------------
@@ -374,6 +439,11 @@ VAL_PIECES = ["0", "1", "5", "9", "99999999", "999999999", "1000000000", "429496
               "-", "+", " ", "A", "E39", "E-39", "1E38", "2147483648"]
 val_texts = st.lists(st.one_of(st.sampled_from(VAL_PIECES), st.integers(0, 10**10).map(str)),
                      max_size=5).map("".join)
+
+
+# the digit shortcut's edges (nine digits, ten, leading zeros) and its neighbours
+VAL_EDGES = ["", "0", "999999999", "1000000000", "000000001", "0000000001", "4294967296", " 1", "1 ", "-1",
+             "+1", "1E3", "1.", ".5", "\xb9", "12A", "1e3"]
 
 
 def check_val_cache_is_val(text: str) -> None:
@@ -386,7 +456,8 @@ def check_val_cache_is_val(text: str) -> None:
 
 @pytest.mark.parametrize("scale", SCALES)
 def test_val_cache_is_val(scale: int) -> None:
-    explore(100 * scale, check_val_cache_is_val, val_texts)
+    explore(100 * scale, check_val_cache_is_val, val_texts,
+            edges=[(text,) for text in VAL_EDGES])
 
 
 def test_val_cache_is_bounded() -> None:
@@ -400,13 +471,16 @@ digit_texts = st.one_of(st.integers(0, 999999999).map(str), st.integers(0, 10**8
                         st.sampled_from(["0", "00", "000000001", "999999999"]))
 
 
+DIGIT_EDGES = ["0", "9", "000000000", "999999999", "123456789", "100000000", "099999999"]
+
+
 def check_val_of_digits_is_fin(text: str) -> None:
     assert _val(text) == floats.parse_number(text.encode())[0]
 
 
 @pytest.mark.parametrize("scale", SCALES)
 def test_val_of_digits_is_fin(scale: int) -> None:
-    explore(50 * scale, check_val_of_digits_is_fin, digit_texts)
+    explore(50 * scale, check_val_of_digits_is_fin, digit_texts, edges=[(text,) for text in DIGIT_EDGES])
 
 
 def check_val_of_digits_on_the_real_rom(rom: BasicRom, text: str) -> None:
@@ -415,13 +489,19 @@ def check_val_of_digits_on_the_real_rom(rom: BasicRom, text: str) -> None:
 
 @pytest.mark.parametrize("scale", SCALES)
 def test_val_of_digits_on_the_real_rom(rom: BasicRom, scale: int) -> None:
-    explore(30 * scale, lambda text: check_val_of_digits_on_the_real_rom(rom, text), digit_texts)
+    explore(30 * scale, lambda text: check_val_of_digits_on_the_real_rom(rom, text), digit_texts,
+            edges=[(text,) for text in DIGIT_EDGES])
 
 
 # -- STR$ of integers, rounding on store, the operators' integer shortcuts -----------------------------
 
 printed_integers = st.one_of(edge_integers, near_edges, st.integers(-1_100_000_000, 1_100_000_000).map(float),
                              st.just(-0.0))
+
+
+# the integer shortcut's edges: 10**9 (E notation) and the numbers beside it, 0 and -0
+STR_EDGES = [0.0, -0.0, 1.0, -1.0, 9.0, 10.0, 99999999.0, 100000000.0, 999999999.0, -999999999.0, 1e9, -1e9,
+             1000000001.0, 4294967295.0, 999999999.5]
 
 
 def check_str_of_integers_is_fout(value: float) -> None:
@@ -431,7 +511,8 @@ def check_str_of_integers_is_fout(value: float) -> None:
 
 @pytest.mark.parametrize("scale", SCALES)
 def test_str_of_integers_is_fout(scale: int) -> None:
-    explore(50 * scale, check_str_of_integers_is_fout, printed_integers)
+    explore(50 * scale, check_str_of_integers_is_fout, printed_integers,
+            edges=[(value,) for value in STR_EDGES])
 
 
 def check_str_of_integers_on_the_real_rom(rom: BasicRom, value: float) -> None:
@@ -441,7 +522,14 @@ def check_str_of_integers_on_the_real_rom(rom: BasicRom, value: float) -> None:
 
 @pytest.mark.parametrize("scale", SCALES)
 def test_str_of_integers_on_the_real_rom(rom: BasicRom, scale: int) -> None:
-    explore(40 * scale, lambda value: check_str_of_integers_on_the_real_rom(rom, value), printed_integers)
+    explore(40 * scale, lambda value: check_str_of_integers_on_the_real_rom(rom, value), printed_integers,
+            edges=[(value,) for value in STR_EDGES])
+
+
+# whole numbers at 2**32 and beside it, and FACs whose rounding byte carries there
+ROUNDING_EDGES = [4294967295.0, -4294967295.0, 4294967296.0, -4294967296.0, 4294967297.0, 4294967295.5,
+                  4294967295.75, -4294967295.5, 2147483647.5, 2147483648.0, 0.0, -0.0, 0.5, 1.0 - 2.0**-40,
+                  16777215.5]
 
 
 def check_rounding_shortcut_is_the_store(value: float) -> None:
@@ -452,7 +540,8 @@ def check_rounding_shortcut_is_the_store(value: float) -> None:
 @pytest.mark.parametrize("scale", SCALES)
 def test_rounding_shortcut_is_the_store(scale: int) -> None:
     explore(100 * scale, check_rounding_shortcut_is_the_store,
-            st.one_of(any_integers, stored_numbers, st.floats(-1e12, 1e12)))
+            st.one_of(any_integers, stored_numbers, st.floats(-1e12, 1e12)),
+            edges=[(value,) for value in ROUNDING_EDGES])
 
 
 def check_rounding_shortcut_on_the_real_rom(rom: BasicRom, value: float) -> None:
@@ -463,7 +552,7 @@ def check_rounding_shortcut_on_the_real_rom(rom: BasicRom, value: float) -> None
 @pytest.mark.parametrize("scale", SCALES)
 def test_rounding_shortcut_on_the_real_rom(rom: BasicRom, scale: int) -> None:
     explore(40 * scale, lambda value: check_rounding_shortcut_on_the_real_rom(rom, value),
-            st.one_of(any_integers, near_edges))
+            st.one_of(any_integers, near_edges), edges=[(value,) for value in ROUNDING_EDGES])
 
 
 # each operator: its shortcut, the twin that stores (rounds) the result, the full routine
@@ -479,6 +568,21 @@ def outcome(function: Callable[..., float], *arguments: float) -> float | str:
         return error.error
 
 
+# (operator, left, right) at the guards' edges: operands and results at +-2**32, the
+# inexact double sum that looks whole, 2**24 for the right factor (the zero-byte quirk),
+# products at 2**32 - 1, zero and -0
+OPERATOR_EDGES = [
+    ("+", -4294967296.0, 4294967295.0), ("+", 4294967295.0, -4294967295.0), ("+", -4294967295.0, 1.0),
+    ("+", 4294967295.0, 1.0), ("+", 2147483648.0, 2147483647.0), ("+", 1520319949.0, 2 - 2.0**-31),
+    ("+", 0.5, 0.5), ("+", 0.75, 0.25), ("+", 4294967296.0, -4294967295.0), ("+", -0.0, -0.0),
+    ("-", 4294967296.0, 4294967295.0), ("-", -4294967295.0, 1.0), ("-", 0.5, 0.5), ("-", 1.0, 4294967296.0),
+    ("-", 4294967295.0, -1.0), ("-", -1.0, 4294967295.0), ("-", 1520319951.0, 2.0**-31),
+    ("*", 3.0, 16777217.0), ("*", 3.0, 16777215.0), ("*", 16777215.0, 255.0), ("*", 65535.0, 65537.0),
+    ("*", 65537.0, 65535.0), ("*", -1.0, 0.0), ("*", 0.0, -1.0), ("*", 4294967295.0, 1.0),
+    ("*", 1.0, 4294967295.0), ("*", 2147483648.0, 2.0), ("*", 8589934592.0, 0.5), ("*", 257.0, 65793.0),
+    ("*", 65536.0, 65535.0), ("*", 1.0, 16777216.0), ("*", 255.0, 16777215.0)]
+
+
 def check_operator_shortcuts_are_the_full_routines(operator: str, left: float, right: float) -> None:
     fast, stored, full = OPERATORS[operator]
     right = floats.from_fac(floats.to_fac(right))
@@ -491,7 +595,7 @@ def check_operator_shortcuts_are_the_full_routines(operator: str, left: float, r
 @pytest.mark.parametrize("scale", SCALES)
 def test_operator_shortcuts_are_the_full_routines(scale: int) -> None:
     explore(200 * scale, check_operator_shortcuts_are_the_full_routines, st.sampled_from(sorted(OPERATORS)),
-            stored_numbers, st.one_of(any_integers, stored_numbers))
+            stored_numbers, st.one_of(any_integers, stored_numbers), edges=OPERATOR_EDGES)
 
 
 def check_operator_shortcuts_on_the_real_rom(rom: BasicRom, operator: str, left: float, right: float) -> None:
@@ -510,7 +614,27 @@ def test_operator_shortcuts_on_the_real_rom(rom: BasicRom, scale: int) -> None:
     explore(40 * scale, lambda operator, left, right: check_operator_shortcuts_on_the_real_rom(
                 rom, operator, left, right),
             st.sampled_from(sorted(OPERATORS)), st.one_of(any_integers, near_edges).map(full_store),
-            st.one_of(any_integers, near_edges, stored_numbers))
+            st.one_of(any_integers, near_edges, stored_numbers), edges=OPERATOR_EDGES)
+
+
+# -- AYINT (A%=, AND, OR, NOT, DIM) ---------------------------------------------------------------------
+
+INT16_EDGES = [-32768.0, -32768.0 - 2.0**-24, -32768.0 - 2.0**-17, -32768.5, -32769.0, -32767.5, 32767.0,
+               32767.99999, 32768.0 - 2.0**-24, 32768.0, 0.0, -0.0, 0.5, -0.5, -(2.0**-30), 1e10, -1e10]
+
+
+def check_int16_on_the_real_rom(rom: BasicRom, value: float) -> None:
+    """values._int16 (its shortcut inside -32768..32767.x, else floats.to_integer) is
+    AYINT ($B1BF) on the FAC, rounding byte and all."""
+    value = floats.from_fac(floats.to_fac(value))
+    assert outcome(_int16, value) == rom.to_integer(value), value
+
+
+@pytest.mark.parametrize("scale", SCALES)
+def test_int16_on_the_real_rom(rom: BasicRom, scale: int) -> None:
+    explore(40 * scale, lambda value: check_int16_on_the_real_rom(rom, value),
+            st.one_of(st.floats(-40000, 40000), st.integers(-32770, 32770).map(float), stored_numbers),
+            edges=[(value,) for value in INT16_EDGES])
 
 
 # -- errors where the shortcuts end, as VICE prints them ---------------------------------------------

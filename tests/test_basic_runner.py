@@ -8,13 +8,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tests.conftest import DATA, play_on_terminal
+from tests.conftest import DATA, c64_roms, play_on_terminal
 from toolchain.asm import assemble
 from toolchain.basic import tokenize, tokenize_text
 from toolchain.basic.runner import is_basic_program
+from toolchain.basic.runner.contract import Ended
 from toolchain.c64.machine import C64
 from toolchain.c64.outcome import Stop
-from toolchain.c64.run import Keyboard, RunResult, program_from_prg, run_program
+from toolchain.c64.run import Keyboard, RunResult, Session, load_program, program_from_prg, run_program
 from toolchain.cli import main
 from toolchain.disk import Prg
 from toolchain.verify import nikolaus
@@ -51,6 +52,8 @@ def printed(listing: str, typed: str | None = None) -> list[str]:
 
 # -- screens measured on VICE ---------------------------------------------------------------
 
+ROUNDING_INPUT = "17612.9325|17612.9325|"
+
 @pytest.mark.parametrize(("name", "typed"), [
     ("facts", None),
     ("input", "1,abc|x1|5|7|8|9,10|  hi there  |"),
@@ -60,6 +63,10 @@ def printed(listing: str, typed: str | None = None) -> list[str]:
     ("compare", None),  # 1/3*3=1 is true: the left operand is rounded before comparing
     ("integers", None),  # A%= rounds then floors; AND floors its right operand unrounded
     ("fastpaths", None),  # the runner's shortcuts at their edges: NEXT near 2**32, slices, VAL, arrays
+    ("next-edges", None),  # NEXT's shortcut where the variable, not only the sum, reaches 2**32
+    ("rounding", ROUNDING_INPUT),  # READ, INPUT and INT(big) as a variable stores them: rounded
+    ("shortcuts", None),  # every shortcut's guard at its edges: slices, VAL, subscripts, A%=, + - *
+    ("longest-line", None),  # a line of 250 bytes (the most a C64 holds, 255 with its link) runs, lists
 ])
 def test_screen_equals_the_real_c64(name: str, typed: str | None) -> None:
     """The rows after RUN on VICE, program by program: numbers, functions, PRINT
@@ -68,6 +75,22 @@ def test_screen_equals_the_real_c64(name: str, typed: str | None) -> None:
     expected = (BASIC_DATA / f"{name}.vice.txt").read_text().splitlines()
     _, machine = run_listing(listing, typed)
     screen = [row.rstrip() for row in machine.screen.text().splitlines()]
+    assert screen[: len(expected)] == expected
+
+
+# programs that clear the screen first: BASIC in ROM on c64tc's 6502 (what CI can run)
+# shows what VICE showed, so the ROM comparisons of the tests hold where VICE is absent
+ROM_SCREENS = [("next-edges", ""), ("rounding", ROUNDING_INPUT), ("longest-line", ""),
+               pytest.param("shortcuts", "", marks=pytest.mark.slow)]  # 13 s of the ROM's BASIC
+
+
+@pytest.mark.parametrize(("name", "typed"), ROM_SCREENS)
+def test_basic_in_rom_shows_the_screen_vice_showed(name: str, typed: str) -> None:
+    expected = (BASIC_DATA / f"{name}.vice.txt").read_text().splitlines()
+    session = Session(load_program(BASIC_DATA / f"{name}.bas"), roms=c64_roms(), boot=True)
+    result = session.run(Keyboard(typed), max_cycles=200_000_000)
+    assert result.stop in (Stop.END, Stop.ERROR), result.message
+    screen = [row.rstrip() for row in session.machine.screen.text().splitlines()]
     assert screen[: len(expected)] == expected
 
 
@@ -223,9 +246,16 @@ def test_let_new_pi_st() -> None:
     assert printed("10 let a=2:print a;st;~:new\n20 print \"never\"\n") == [" 2  0  3.14159265"]
 
 
-def test_save_and_verify_are_clear_errors() -> None:
+def without_drive() -> C64:
+    """A C64 without the 1541 VICE's default machine has on device 8 (run --no-drive)."""
+    machine = C64()
+    machine.bus.detach(8)
+    return machine
+
+
+def test_save_and_verify_without_a_drive_are_clear_errors() -> None:
     for statement in ('save "x",8', 'verify "x",8'):
-        stop, transcript, _ = run(f"10 {statement}\n")
+        stop, transcript, _ = run(f"10 {statement}\n", machine=without_drive())
         assert stop is Stop.ERROR and "?DEVICE NOT PRESENT  ERROR IN 10" in lines_of(transcript)
 
 
@@ -234,14 +264,19 @@ def test_ti_and_ti_string() -> None:
 
 
 def test_printer_output_and_unsupported_devices() -> None:
-    result, machine = run_listing('10 open 4,4:print#4,"to";1:cmd 4:print "cmd":close 4\n20 print "screen"\n')
+    from toolchain.c64.drive import Printer
+
+    with_printer = C64()
+    with_printer.bus.attach(Printer(with_printer.printer))
+    result, machine = run_listing('10 open 4,4:print#4,"to";1:cmd 4:print "cmd":close 4\n20 print "screen"\n',
+                                  machine=with_printer)
     assert result.stop is Stop.END
     # CMD alone prints an empty line to the file, as the ROM's CMD ends in PRINT
     assert result.printer == b"TO 1 \r\rCMD\r"
     assert lines_of(machine.screen.transcript())[0] == "SCREEN"
-    stop, transcript, _ = run('10 open 1,8,15,"i"\n')
+    stop, transcript, _ = run('10 open 1,8,15,"i"\n', machine=without_drive())
     assert "?DEVICE NOT PRESENT  ERROR IN 10" in lines_of(transcript)
-    stop, transcript, _ = run('10 load "x",8\n')
+    stop, transcript, _ = run('10 load "x",8\n', machine=without_drive())
     assert "?DEVICE NOT PRESENT  ERROR IN 10" in lines_of(transcript)
 
 
@@ -484,3 +519,132 @@ def test_a_program_that_takes_over_basics_statement_vector_is_told_it_runs_witho
     assert result.stdout.splitlines()[:2] == ["ON", "STILL"]
     assert result.stderr.count("it extends BASIC") == 1
     assert "statement vector ($0308) at $C000" in result.stderr and "--roms DIR --boot" in result.stderr
+
+
+# -- errors are what they are (issue 21): the ROM's errors where the C64 has them, c64tc's
+# own failures as failures -----------------------------------------------------------------
+
+@pytest.mark.parametrize(("depth", "message"), [
+    (5, "?DIVISION BY ZERO  ERROR IN 20"),  # 6 nested calls fit: the sixth divides by zero
+    (6, "?OUT OF MEMORY  ERROR IN 20"),  # the seventh call finds the 6502 stack full
+])
+def test_nested_functions_fill_the_stack_where_the_rom_does(depth: int, message: str) -> None:
+    """Measured with BASIC in ROM (the same program below, on c64tc's 6502): each call
+    of FN A takes 28 bytes of the 6502 stack here."""
+    listing = f"10 def fn a(x)=1/x+fn a(x-1)\n20 n={depth}:print fn a(n)\n"
+    result, _ = run_listing(listing)
+    assert (result.stop, result.message) == (Stop.ERROR, message)
+
+
+@pytest.mark.parametrize("depth", [5, 6])
+def test_nested_functions_on_basic_in_rom(depth: int, tmp_path: Path) -> None:
+    listing = tmp_path / "fn.bas"
+    listing.write_text(f"10 def fn a(x)=1/x+fn a(x-1)\n20 n={depth}:print fn a(n)\n")
+    session = Session(load_program(listing), roms=c64_roms(), boot=True)
+    rom = session.run(Keyboard(""))
+    ours, _ = run_listing(listing.read_text())
+    assert (ours.stop, ours.message) == (rom.stop, rom.message)
+
+
+def test_a_recursion_error_in_c64tc_is_not_out_of_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A RecursionError that is not the program's FN calls is a bug of c64tc: it must
+    surface, not print ?OUT OF MEMORY."""
+    from toolchain.basic.runner import runtime
+
+    def broken(self: runtime.Runtime) -> float:
+        raise RecursionError("c64tc's own")
+
+    monkeypatch.setattr(runtime.Runtime, "free", broken)
+    with pytest.raises(RecursionError, match="c64tc's own"):
+        run_listing("10 print fre(0)\n")
+
+
+def test_a_crash_of_the_loader_is_not_machine_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolchain.basic.runner import loader
+
+    def broken(*arguments: object) -> None:
+        raise IndexError("c64tc's own")
+
+    monkeypatch.setattr(loader, "split_program", broken)
+    with pytest.raises(IndexError, match="c64tc's own"):
+        loader.as_loaded(tokenize_text("10 print 1\n"))
+
+
+@pytest.mark.parametrize("method", ["after_load", "loaded_in_direct_mode"])
+def test_a_crash_of_the_compiler_after_load_is_not_a_rom_call(monkeypatch: pytest.MonkeyPatch,
+                                                               method: str) -> None:
+    """LOAD compiles what it loaded: a compiler crash is c64tc's bug, not 'bytes that are
+    not BASIC' (Stop.ROM_CALL, which the VICE comparison took for a jam)."""
+    from toolchain.basic.runner import runtime
+
+    machine = C64()
+    rt = runtime.Runtime(tokenize_text("10 print 1\n").data, machine)
+    loaded = tokenize_text("10 print 2\n").data
+    machine.memory[0x0801 : 0x0801 + len(loaded)] = loaded
+
+    def broken(*arguments: object, **keywords: object) -> None:
+        raise KeyError("c64tc's own")
+
+    monkeypatch.setattr(runtime, "compile_program", broken)
+    with pytest.raises(KeyError, match="c64tc's own"):
+        getattr(rt, method)()
+
+
+def test_bytes_that_are_not_basic_after_load_are_an_unmodelled_stop() -> None:
+    """What LOAD put at $0801 that has no BASIC line structure: c64tc cannot run it (a
+    C64 would run whatever its bytes say), and says so."""
+    from toolchain.basic.runner import runtime
+
+    machine = C64()
+    rt = runtime.Runtime(tokenize_text("10 print 1\n").data, machine)
+    machine.memory[0x0801:0xA002] = b"\x01" * (0xA002 - 0x0801)  # no zero: no line ends
+    with pytest.raises(Ended) as raised:
+        rt.after_load()
+    assert raised.value.stop is Stop.ROM_CALL and "not a BASIC program" in raised.value.message
+
+
+def test_vice_s_jam_is_not_c64tc_s_unmodelled_rom_call() -> None:
+    """scripts/corpus-vs-vice: a run c64tc stopped because it cannot model something has
+    not ended as a jam on VICE did."""
+    from tests.test_corpus_screens import load_tool
+
+    tool = load_tool()
+    assert Stop.ROM_CALL not in tool.AGREEING_ENDS["jam"]
+
+
+# -- line numbers as LINGET reads them ($A96B) --------------------------------------------------
+
+def as_on_basic_in_rom(prg: Prg, tmp_path: Path, max_statements: int = 10_000) -> None:
+    """The program ends as BASIC in ROM (c64tc's 6502, the ROMs from ../shared/roms) ends
+    it, having printed the same."""
+    path = tmp_path / "program.prg"
+    path.write_bytes(prg.to_bytes())
+    session = Session(load_program(path), roms=c64_roms(), boot=True)
+    rom = session.run(Keyboard(""), max_cycles=30_000_000)
+    shown = session.machine.screen.transcript().splitlines()
+    rom_lines = shown[shown.index("RUN") + 1 :]
+    ours, machine = run_program(load_program(path), Keyboard(""), max_statements=max_statements)
+    assert (ours.stop, ours.message) == (rom.stop, rom.message)
+    assert machine.screen.transcript().splitlines() == rom_lines
+
+
+GOTO = bytes([0x89])
+
+
+@pytest.mark.parametrize("body", [
+    GOTO + b"9" * 5000,  # Python's int() refuses it: ?SYNTAX ERROR, as LINGET stops above 63999
+    GOTO + b"64000", GOTO + b"6400 0", GOTO + b"99999",
+    GOTO + b"0" * 4990 + b"20:",  # leading zeros count for nothing: line 20, then READY.
+], ids=["5000-digits", "64000", "6400-0", "99999", "zeros"])
+def test_goto_reads_its_line_number_as_linget(body: bytes, tmp_path: Path) -> None:
+    program = Prg(0x0801, tokenize_text("20 print 2\n").data)
+    line_20 = program.data[4:-2]  # the number and body of line 20, its zero
+    first = body + b"\0"
+    data = (0x0801 + 4 + len(first)).to_bytes(2, "little") + (10).to_bytes(2, "little") + first
+    data += (0x0801 + len(data) + 2 + len(line_20)).to_bytes(2, "little") + line_20 + b"\0\0"
+    as_on_basic_in_rom(Prg(0x0801, data), tmp_path)
+
+
+def test_spaces_between_the_digits_of_a_line_number_are_skipped(tmp_path: Path) -> None:
+    """CHRGET skips spaces: GOTO 3 0 goes to line 30."""
+    as_on_basic_in_rom(tokenize_text('10 goto 3 0\n20 print "twenty":end\n30 print "thirty"\n'), tmp_path)

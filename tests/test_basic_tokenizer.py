@@ -193,13 +193,54 @@ def test_corpus_every_listing_tokenizes_and_round_trips() -> None:
     ("64000 print\n", "t.bas:1:1: error: line number 64000 is out of range (0-63999)"),
     ('10 print "{bogus}"\n', "t.bas:1:11: error: unknown control code name {bogus} (line 10)"),
     ("10 print \"{clr\n", "t.bas:1:11: error: unterminated '{'"),
-    ("10 rem " + "x" * 80 + "\n", "t.bas:1:1: error: line too long: 82 bytes after tokenizing"),
+    ("10 rem " + "x" * 248 + "\n" + "20 rem " + "x" * 249 + "\n",
+     "t.bas:2:1: error: line too long: 251 bytes after tokenizing; a C64 holds at most 250"),
     ('10 print "{$00}"\n', "t.bas:1:11: error: a 0 byte cannot be part of a BASIC line"),
 ])
 def test_tokenizer_errors(text: str, message: str) -> None:
     with pytest.raises(UserError) as info:
         tokenize_text(text, "t.bas")
     assert info.value.report().startswith(message)
+
+
+# -- lines longer than a C64 user can type ------------------------------------------------------
+
+BASIC_DATA = Path(__file__).parent / "data" / "basic"
+
+
+def test_long_lines_are_petcats_bytes_with_a_warning_each(tmp_path: Path) -> None:
+    """Lines of up to 250 bytes after tokenizing (what a C64 holds) come out as petcat
+    writes them (tests/data/basic/long-lines.petcat.prg, VICE 3.10's petcat -w2); each
+    one that takes more than 80 characters with its number gets a warning (no C64 user
+    could type it), the others none."""
+    output = tmp_path / "long.prg"
+    result = CliRunner().invoke(main, ["tok", str(BASIC_DATA / "long-lines.bas"), "-o", str(output)])
+    assert result.exit_code == 0, result.output
+    assert output.read_bytes() == (BASIC_DATA / "long-lines.petcat.prg").read_bytes()
+    warned = [line.split(":")[1] for line in result.output.splitlines() if ": warning: " in line]
+    assert warned == ["1", "2", "3", "5", "6", "7"]  # 40 REM with 76 z's: 78 bytes and "40", 80
+    assert "long-lines.bas:2:1: warning: this line cannot be typed on a C64 as it stands: with its " \
+           "number it takes 82 characters at least (80 bytes after tokenizing)" in result.output
+
+
+@pytest.mark.parametrize(("digits", "message"), [
+    ("9" * 5000, "line number of 5,000 digits is out of range (0-63999)"),
+    ("1" + "0" * 30, "line number of 31 digits is out of range (0-63999)"),
+    ("99999", "line number 99999 is out of range (0-63999)"),
+])
+def test_a_line_number_of_thousands_of_digits_is_an_error(tmp_path: Path, digits: str, message: str) -> None:
+    """Python's int() refuses texts of more than 4,300 digits: the tokenizer must not
+    ask it (issue 21); the message stays short, the work bounded."""
+    (tmp_path / "t.bas").write_text(f"{digits} print 1\n")
+    result = CliRunner().invoke(main, ["tok", str(tmp_path / "t.bas"), "-o", str(tmp_path / "t.prg")])
+    assert result.exit_code == 1
+    assert f"t.bas:1:1: error: {message}" in result.output and "Traceback" not in result.output
+    assert len(result.output) < 1000
+
+
+def test_leading_zeros_of_a_line_number_count_for_nothing() -> None:
+    """petcat reads the number with strtol (measured: 5,000 zeros then 10 is line 10)."""
+    assert tokenize_text("0" * 5000 + "10 print 1\n").data == tokenize_text("10 print 1\n").data
 
 
 def test_all_tokenizer_errors_are_reported() -> None:

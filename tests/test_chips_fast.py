@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from benchmarks.chip_programs import CHIP_LOOPS, RAM_LOOP, RASTER_BARS, SID_PLAYER, Loop
+from benchmarks.chip_programs import CHIP_LOOPS, RASTER_BARS, SID_PLAYER, Loop
 from benchmarks.same_counts import LATE_RASTER_IRQ, RASTER_IRQ, TIMER_IRQ
 from toolchain.c64.chips.cia import Cia, SerialBusAndUserPort
 from toolchain.c64.chips.keyboard import ControlPorts, KeyMatrix
@@ -318,48 +318,3 @@ def test_the_standard_interrupts_at_once_are_those_taken_one_by_one(span: int) -
     assert fast.memory == slow.memory and fast.cpu.cycles == slow.cpu.cycles
     assert state(fast.io.cia1) == state(slow.io.cia1)
 
-
-class _StealingChip:
-    """A chip that takes ``cycles`` from the CPU at ``at`` (as the VIC-II's bad lines will)."""
-
-    EVENT_READS: frozenset[int] = frozenset()
-
-    def __init__(self, at: int, cycles: int) -> None:
-        self.at, self.cycles, self.stolen = at, cycles, 0
-        self.irq = False
-
-    def next_event(self, now: int) -> int:
-        return self.at
-
-    def advance(self, now: int) -> None:
-        if now >= self.at:
-            self.stolen, self.at = self.stolen + self.cycles, 1 << 62
-
-    def take_stolen(self) -> int:
-        stolen, self.stolen = self.stolen, 0
-        return stolen
-
-    def read(self, register: int, now: int) -> int:
-        return 0
-
-    def peek(self, register: int, now: int) -> int:
-        return 0
-
-    def write(self, register: int, value: int, now: int) -> None:
-        pass
-
-
-def test_cycles_a_chip_takes_from_the_cpu_are_an_event_of_the_schedule() -> None:
-    """The hook the VIC-II's bad lines will use: the CPU loses N cycles at cycle C."""
-    counts = []
-    for stolen in (0, 40):
-        machine = C64()
-        io = machine.io
-        io.plug(io.vic, _StealingChip(50_000, stolen), io.cia1, io.cia2)  # type: ignore[arg-type]
-        start, image = RAM_LOOP.image()
-        machine.load(Prg(start, image))
-        result = machine.sys(start, max_cycles=100_000)
-        counts.append((result.cycles, result.instructions))
-    (cycles, instructions), (cycles_stolen, instructions_stolen) = counts
-    assert cycles_stolen - cycles in range(-8, 9)  # the run ends at the limit either way
-    assert instructions - instructions_stolen == 40 // 8 * 2  # five fewer turns of INC/JMP (8 cycles)

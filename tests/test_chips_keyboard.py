@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.conftest import c64_roms
 from toolchain.c64.chips.cia import Cia
 from toolchain.c64.chips.keyboard import (
     COMMODORE,
@@ -22,7 +23,6 @@ from toolchain.c64.chips.keyboard import (
     decode_table,
 )
 from toolchain.c64.machine import text_to_keys
-from toolchain.c64.roms import find_roms
 
 pytestmark = pytest.mark.vice_roms  # the ROM comparisons look for the ROMs
 
@@ -44,9 +44,7 @@ def scan(cia: Cia, row: int, now: int) -> int:
 
 
 def test_the_table_is_the_kernals() -> None:
-    roms = find_roms()
-    if roms is None:
-        pytest.skip("the KERNAL ROM is not at hand (set C64TC_ROMS, or put VICE's x64sc on the PATH)")
+    roms = c64_roms()
     modifiers = {LEFT_SHIFT, (6, 4), CONTROL, COMMODORE}
     for column, table in enumerate(DECODE_TABLES, start=1):
         codes = roms.kernal[table - 0xE000 : table - 0xE000 + 64]
@@ -57,9 +55,7 @@ def test_the_table_is_the_kernals() -> None:
 
 def test_the_decode_tables_c64tc_serves_are_the_kernals_byte_for_byte() -> None:
     """Without the ROMs, c64tc serves PEEKs of the tables from its model (machine.py)."""
-    roms = find_roms()
-    if roms is None:
-        pytest.skip("the KERNAL ROM is not at hand (set C64TC_ROMS, or put VICE's x64sc on the PATH)")
+    roms = c64_roms()
     for index, table in enumerate(DECODE_TABLE_ADDRESSES):
         assert decode_table(index) == roms.kernal[table - 0xE000 : table - 0xE000 + 65], f"${table:04X}"
 

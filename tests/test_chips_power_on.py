@@ -1,5 +1,5 @@
 """The chips under the real KERNAL: its reset code runs on the 6502 core against c64tc's
-chips (when the ROMs are at hand: C64TC_ROMS, or the VICE on the PATH), and must leave
+chips (the ROMs of ../shared/roms: ``tests.conftest.c64_roms``), and must leave
 them as replaying :data:`KERNAL_RESET_WRITES` does, find a PAL machine through the
 raster compare, and take keys typed into the matrix through its own keyboard scan."""
 
@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from tests.conftest import c64_roms
 from toolchain.c64.chips.cia import Cia, SerialBusAndUserPort
 from toolchain.c64.chips.keyboard import ControlPorts, KeyMatrix
 from toolchain.c64.chips.power_on import KERNAL_RESET_WRITES
 from toolchain.c64.chips.sid import Sid
 from toolchain.c64.chips.vic import Vic
-from toolchain.c64.roms import find_roms
 from toolchain.c64.screen import screen_codes_to_text
 from toolchain.cpu.core import CPU
 from toolchain.cpu.opcodes import OPCODES
@@ -127,9 +127,7 @@ class C64:
 
 
 def _roms() -> tuple[bytes, bytes]:
-    roms = find_roms()
-    if roms is None:
-        pytest.skip("the C64 ROMs are not at hand (set C64TC_ROMS, or put VICE's x64sc on the PATH)")
+    roms = c64_roms()
     return roms.kernal, roms.basic
 
 

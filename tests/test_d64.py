@@ -142,3 +142,36 @@ def test_cli(tmp_path: Path) -> None:
     assert run("d64", "rm", str(disk), "sh").exit_code == 0
     assert run("d64", "rename", str(disk), "superhirn2", "s2").exit_code == 0
     assert '3    "S2"               PRG' in run("d64", "list", str(disk)).output
+
+
+def test_a_bug_in_c64tcs_own_change_surfaces_as_the_bug(image: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21: an IndexError or KeyError raised by c64tc's own code in a change was
+    reported as "the change failed in the d64 package" (exit 1), hiding the bug from the
+    tests and the fuzz runs.  Only what the package raises is a message."""
+    d64.add(image, "one", SUPERHIRN)
+    before = image.read_bytes()
+
+    def broken(*arguments: object) -> None:
+        raise KeyError("c64tc's own bug")
+
+    monkeypatch.setattr(d64, "_select", broken)
+    with pytest.raises(KeyError, match="c64tc's own bug"):
+        d64.remove(image, "one")
+    assert image.read_bytes() == before
+
+
+def test_what_the_d64_package_raises_in_a_change_is_a_message(image: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from d64.dos_path import DOSPath  # type: ignore[import-untyped]
+
+    d64.add(image, "one", SUPERHIRN)
+    before = image.read_bytes()
+
+    def failing(self: object) -> None:
+        raise IndexError("block 99 out of range")
+
+    monkeypatch.setattr(DOSPath, "unlink", failing)
+    with pytest.raises(UserError, match=r"the change failed in the d64 package \(block 99 out of range\); "
+                                        "the image is unchanged"):
+        d64.remove(image, "one")
+    assert image.read_bytes() == before

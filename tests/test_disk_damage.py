@@ -240,7 +240,8 @@ FSCK_HANGS = {"directory loops on itself", "directory loops back", "directory li
 def d64_fsck_finds_errors(image: Path) -> bool:
     """d64-fsck's verdict, run in this process (its check_image, as its command line
     runs it, without the start-up of a new Python for each image)."""
-    fsck = pytest.importorskip("d64.scripts.d64_fsck", reason="d64-fsck (from the d64 package) is missing")
+    from d64.scripts import d64_fsck as fsck  # type: ignore[import-untyped]  # d64 is a dependency
+
     fsck.FIX, fsck.YES, fsck.VERBOSE, fsck.QUIET = False, False, False, True
     try:
         with contextlib.redirect_stdout(io.StringIO()):

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
+from tests.conftest import c64_roms
 from toolchain.c64.roms import ROMS_ENV, find_chargen, find_rom, find_roms
 from toolchain.c64.screen import screen_code_to_text, screen_codes_to_text
 from toolchain.cli.screen import screen_command
@@ -22,16 +23,13 @@ from toolchain.display.font import fallback_font, font_from_chargen, legacy_glyp
 from toolchain.display.keys import RUN_STOP, KeyDecoder
 from toolchain.display.state import CELLS, ScreenImage, lowercase_from_d018
 
-pytestmark = pytest.mark.vice_roms  # the character ROM, found beside an installed VICE
+pytestmark = pytest.mark.vice_roms  # the character ROM (tests.conftest.c64_roms)
 
 SETS = (False, True)  # upper case/graphics, lower/upper case
 
 
 def _chargen() -> bytes:
-    found = find_chargen()
-    if found is None:
-        pytest.skip("no C64 character ROM (give C64TC_ROMS, or put VICE with its ROMs on the PATH)")
-    return found[0]
+    return c64_roms().chargen
 
 
 # -- screen codes as characters ----------------------------------------------------------------
@@ -83,8 +81,32 @@ def test_text_for_the_lower_case_set() -> None:
     row = charset.screen_codes_to_text(bytes(range(0x00, 0x80)), lowercase=True)
     assert row[0x01:0x1B] == "abcdefghijklmnopqrstuvwxyz" and row[0x41:0x5B] == "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
     differing = [code for code in range(128) if row[code] != screen_code_to_text(code)]
-    assert differing == [*range(0x01, 0x1B), *range(0x41, 0x5B), 0x5E, 0x5F, 0x69]
+    # where the character ROM's two halves differ (test_the_sets_differ_where_the_roms_two_halves_differ)
+    assert differing == [*range(0x01, 0x1B), *range(0x41, 0x5B), 0x5E, 0x5F, 0x69, 0x7A]
     assert charset.text_for(0x81, True) == "a" and charset.text_for(0xC1, True) == "A"
+
+
+@pytest.mark.parametrize("lowercase", SETS)
+def test_the_text_keeps_apart_every_glyph_the_character_rom_draws_apart(lowercase: bool) -> None:
+    """Issue 21: the transcript's text gave one character to glyphs the ROM draws
+    differently (six horizontal lines as "─", the shifted space as a space...), so a
+    text comparison with a real screen missed differences.  Every code of a set has its
+    own character, the shifted space ($60, CHR$(160)) U+00A0, even where the ROM's
+    shapes are alike ($20/$60: both blank, but different characters to the C64)."""
+    rom = font_from_chargen(_chargen())
+    text = [charset.text_for(code, lowercase) for code in range(128)]
+    for first in range(128):
+        for second in range(first + 1, 128):
+            if rom.glyph(first, lowercase) != rom.glyph(second, lowercase):
+                assert text[first] != text[second], (hex(first), hex(second))
+    assert len(set(text)) == 128
+    assert text[0x60] == charset.text_for(0xE0, lowercase) == "\u00a0" and text[0x20] == " "
+    assert rom.glyph(0x60, lowercase) == rom.glyph(0x20, lowercase)  # drawn alike, kept apart
+
+
+def test_a_row_keeps_its_trailing_shifted_spaces() -> None:
+    row = bytes([0x01, 0x60, 0x20, 0x60, 0xE0]) + b"\x20" * 35
+    assert charset.screen_row_text(row) == "A\u00a0 \u00a0\u00a0"  # str.rstrip() would take them
 
 
 @pytest.mark.parametrize("lowercase", SETS)

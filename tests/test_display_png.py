@@ -22,8 +22,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from tests.conftest import DATA
-from toolchain.c64.roms import find_chargen
+from tests.conftest import DATA, c64_roms
 from toolchain.display.font import fallback_font
 from toolchain.display.palette import PEPTO_PAL
 from toolchain.display.png import (
@@ -39,7 +38,7 @@ from toolchain.display.png import (
 )
 from toolchain.display.state import CELLS, COLUMNS, ROWS, ScreenImage
 
-pytestmark = pytest.mark.vice_roms  # the character ROM, found beside an installed VICE
+pytestmark = pytest.mark.vice_roms  # the character ROM (tests.conftest.c64_roms)
 
 REFERENCES = DATA / "display"
 SCREENS = [(number, lowercase) for lowercase in (False, True) for number in range(5)]
@@ -123,10 +122,7 @@ def _outside_text(indices: list[int]) -> list[int]:
 
 
 def _chargen() -> bytes:
-    found = find_chargen()
-    if found is None:
-        pytest.skip("no C64 character ROM (give C64TC_ROMS, or put VICE with its ROMs on the PATH)")
-    return found[0]
+    return c64_roms().chargen
 
 
 def _x64sc() -> None:
@@ -258,8 +254,9 @@ def test_run_screenshot_is_the_picture_of_the_screen_vice_measured(tmp_path: Pat
     monkeypatch.setattr(roms, "find_chargen", lambda explicit=None: None)  # the fallback font
     machine_data = Path(__file__).parent / "data" / "machine"
     shot = tmp_path / "rom-input.png"
+    # on c64tc's models: with the ROMs, pictures take the machine's own character ROM
     result = CliRunner().invoke(main, ["run", str(machine_data / "rom-input.bas"), "--input", "hello c64|",
-                                       "--screenshot", str(shot)])
+                                       "--no-roms", "--screenshot", str(shot)])
     assert result.exit_code == 0, result.output
     vice = ScreenImage.from_files(machine_data / "rom-input.screen.bin",
                                   machine_data / "rom-input.colour.bin", border=14, background=6)

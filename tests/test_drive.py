@@ -94,13 +94,17 @@ def test_disk_puts_an_image_in_drive_8_for_a_program_from_a_file(disk_with_write
     assert names_on(disk_with_writer) == []
 
 
-def test_without_a_disk_device_8_is_not_present_and_says_how_to_attach_one(tmp_path: Path) -> None:
+def test_without_a_disk_the_drive_is_empty_and_with_no_drive_device_8_is_not_present(tmp_path: Path) -> None:
     program = tmp_path / "w.bas"
     program.write_text(WRITER, encoding="utf-8")
     result = CliRunner().invoke(main, ["run", str(program)])
+    assert result.exit_code == 0, result.output
+    # tests/data/drive/empty-drive: the 1541 answers, its disk is missing
+    assert result.stdout.splitlines()[0] == " 74 DRIVE NOT READY 0  0"
+    result = CliRunner().invoke(main, ["run", str(program), "--no-drive"])
     assert result.exit_code == 1
     assert "?DEVICE NOT PRESENT  ERROR IN 10" in result.stdout
-    assert "--disk IMAGE" in result.stderr
+    assert "--no-drive" in result.stderr
 
 
 def test_write_disk_needs_a_disk_and_one_drive_holds_one_disk(disk_with_writer: Path, tmp_path: Path) -> None:
@@ -159,9 +163,47 @@ def test_load_typed_at_ready_loads_and_does_not_run(typed_load: tuple[Path, Path
 
 @pytest.mark.vice_roms
 def test_load_typed_at_ready_shows_what_the_rom_shows(typed_load: tuple[Path, Path]) -> None:
-    from toolchain.c64.roms import find_roms
+    from tests.conftest import c64_roms
 
-    if find_roms() is None:
-        pytest.skip("the C64 ROMs are absent (set C64TC_ROMS, or put VICE with its ROMs on the PATH)")
+    c64_roms()  # c64tc's own search finds them (the autouse fixture points it there)
     rom = screen_rows(typed_load, "--boot")
     assert screen_rows(typed_load, "--no-roms") == rom[rom.index('LOAD"P",8'):]
+
+
+# -- what --write-disk writes ---------------------------------------------------------------------
+
+@pytest.mark.parametrize(("unmodelled", "status"), [
+    ('print#15,"m-e"chr$(0)chr$(5)', 1),  # runs code in the drive
+    ('print#15,"u3"', 1),
+    ('open3,8,3,"rel,l,"+chr$(20)', 1),  # a relative file
+    ("goto 20", 2),  # the statement limit: a C64 would go on
+])
+def test_write_disk_keeps_the_image_when_c64tc_stopped_the_run(unmodelled: str, status: int,
+                                                               tmp_path: Path) -> None:
+    """The program has changed the disk (a new file) when c64tc stops it on something it
+    does not model, or at a limit: the disk is not what the program would leave, so the
+    image file stays as it was (issue 21: the fuzz round's data loss)."""
+    image = tmp_path / "d.d64"
+    assert CliRunner().invoke(main, ["d64", "create", str(image)]).exit_code == 0
+    before = image.read_bytes()
+    program = tmp_path / "p.bas"
+    program.write_text(f'10 open15,8,15:open2,8,2,"new,s,w":print#2,"x":close2\n20 {unmodelled}\n',
+                       encoding="utf-8")
+    result = CliRunner().invoke(main, ["run", str(program), "--disk", str(image), "--write-disk",
+                                       "--max-statements", "1000"])
+    assert result.exit_code == status, result.output
+    assert "not written back: c64tc stopped the run" in result.stderr
+    assert image.read_bytes() == before
+
+
+def test_validate_with_a_file_open_for_writing_leaves_a_sound_disk(tmp_path: Path) -> None:
+    """tests/data/drive/validate-open: V deletes the open file; its CLOSE then writes
+    nothing, so the disk written back is the one VICE's 1541 left (OLD and MORE)."""
+    image = tmp_path / "d.d64"
+    assert CliRunner().invoke(main, ["d64", "create", str(image)]).exit_code == 0
+    program = tool.DRIVE_DATA / "validate-open.bas"
+    result = CliRunner().invoke(main, ["run", str(program), "--disk", str(image), "--write-disk"])
+    assert result.exit_code == 0, result.output
+    assert "written back" in result.stderr
+    assert names_on(image) == ["OLD", "MORE"]
+    assert CliRunner().invoke(main, ["d64", "validate", str(image)]).exit_code == 0

@@ -10,9 +10,8 @@ byte: screen, colour RAM (4 bits a cell, as the chip keeps them), the line link
 table, every editor variable, the keyboard buffer, all of it (but the stack page,
 where the ROM keeps its registers).
 
-The ROMs are not part of the project: they are looked for with
-``toolchain.c64.roms.find_roms()`` ($C64TC_ROMS, the VICE on the PATH); the tests
-skip when none has them.  Facts measured here are pinned
+The ROMs are not part of the project: the tests take them from ../shared/roms
+(``tests.conftest.c64_roms``) and skip with the reason when they are absent.  Facts measured here are pinned
 without ROMs in tests/test_editor.py.
 """
 
@@ -26,38 +25,27 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import c64_roms
 from tests.test_editor import FACTS, Fact, start_memory
 from toolchain.c64 import editor as ed
 from toolchain.c64.editor import ScreenEditor
 from toolchain.c64.keyboard import Keyboard
 from toolchain.c64.memory import power_on_memory
-from toolchain.c64.roms import RomSet, find_roms
+from toolchain.c64.roms import RomSet
 from toolchain.cpu.core import CPU
 from toolchain.cpu.translator import TranslatingCPU
-from toolchain.diagnostics import UserError
 
 SENTINEL = 0x02A7  # unused RAM the routines return to; never executed
 WAIT_FOR_KEY = 0xE5CD  # the editor's loop that polls the keyboard buffer count
 COLOUR_MASK = bytes(value & 0x0F for value in range(256))
 
 
-def _find() -> RomSet | None:
-    try:
-        roms = find_roms()
-    except UserError:
-        return None
-    return roms
-
-
-ROMS = _find()
 pytestmark = pytest.mark.vice_roms
 
 
 @pytest.fixture(scope="module")
 def roms() -> RomSet:
-    if ROMS is None:
-        pytest.skip("no C64 ROMs: set C64TC_ROMS or put VICE with its ROMs on the PATH")
-    return ROMS
+    return c64_roms()
 
 
 class RomEditor:
@@ -512,12 +500,10 @@ def test_pinned_fact_is_what_the_rom_does(roms: RomSet, fact: Fact) -> None:
     assert fact.run(RomEditor(roms, memory, keyboard)) == fact.expected
 
 
-def test_start_memory_is_what_the_kernal_initialisation_leaves() -> None:
+def test_start_memory_is_what_the_kernal_initialisation_leaves(roms: RomSet) -> None:
     """The two variables tests/test_editor.py's start memory adds to power_on_memory()
     are the KERNAL's ($E518 on the ROM)."""
-    if ROMS is None:
-        pytest.skip("no C64 ROMs")
-    rom = RomEditor(ROMS, power_on_memory())
+    rom = RomEditor(roms, power_on_memory())
     rom.call(0xE518)
     ours = start_memory()
     for address in (ed.OUTPUT_DEVICE, ed.LDTB1 + 25):

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from toolchain import fileio
 from toolchain.cli import main
@@ -126,3 +126,176 @@ def test_asm_writes_program_listing_and_labels_together(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert program.read_bytes() == bytes([0x00, 0xC0, 0xA9, 0x01, 0x60])
     assert "C000  A9 01     lda #1" in (tmp_path / "x.lst").read_text()
+
+
+# -- issue 21's fuzz findings: files and paths ----------------------------------------------------
+
+@pytest.fixture
+def inputs(tmp_path: Path) -> dict[str, Path]:
+    """A listing, a source, a PRG, an MSE dump, a disk with a file, a screen dump."""
+    from toolchain import mse
+    from toolchain.disk import d64
+
+    files = {"bas": tmp_path / "p.bas", "asm": tmp_path / "a.asm", "prg": tmp_path / "p.prg",
+             "mse": tmp_path / "p.mse", "d64": tmp_path / "p.d64", "screen": tmp_path / "screen.bin"}
+    files["bas"].write_text('10 print "hi"\n')
+    files["asm"].write_text(SOURCE)
+    files["prg"].write_bytes(bytes([0x00, 0xC0, 0xA9, 0x01, 0x60]))
+    data = bytes([0xA9, 0x01, 0x60])
+    files["mse"].write_text(f"C000 : A9 01 60   {mse.checksum(0xC000, data):02X}\n")
+    d64.create(files["d64"], "test", "ab")
+    d64.add(files["d64"], "p", files["prg"].read_bytes())
+    files["screen"].write_bytes(b"\x00\x04" + bytes(1000))
+    return files
+
+
+# every writer, with OUT where its output goes
+WRITERS = {
+    "asm": ["asm", "{asm}", "-o", "OUT"],
+    "tok": ["tok", "{bas}", "-o", "OUT"],
+    "disasm": ["disasm", "{prg}", "-o", "OUT"],
+    "mse toprg": ["mse", "toprg", "{mse}", "-o", "OUT"],
+    "mse fromprg": ["mse", "fromprg", "{prg}", "-o", "OUT"],
+    "d64 create": ["d64", "create", "OUT", "--force"],
+    "d64 extract": ["d64", "extract", "{d64}", "p", "-o", "OUT"],
+    "screen": ["screen", "{screen}", "-o", "OUT"],
+    "run --printer": ["run", "{bas}", "--printer", "OUT"],
+    "run --screenshot": ["run", "{bas}", "--screenshot", "OUT"],
+    "run --audio": ["run", "{bas}", "--audio", "OUT"],
+}
+
+
+def _invoke(arguments: list[str], inputs: dict[str, Path], out: str) -> Result:
+    return CliRunner().invoke(main, [out if a == "OUT" else a.format(**inputs) for a in arguments])
+
+
+@pytest.mark.parametrize("writer", sorted(WRITERS))
+def test_a_dangling_symlink_is_written_through_only_into_an_existing_folder(
+        writer: str, inputs: dict[str, Path], tmp_path: Path) -> None:
+    """Issue 21: writing through a link to nowhere/sub/x created nowhere/sub."""
+    link = tmp_path / "out.link"
+    link.symlink_to("nowhere/sub/x")
+    result = _invoke(WRITERS[writer], inputs, str(link))
+    assert result.exit_code == 1, result.output
+    assert "is a symbolic link to" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "nowhere").exists()
+    (tmp_path / "there").mkdir()  # into a folder that exists: written through
+    link.unlink()
+    link.symlink_to("there/x")
+    assert _invoke(WRITERS[writer], inputs, str(link)).exit_code == 0
+    assert (tmp_path / "there" / "x").is_file()
+
+
+@pytest.mark.parametrize("writer", sorted(WRITERS))
+def test_an_output_name_too_long_for_the_file_system_is_a_message(
+        writer: str, inputs: dict[str, Path], tmp_path: Path) -> None:
+    """Issue 21: a name over 255 bytes was an `OSError: File name too long` traceback."""
+    result = _invoke(WRITERS[writer], inputs, str(tmp_path / ("x" * 300)))
+    assert result.exit_code == 1 and not isinstance(result.exception, OSError)
+    assert "cannot write: a name in the path is too long for the file system (at most 255 bytes a " \
+        "name)" in result.output
+    assert [path.name for path in tmp_path.iterdir() if path.name.startswith(".")] == []
+
+
+def test_a_name_that_fits_is_written_however_long(tmp_path: Path) -> None:
+    """The temporary file and the backup beside a target have names of their own: they
+    must fit where the target's fits (a 250-byte name was 'File name too long')."""
+    first, second = tmp_path / ("a" * 255), tmp_path / ("a" * 254 + "b")
+    first.write_bytes(b"old")
+    write_atomic(first, b"new")
+    FileSet({first: b"newer", second: b"also"}).commit()  # with a backup of the first
+    assert (first.read_bytes(), second.read_bytes()) == (b"newer", b"also")
+    assert sorted(path.name for path in tmp_path.iterdir()) == [first.name, second.name]
+
+
+@pytest.mark.parametrize("arguments", [
+    ["d64", "list", "{fifo}"], ["d64", "validate", "/dev/zero"], ["run", "{bas}", "--disk", "/dev/zero"],
+    ["run", "{bas}", "--disk", "{fifo}"], ["tok", "{fifo}"], ["disasm", "/dev/zero"], ["run", "{fifo}:p"]],
+    ids=lambda arguments: " ".join(arguments))
+def test_an_input_that_is_no_regular_file_is_refused_not_waited_for(
+        arguments: list[str], inputs: dict[str, Path], tmp_path: Path) -> None:
+    """Issue 21: a FIFO nobody writes to, or /dev/zero, given as an image or an input
+    hung c64tc (in its own process here: a hang fails the test at the timeout)."""
+    fifo = tmp_path / "fifo.d64"
+    os.mkfifo(fifo)
+    command = [sys.executable, "-m", "toolchain", *(a.format(fifo=fifo, **inputs) for a in arguments)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert result.returncode == 1, result.stderr
+    assert "not a regular file" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_an_input_larger_than_any_c64_file_is_not_read_whole(tmp_path: Path) -> None:
+    huge = tmp_path / "huge.bas"
+    with open(huge, "wb") as handle:
+        handle.truncate(fileio.MAX_INPUT + 1)  # sparse: no disk space used
+    with pytest.raises(UserError, match="larger than 16,777,216 bytes"):
+        fileio.read_bytes(huge)
+
+
+def test_screenshot_without_a_name_is_a_usage_error(inputs: dict[str, Path]) -> None:
+    """Issue 21: `--screenshot '' --screenshot-every N` was a ValueError traceback."""
+    result = CliRunner().invoke(main, ["run", str(inputs["bas"]), "--screenshot", "",
+                                       "--screenshot-every", "1"])
+    assert result.exit_code == 2 and "--screenshot '' names no file" in result.output
+
+
+def test_a_failed_screenshot_leaves_no_frames(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21: when the final picture could not be written, the numbered frames
+    written during the run stayed.  They are written with it, all or none."""
+    from toolchain.cli import run
+
+    listing = tmp_path / "loop.bas"
+    listing.write_text('10 for i=1 to 20:print i:next\n')
+    shot = tmp_path / "shot.png"
+    final = run.Pictures.final
+
+    def final_into_a_folder(self: run.Pictures) -> None:
+        shot.mkdir()  # the final picture's place became a folder during the run
+        final(self)
+
+    monkeypatch.setattr(run.Pictures, "final", final_into_a_folder)
+    result = CliRunner().invoke(main, ["run", str(listing), "--screenshot", str(shot),
+                                       "--screenshot-every", "5"])
+    assert result.exit_code == 1 and "it is a directory" in result.output
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["loop.bas", "shot.png"]
+    shot.rmdir()
+    monkeypatch.setattr(run.Pictures, "final", final)
+    result = CliRunner().invoke(main, ["run", str(listing), "--screenshot", str(shot),
+                                       "--screenshot-every", "5"])
+    assert result.exit_code == 0, result.output
+    assert sorted(path.name for path in tmp_path.iterdir())[:2] == ["loop.bas", "shot-0001.png"]
+
+
+def _dead_pid() -> str:
+    return subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+
+
+def test_a_killed_switch_is_undone_by_the_next_command_that_reads_the_folder(tmp_path: Path) -> None:
+    """Issue 21: a SIGKILL during the build's renames left build/ mixed until a later
+    write into it; a command that only reads from build/ saw the mix."""
+    build = tmp_path / "build"
+    build.mkdir()
+    program, disk = build / "p.prg", build / "p.d64"
+    program.write_bytes(bytes([0x00, 0xC0, 0x60]))  # switched in before the kill: the new program
+    backup = build / ".p.prg.c64tc-backup"
+    backup.write_bytes(bytes([0x00, 0xC0, 0xEA, 0x60]))  # the old one
+    from toolchain.disk import d64
+
+    d64.create(disk, "old", "ab")  # not switched yet: still the old disk
+    journal = build / f".c64tc-journal-{_dead_pid()}-1.json"
+    journal.write_text(json.dumps({"files": [{"target": str(program), "backup": str(backup)},
+                                             {"target": str(disk), "backup": str(disk)}]}))
+    result = CliRunner().invoke(main, ["disasm", str(program)])
+    assert result.exit_code == 0, result.output
+    assert "NOP" in result.output.upper()  # the old program, as the old disk beside it
+    assert program.read_bytes() == bytes([0x00, 0xC0, 0xEA, 0x60]) and not journal.exists()
+
+
+def test_temporary_files_of_a_killed_process_are_removed(tmp_path: Path) -> None:
+    stale = tmp_path / f".x.prg.{_dead_pid()}-abcd1234.c64tc-tmp"
+    stale.write_bytes(b"half")
+    mine = tmp_path / f".y.prg.{os.getpid()}-abcd1234.c64tc-tmp"  # a FileSet of this process stages
+    mine.write_bytes(b"staged")
+    recover(tmp_path)
+    assert not stale.exists() and mine.exists()

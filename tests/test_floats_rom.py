@@ -13,8 +13,9 @@ disassembly (mist64/c64ref).
 
 Every result is compared bit for bit: a FAC is exponent, sign and the 40-bit mantissa
 with its rounding byte, which a Python float holds exactly.  The ROMs are not part of
-the project: the tests look in $C64TC_ROMS, beside VICE's x64sc ($C64TC_VICE or the
-PATH: ../share/vice/C64), then in ../vice-inst, and skip when none has them.  The
+the project: the tests take them from ``tests.conftest.c64_roms()`` (../shared/roms, as CI
+has them) and skip with the reason when they are absent.  The properties run
+derandomized (the same examples every run: a test that passes by luck is no test).  The
 boundary facts established here are pinned without ROMs in test_basic_floats.py
 (``EDGE_FACTS``), and the first test below re-measures every one of them.
 """
@@ -22,25 +23,17 @@ boundary facts established here are pinned without ROMs in test_basic_floats.py
 from __future__ import annotations
 
 import math
-import os
-import shutil
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import REPO
+from tests.conftest import c64_roms
 from tests.test_basic_floats import EDGE_FACTS, FIN_FACTS, Outcome
-from toolchain import vice
 from toolchain.basic import floats
 from toolchain.cpu.core import CPU
 from toolchain.cpu.translator import TranslatingCPU
-
-pytestmark = pytest.mark.vice_roms  # the BASIC and KERNAL ROMs, found beside an installed VICE
-
-BASIC_ROM, KERNAL_ROM = "basic-901226-01.bin", "kernal-901227-03.bin"
 
 STUB = 0xC000  # the few instructions that call a routine
 DONE = 0xC0F0  # where the stub ends
@@ -48,20 +41,6 @@ ERROR_HANDLER = 0xA437  # JMP ($0300) with X = the error number
 OPERAND = 0xC100  # a 5-byte operand in memory
 TEXT = 0x2000  # the text FIN reads
 ERROR_MESSAGES = 0xA328  # table of pointers to the messages, error 1 first
-
-
-def _rom_folder() -> Path | None:
-    candidates = []
-    if os.environ.get("C64TC_ROMS"):
-        candidates.append(Path(os.environ["C64TC_ROMS"]))
-    emulator = os.environ.get(vice.EMULATOR_ENV) or shutil.which("x64sc")
-    if emulator:
-        candidates.append(Path(emulator).resolve().parent.parent / "share" / "vice" / "C64")
-    candidates.append(REPO.parent / "vice-inst" / "share" / "vice" / "C64")
-    for folder in candidates:
-        if (folder / BASIC_ROM).is_file() and (folder / KERNAL_ROM).is_file():
-            return folder
-    return None
 
 
 Result = float | str  # a value, or the name of the error the ROM stops with
@@ -234,11 +213,8 @@ OUR_FUNCTIONS: dict[str, Callable[[float], float]] = {
 
 @pytest.fixture(scope="module")
 def rom() -> BasicRom:
-    folder = _rom_folder()
-    if folder is None:
-        pytest.skip(f"the C64 ROMs ({BASIC_ROM}, {KERNAL_ROM}) are absent: set C64TC_ROMS to their "
-                    "folder (VICE's share/vice/C64 has them)")
-    return BasicRom((folder / BASIC_ROM).read_bytes(), (folder / KERNAL_ROM).read_bytes())
+    roms = c64_roms()
+    return BasicRom(roms.basic, roms.kernal)
 
 
 def ours(function: Callable[..., object], *arguments: object) -> object:
@@ -328,7 +304,8 @@ fin_texts = st.lists(st.one_of(st.sampled_from(FIN_PIECES), st.integers(0, 10**1
 
 
 def _examples(count: int) -> settings:
-    return settings(max_examples=count, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    return settings(max_examples=count, deadline=None, derandomize=True, database=None,
+                    suppress_health_check=[HealthCheck.too_slow])
 
 
 # -- the properties (each runs briefly by default, longer under -m slow) -------------------------

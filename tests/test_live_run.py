@@ -309,14 +309,12 @@ def test_machine_code_polls_getin_and_sees_stop_return_z_set(play: type[Play], t
 @pytest.mark.vice_roms
 def test_with_the_real_kernal_getin_polls_and_esc_holds_run_stop_in_the_key_matrix(
         play: type[Play], tmp_path: Path) -> None:
-    from toolchain.c64.roms import find_roms
+    from tests.conftest import c64_rom_folder
 
-    roms = find_roms()
-    if roms is None:
-        pytest.skip("the C64 ROMs are absent (set C64TC_ROMS, or put VICE with its ROMs on the PATH)")
+    folder = c64_rom_folder()
     prg = tmp_path / "keys.prg"
     prg.write_bytes(bytes([0x00, 0xC0]) + GETIN_UNTIL_STOP)
-    game = play(str(prg), "--sys", "49152", "--roms", str(roms.paths["kernal"].parent))
+    game = play(str(prg), "--sys", "49152", "--roms", str(folder))
     game.wait_for_status("cycles, waiting for a key")
     game.type(b"hi")
     game.wait_for_row(0, "HI")

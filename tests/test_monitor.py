@@ -652,10 +652,9 @@ def test_an_interactive_session_ctrl_c_and_the_empty_line(loop: Path) -> None:
 @pytest.mark.vice_roms
 def test_with_the_real_roms_a_step_goes_into_the_kernal_as_in_vice(built: tuple[Path, Path],
                                                                    tmp_path: Path) -> None:
-    from toolchain.c64.roms import find_roms
+    from tests.conftest import c64_roms
 
-    if find_roms() is None:
-        pytest.skip("the C64 ROMs are absent (set C64TC_ROMS, or put VICE with its ROMs on the PATH)")
+    c64_roms()  # c64tc's own search finds them (the autouse fixture points it there)
     result = monitor(built, tmp_path, "z\nz\nz\nz\nz\nq\n")  # the ROMs found are used
     assert result.exit_code == 0, result.output
     steps = [registers_of(line) for line in result.stdout.splitlines() if line.startswith(".C:")]
@@ -664,3 +663,58 @@ def test_with_the_real_roms_a_step_goes_into_the_kernal_as_in_vice(built: tuple[
         ".C:f1ca  48          PHA            - A:93 X:00 Y:00 SP:f5 N.-.....",
         ".C:f1cb  A5 9A       LDA $9A        - A:93 X:00 Y:00 SP:f4 N.-.....",
         ".C:f1cd  C9 03       CMP #$03       - A:03 X:00 Y:00 SP:f4 ..-....."]
+
+
+# -- issue 21: a conditional watch on a busy range runs on without stopping to look ---------------
+
+TABLE_LOOP = """*= $c000
+        ldx #0
+loop    lda $c100,x
+        inx
+        cpx #16
+        bne loop
+        rts
+*= $c100
+        .byte 1,2,3,4,5,6,7,8,9,7,11,12,13,14,15,16
+"""
+
+
+@pytest.fixture
+def table_loop(tmp_path: Path) -> tuple[Path, Path]:
+    source = tmp_path / "table.asm"
+    source.write_text(TABLE_LOOP)
+    prg, labels = tmp_path / "table.prg", tmp_path / "table.labels"
+    result = CliRunner().invoke(main, ["asm", str(source), "-o", str(prg), "--vice-labels", str(labels),
+                                       "-q"])
+    assert result.exit_code == 0, result.output
+    return prg, labels
+
+
+def test_a_conditional_load_watch_sees_the_registers_after_the_load(table_loop: tuple[Path, Path],
+                                                                   tmp_path: Path) -> None:
+    """The condition is checked after the loading instruction (VICE checks watchpoints
+    after the instruction): A == 7 holds after the seventh load (X then 7) and the tenth
+    (X 10), never before; the loop is read from the program's table, not from c64tc."""
+    result = monitor(table_loop, tmp_path, "watch load c100 c10f if A == 7\ng\ng\ng\n", typed=None)
+    assert result.exit_code == 0, result.output
+    shown = result.stdout.split("(C:$c000) g\n")[1].splitlines()
+    hits = [line for line in shown if line.startswith(("#", ".C:"))]
+    assert [line.split(")")[0] for line in hits[0::2]] == ["#1 (Stop on  load c106", "#1 (Stop on  load c109"]
+    assert [registers_of(line) for line in hits[1::2]] == [
+        ".C:c002  BD 00 C1    LDA $C100,X    - A:07 X:06 Y:00 SP:f7 ..-.....",
+        ".C:c002  BD 00 C1    LDA $C100,X    - A:07 X:09 Y:00 SP:f7 ..-....."]
+    # the cycles of the loop: LDX 2, then 11 a round (LDA 4, INX 2, CPX 2, BNE taken 3)
+    assert [int(line.split()[-1]) for line in hits[1::2]] == [2 + 6 * 11 + 4, 2 + 9 * 11 + 4]
+    assert "The run has ended" in result.stdout.split("(C:$c005) g\n")[-1]
+
+
+def test_a_watch_hit_comes_before_the_breakpoint_on_the_next_instruction(table_loop: tuple[Path, Path],
+                                                                        tmp_path: Path) -> None:
+    """The instruction after the load has a breakpoint (a stop address of the machine):
+    the watch is looked at first, the breakpoint on the next g, as when the run stopped
+    after every watched load."""
+    result = monitor(table_loop, tmp_path, "watch load c106 if A == 7\nbreak c005 if X == 6\ng\ng\nq\n",
+                     typed=None)
+    assert result.exit_code == 0, result.output
+    hits = [line.split(")")[0] for line in result.stdout.splitlines() if line.startswith("#")]
+    assert hits == ["#1 (Stop on  load c106", "#2 (Stop on  exec c005"]

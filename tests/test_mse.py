@@ -123,3 +123,22 @@ def test_cli_toprg_and_fromprg(tmp_path: Path) -> None:
     assert out.read_bytes() == (DATA / "superhirn2-mse.bin").read_bytes()
     result = CliRunner().invoke(main, ["mse", "fromprg", str(out), "--name", "superhirn ii"])
     assert result.output.splitlines()[2] == "3400 : A9 93 20 D2 FF A9 01 8D   42"
+
+
+def test_a_dump_past_ffff_is_an_error_not_a_prg(tmp_path: Path) -> None:
+    """Issue 21: `mse toprg` wrote a PRG $FFFC-$10003 (one no C64 can load, and that
+    Prg.from_bytes refuses) with exit status 0."""
+    data = bytes(range(8))
+    line = f"FFFC : {' '.join(f'{b:02X}' for b in data)}   {mse.checksum(0xFFFC, data):02X}"
+    dump = tmp_path / "past.mse"
+    dump.write_text(line + "\n")
+    out = tmp_path / "past.prg"
+    result = CliRunner().invoke(main, ["mse", "toprg", str(dump), "-o", str(out)])
+    assert result.exit_code == 1 and not out.exists()
+    assert result.output.startswith(f"{dump}:1:1: error: the line's bytes $FFFC-$10003 run past $FFFF, "
+                                    "the end of memory")
+    # the last line may end exactly at $FFFF
+    ends = tmp_path / "ends.mse"
+    ends.write_text(f"FFF8 : {' '.join(f'{b:02X}' for b in data)}   {mse.checksum(0xFFF8, data):02X}\n")
+    assert CliRunner().invoke(main, ["mse", "toprg", str(ends), "-o", str(out)]).exit_code == 0
+    assert out.read_bytes() == b"\xf8\xff" + data

@@ -1,8 +1,8 @@
 """The machine with the C64's own ROMs (--roms): KERNAL and BASIC run as code on the
 6502 core; c64tc only types keys when the program waits, keeps the transcript and
 sees BASIC take over.  What the ROMs do must be what c64tc's Python models do
-(tests/data holds screens measured on VICE).  Skipped without the ROMs (CI has none;
-VICE's data folder or C64TC_ROMS provides them)."""
+(tests/data holds screens measured on VICE).  The ROMs come from ../shared/roms
+(``tests.conftest.c64_roms``, as CI has them); skipped with the reason without them."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tests.conftest import DATA, REPO
+from tests.conftest import DATA, REPO, c64_roms
 from toolchain.c64.machine import C64
-from toolchain.c64.roms import RomSet, find_roms
+from toolchain.c64.roms import RomSet
 from toolchain.c64.run import Keyboard, RunResult, Session, Stop, load_program, program_from_prg, run_program
 from toolchain.cli import main
 from toolchain.disk import Prg
@@ -26,10 +26,7 @@ SEED_DIALOGUE = "1|1|0|0|1|2|1|2|3|0|4"
 
 @pytest.fixture(scope="module")
 def roms() -> RomSet:
-    found = find_roms()
-    if found is None:
-        pytest.skip("the C64 ROMs are absent (set C64TC_ROMS, or put VICE with its ROMs on the PATH)")
-    return found
+    return c64_roms()
 
 
 def both(program_prg: Prg, typed: str, roms: RomSet, sys_address: int | None = None) -> tuple[C64, C64]:
@@ -40,13 +37,14 @@ def both(program_prg: Prg, typed: str, roms: RomSet, sys_address: int | None = N
     return with_roms, modelled
 
 
+@pytest.mark.slow  # (the long ROM comparisons run in the slow set, as CI does: issue 21)
 def test_superhirn_on_the_real_kernal_shows_what_the_models_show(roms: RomSet) -> None:
     with_roms, modelled = both(SUPERHIRN, SEED_DIALOGUE, roms, 0x3400)
     assert with_roms.screen.transcript() == modelled.screen.transcript()
     assert with_roms.screen.transcript().splitlines()[-1] == "OK"
 
 
-@pytest.mark.parametrize("name", ["mastermind", "foxhunt"])
+@pytest.mark.parametrize("name", ["mastermind", pytest.param("foxhunt", marks=pytest.mark.slow)])
 def test_basic_prints_and_reads_through_the_real_rom_as_vice_shows(roms: RomSet, name: str) -> None:
     """PRINT and INPUT through the ROM's CHROUT and CHRIN: the screen VICE showed
     (tests/data/basic: the program started on a cleared screen, the same input)."""
@@ -133,11 +131,11 @@ def _booted(source: str, typed: str, roms: RomSet, tmp_path: Path) -> tuple[RunR
 
 
 @pytest.mark.parametrize(("source", "typed", "stop", "message"), [
-    ('10 input a$:print a$;len(a$)\n', "xyz|", Stop.END, "program ended"),
+    pytest.param('10 input a$:print a$;len(a$)\n', "xyz|", Stop.END, "program ended", marks=pytest.mark.slow),
     ('10 print "a"\n20 x=1/0\n', "", Stop.ERROR, "?DIVISION BY ZERO  ERROR IN 20"),
     ('10 print "a"\n20 stop\n', "", Stop.BREAK, "BREAK IN 20"),
-    ('10 input a$\n', "", Stop.INPUT_EXHAUSTED,
-     "the program waits for a typed line, but the input is used up"),
+    pytest.param('10 input a$\n', "", Stop.INPUT_EXHAUSTED,
+                 "the program waits for a typed line, but the input is used up", marks=pytest.mark.slow),
 ], ids=["end", "error", "break", "input"])
 def test_basic_in_rom_ends_as_its_last_words_say(roms: RomSet, tmp_path: Path, source: str, typed: str,
                                                   stop: Stop, message: str) -> None:
@@ -146,7 +144,7 @@ def test_basic_in_rom_ends_as_its_last_words_say(roms: RomSet, tmp_path: Path, s
     assert machine.screen.text_rows()[5:7] == ["READY.", "RUN"]  # typed at the start-up screen
 
 
-@pytest.mark.parametrize("name", ["dynamic-keyboard", "keybuffer"])
+@pytest.mark.parametrize("name", ["dynamic-keyboard", pytest.param("keybuffer", marks=pytest.mark.slow)])
 def test_direct_mode_after_the_program_is_basic_s_own(roms: RomSet, name: str) -> None:
     """Keys a program leaves in the keyboard buffer are read by BASIC's direct mode after
     READY.: the screen VICE showed (which started the program on a cleared screen: here
@@ -177,6 +175,7 @@ def test_an_error_in_rom_basic_names_where_the_line_was_typed(roms: RomSet, tmp_
     listing's line, as the compiled runner's does."""
     listing = tmp_path / "z.bas"
     listing.write_text('10 print "a"\n20 print 1/0\n', encoding="utf-8")
-    result = CliRunner().invoke(main, ["run", str(listing), "--boot", "--input", ""])
+    result = CliRunner().invoke(main, ["run", str(listing), "--boot", "--input", "",
+                                       "--roms", str(roms.paths["kernal"].parent)])
     assert result.exit_code == 1
     assert result.stderr.startswith(f"{listing}:2:1: error: ?DIVISION BY ZERO  ERROR IN 20: ")

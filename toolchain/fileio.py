@@ -7,17 +7,26 @@ files, all or nothing):
   reader never sees half a file, and a failure leaves the old file intact;
 * only regular files are written: a directory, FIFO, device node or socket at the
   output path is an error, never replaced (``-o /dev/full`` must not destroy the
-  device); a symlink is written through to its target, atomically, as compilers do;
+  device); a symlink is written through to its target, atomically, as compilers do,
+  but only into a folder that exists (a dangling link makes no folders);
 * a read-only file is an error (checked on the mode bits, so it holds for root too);
+* a name too long for the file system is an error, and the temporary and backup
+  names beside a target are kept short enough for any name that fits;
 * ``-`` is standard output (binary data only when standard output is not a terminal).
 
+Inputs are read from regular files only (or ``-``, standard input), at most
+``MAX_INPUT`` bytes: a FIFO nobody writes to or ``/dev/zero`` must not hang c64tc.
+
 A :class:`FileSet` keeps a journal while it switches its files into place; if the
-process is killed half way, the next write into that folder (or :func:`recover`)
-puts the previous files back, so no mix of old and new outputs survives.
+process is killed half way, the next c64tc that writes into that folder or reads from
+it (or :func:`recover`) puts the previous files back, so no mix of old and new outputs
+survives.
 """
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import json
 import os
 import stat
@@ -32,6 +41,11 @@ STDIO = "-"
 _TEMP_SUFFIX = ".c64tc-tmp"
 _BACKUP_SUFFIX = ".c64tc-backup"
 _JOURNAL_PREFIX = ".c64tc-journal-"
+#: the most c64tc reads from one input: far more than any C64 file (a D81 image is
+#: 800 KiB); a larger input is an error, never read whole
+MAX_INPUT = 16 * 1024 * 1024
+#: a file name's bytes on the usual file systems (NAME_MAX)
+_NAME_MAX = 255
 
 
 def read_text(path: str | Path) -> str:
@@ -43,16 +57,54 @@ def read_text(path: str | Path) -> str:
         return data.decode("latin-1")
 
 
-def read_bytes(path: str | Path) -> bytes:
-    """A file's bytes; ``-`` reads standard input."""
+def read_bytes(path: str | Path, limit: int = MAX_INPUT) -> bytes:
+    """A file's bytes; ``-`` reads standard input.  At most ``limit`` bytes (more is an
+    error); only a regular file (or standard input) is read."""
     if str(path) == STDIO:
-        return sys.stdin.buffer.read()
+        data = sys.stdin.buffer.read(limit + 1)
+    else:
+        fd = open_regular(path)
+        try:
+            with os.fdopen(fd, "rb") as handle:
+                data = handle.read(limit + 1)
+        except OSError as exc:
+            raise UserError.single(str(path), f"cannot read: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise UserError.single(str(path), f"cannot read: larger than {limit:,} bytes (c64tc reads no input "
+                               "that large)")
+    return data
+
+
+def open_regular(path: str | Path, what: str = "cannot read",
+                 hint: str = "give '-' to read standard input") -> int:
+    """A file descriptor for reading ``path``, which must be a regular file (a FIFO with
+    no writer would block the open, ``/dev/zero`` never ends).  Unfinished switches of
+    c64tc's outputs in its folder are put right first (``recover``): a reader never sees
+    the mix a killed write left.  ``what`` begins the message for what is no regular
+    file, ``hint`` ends it."""
+    path = Path(path)
     try:
-        return Path(path).read_bytes()
-    except IsADirectoryError:
-        raise UserError.single(str(path), "cannot read: it is a directory") from None
+        recover(Path(os.path.abspath(path)).parent)
+        kind = _kind_of(os.stat(path).st_mode)
+        if kind is None:
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+            kind = _kind_of(os.fstat(fd).st_mode)  # replaced after the check: look again
+            if kind is None:
+                return fd
+            os.close(fd)
     except OSError as exc:
-        raise UserError.single(str(path), f"cannot read: {exc.strerror or exc}") from None
+        raise UserError.single(str(path), f"cannot read: {_os_problem(exc)}") from None
+    if kind == "a directory":
+        raise UserError.single(str(path), f"{what}: it is a directory")
+    hint = f" ({hint})" if hint else ""
+    raise UserError.single(str(path), f"{what}: it is {kind}, not a regular file{hint}")
+
+
+def _os_problem(exc: OSError) -> str:
+    """An operating system error in words; a name too long says how long it may be."""
+    if exc.errno == errno.ENAMETOOLONG:
+        return f"a name in the path is too long for the file system (at most {_NAME_MAX} bytes a name)"
+    return exc.strerror or str(exc)
 
 
 def _kind_of(mode: int) -> str | None:
@@ -74,13 +126,21 @@ def output_target(path: str | Path) -> Path:
     """Where writing ``path`` really goes (through symlinks), checked: an existing
     target must be a writable regular file."""
     given = Path(os.path.abspath(path))  # absolute: a journal must mean the same from anywhere
-    target = Path(os.path.realpath(given)) if given.is_symlink() else given
     try:
+        target = given
+        if given.is_symlink():
+            target = Path(os.path.realpath(given))
+            if not target.parent.is_dir():  # write through a link, but make no folders for it
+                raise UserError.single(str(path), f"cannot write: it is a symbolic link to {target}, in a "
+                                       "folder that does not exist (c64tc writes through a link only into an "
+                                       "existing folder)")
+        if len(target.name.encode("utf-8", "surrogateescape")) > _NAME_MAX:
+            raise OSError(errno.ENAMETOOLONG, os.strerror(errno.ENAMETOOLONG))
         status = target.stat()
     except FileNotFoundError:
         return target
     except OSError as exc:
-        raise UserError.single(str(path), f"cannot write: {exc.strerror or exc}") from None
+        raise UserError.single(str(path), f"cannot write: {_os_problem(exc)}") from None
     kind = _kind_of(status.st_mode)
     if kind is not None:
         raise UserError.single(str(path), f"cannot write: it is {kind}, not a regular file (c64tc only "
@@ -100,13 +160,27 @@ def _file_mode(target: Path) -> int:
         return 0o666 & ~umask
 
 
+def _short(name: str, room: int) -> str:
+    """The start of ``name`` in at most ``room`` bytes (UTF-8), whole characters."""
+    return name.encode("utf-8", "surrogateescape")[:room].decode("utf-8", "ignore")
+
+
+def _beside(target: Path, tag: str, suffix: str) -> str:
+    """A hidden name beside ``target`` for c64tc's own files: the target's name (cut so
+    the whole fits in a file name), ``tag``, ``suffix``."""
+    room = _NAME_MAX - len(f"..{tag}{suffix}") - 8  # mkstemp's random part
+    return f".{_short(target.name, room)}.{tag}"
+
+
 def _write_temporary(target: Path, data: bytes) -> Path:
-    """The data in a new file beside ``target`` (same file system, so it can be renamed)."""
+    """The data in a new file beside ``target`` (same file system, so it can be renamed);
+    its name holds the process id, so ``recover`` can remove it once the process is gone."""
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=_TEMP_SUFFIX, dir=target.parent)
+        fd, name = tempfile.mkstemp(prefix=_beside(target, f"{os.getpid()}-", _TEMP_SUFFIX),
+                                    suffix=_TEMP_SUFFIX, dir=target.parent)
     except OSError as exc:
-        raise UserError.single(str(target), f"cannot write: {exc.strerror or exc}") from None
+        raise UserError.single(str(target), f"cannot write: {_os_problem(exc)}") from None
     temporary = Path(name)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -168,16 +242,37 @@ class FileSet:
     is renamed into place; if a rename fails, the files already switched get their
     old contents back (from backups kept until the end) and new ones are removed."""
 
-    def __init__(self, files: dict[Path, bytes | str]) -> None:
-        self.files = {Path(path): _as_bytes(data) for path, data in files.items()}
+    def __init__(self, files: dict[Path, bytes | str] | None = None) -> None:
+        self.files = {Path(path): _as_bytes(data) for path, data in (files or {}).items()}
+        self._staged: dict[Path, Path] = {}  # target -> its temporary, written by stage()
+
+    def stage(self, path: str | Path, data: bytes | str) -> None:
+        """One more file, its target checked and its temporary written now (a long run's
+        pictures need not wait in memory); ``commit`` switches it in with the rest,
+        ``discard`` removes it."""
+        target = output_target(path)
+        if target in self._staged:
+            raise UserError.single(str(path), "the same file is named for two outputs")
+        if not any(staged.parent == target.parent for staged in self._staged):
+            recover(target.parent)
+        self._staged[target] = _write_temporary(target, _as_bytes(data))
+
+    def discard(self) -> None:
+        """Remove what ``stage`` wrote; nothing is switched (after ``commit``: nothing to do)."""
+        for temporary in self._staged.values():
+            temporary.unlink(missing_ok=True)
+        self._staged.clear()
 
     def commit(self) -> None:
-        if not self.files:
+        if not self.files and not self._staged:
             return
         targets = {path: output_target(path) for path in self.files}
+        twice = set(targets.values()) & set(self._staged)
+        if twice:
+            raise UserError.single(str(next(iter(twice))), "the same file is named for two outputs")
         for target in set(targets.values()):
             recover(target.parent)
-        temporaries: dict[Path, Path] = {}
+        temporaries: dict[Path, Path] = dict(self._staged)
         try:
             for path, target in targets.items():
                 temporaries[target] = _write_temporary(target, self.files[path])
@@ -185,6 +280,7 @@ class FileSet:
         finally:
             for temporary in temporaries.values():
                 temporary.unlink(missing_ok=True)
+            self._staged.clear()
 
     @staticmethod
     def _switch(temporaries: dict[Path, Path]) -> None:
@@ -196,7 +292,8 @@ class FileSet:
         journal = first.parent / f"{_JOURNAL_PREFIX}{os.getpid()}-{id(temporaries)}.json"
         entries = []
         for target in temporaries:
-            backup = target.with_name(f".{target.name}{_BACKUP_SUFFIX}")
+            digest = hashlib.sha1(target.name.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+            backup = target.with_name(_beside(target, digest, _BACKUP_SUFFIX) + _BACKUP_SUFFIX)
             entries.append({"target": str(target), "backup": str(backup) if target.exists() else None,
                             "temporary": str(temporaries[target])})
         _write_journal(journal, entries)
@@ -265,31 +362,51 @@ def _roll_back(entries: Iterable[dict[str, str | None]]) -> None:
 
 def recover(directory: Path) -> None:
     """Undo a switch that a killed process left half done in ``directory``, and remove
-    its temporary files: the previous outputs come back whole."""
+    the temporary files of processes that are gone: the previous outputs come back
+    whole.  Called before c64tc writes into a folder or reads from it; a folder it may
+    not change is left as it is (the reader still reads)."""
     try:
-        journals = sorted(directory.glob(f"{_JOURNAL_PREFIX}*.json"))
+        with os.scandir(directory) as found:
+            names = sorted(entry.name for entry in found if entry.name.startswith("."))
     except OSError:
         return
-    for journal in journals:
+    for name in names:
+        path = directory / name
         try:
-            entries = json.loads(journal.read_text(encoding="utf-8"))["files"]
-        except (OSError, ValueError, KeyError, TypeError):
-            journal.unlink(missing_ok=True)
+            if name.startswith(_JOURNAL_PREFIX) and name.endswith(".json"):
+                _recover_journal(path)
+            elif name.endswith(_TEMP_SUFFIX) and not _owner_alive(_temporary_owner(name)):
+                path.unlink(missing_ok=True)
+        except OSError:
             continue
-        if _journal_owner_alive(journal):
-            continue
-        _roll_back(entries)
-        journal.unlink(missing_ok=True)
 
 
-def _journal_owner_alive(journal: Path) -> bool:
-    """Whether the process that wrote ``journal`` is still running (then leave it)."""
+def _recover_journal(journal: Path) -> None:
     try:
-        pid = int(journal.name[len(_JOURNAL_PREFIX):].split("-")[0])
-    except ValueError:
-        return False
-    if pid == os.getpid():
-        return False
+        entries = json.loads(journal.read_text(encoding="utf-8"))["files"]
+    except (ValueError, KeyError, TypeError):
+        journal.unlink(missing_ok=True)
+        return
+    owner = journal.name[len(_JOURNAL_PREFIX):].split("-")[0]
+    # a journal is gone when its switch ends: one of this process's id is a dead one's
+    if owner.isdigit() and int(owner) != os.getpid() and _owner_alive(int(owner)):
+        return
+    _roll_back(entries)
+    journal.unlink(missing_ok=True)
+
+
+def _temporary_owner(name: str) -> int | None:
+    """The process id in a temporary file's name (``.NAME.PID-random.c64tc-tmp``)."""
+    tag = name[: -len(_TEMP_SUFFIX)].rsplit(".", 1)[-1]
+    pid, dash, _ = tag.partition("-")
+    return int(pid) if dash and pid.isdigit() else None
+
+
+def _owner_alive(pid: int | None) -> bool:
+    """Whether the process that left a journal or temporary file is still running (then
+    leave it); unknown (no id in the name) and this process count as running."""
+    if pid is None or pid == os.getpid():
+        return True
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -187,6 +187,11 @@ def to_prg(dump: Dump) -> Prg:
             raise UserError.single(dump.path, f"line starts at ${line.address:04X}, but ${expected:04X} "
                                    "was expected (a line is missing or out of order)", line.line,
                                    1, source_line=line.text)
+        if line.address + len(line.data) > 0x10000:
+            # the C64's memory (and a PRG: Prg.from_bytes refuses one) ends at $FFFF
+            raise UserError.single(dump.path, f"the line's bytes ${line.address:04X}-"
+                                   f"${line.address + len(line.data) - 1:04X} run past $FFFF, the end of "
+                                   "memory", line.line, 1, source_line=line.text)
         data += line.data
         expected += len(line.data)
     if dump.end is not None and expected != dump.end:

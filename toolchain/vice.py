@@ -30,10 +30,11 @@ from pathlib import Path
 
 from toolchain.c64.machine import typed_lines
 from toolchain.c64.memory import BASIC_PROGRAM_START
-from toolchain.c64.screen import COLUMNS, ROWS, screen_codes_to_text
+from toolchain.c64.screen import COLUMNS, ROWS, screen_row_text
 from toolchain.diagnostics import UserError
 from toolchain.disk.prg import Prg
-from toolchain.fileio import write_atomic
+from toolchain.display.charset import strip_row
+from toolchain.fileio import read_bytes, read_text, write_atomic
 
 EMULATOR_ENV = "C64TC_VICE"
 DATA_ENV = "C64TC_VICE_DATA"  # VICE's data folder, for a VICE built but not installed
@@ -121,7 +122,7 @@ def target_for(path: Path, program: str | None = None, sys_address: int | None =
                                    f"(it has: {', '.join(names)})")
         prg = Prg.from_bytes(d64.extract(path, program), f"{path}:{program}")
     else:
-        prg = Prg.from_bytes(path.read_bytes(), str(path))
+        prg = Prg.from_bytes(read_bytes(path), str(path))
     if sys_address is None and prg.load_address != BASIC_START:
         sys_address = prg.load_address
     return Target(path, program.upper() if program else None, prg.load_address, sys_address)
@@ -143,7 +144,7 @@ def monitor_commands(target: Target, typed: str = "", labels: Path | None = None
     (for a check) the screen dumps."""
     lines = []
     if labels is not None:
-        lines += [line for line in labels.read_text().splitlines() if line.startswith("al ")]
+        lines += [line for line in read_text(labels).splitlines() if line.startswith("al ")]
     keys = ""
     if target.is_basic:
         # typed like the machine code below, not autostarted: the typed input then
@@ -232,7 +233,7 @@ def on_disk(target: Target, folder: Path) -> Target:
     name = re.sub(r"[^a-z0-9 .-]", "", target.path.stem.lower())[:16] or "program"
     disk = folder / "program.d64"
     d64.create(disk, "c64tc", "64")
-    d64.add(disk, name, target.path.read_bytes())
+    d64.add(disk, name, read_bytes(target.path))
     return Target(disk, name.upper(), target.load_address, None)
 
 
@@ -296,8 +297,7 @@ def run_headless(emulator: Path, target: Target, typed: str, cycles: int, labels
                 raise UserError.single(str(emulator), "VICE ended without writing its sound")
             write_atomic(audio, finish_wav(sound.read_bytes()))
         data = screen_file.read_bytes()[2:]  # the monitor saves a PRG: load address first
-        rows = [screen_codes_to_text(data[row * COLUMNS : (row + 1) * COLUMNS]).rstrip()
-                for row in range(ROWS)]
+        rows = [screen_row_text(data[row * COLUMNS : (row + 1) * COLUMNS]) for row in range(ROWS)]
         return CheckResult(rows, log)
     finally:
         shutil.rmtree(state, ignore_errors=True)
@@ -317,7 +317,7 @@ def compare(screen: list[str], expected_texts: list[str], expected_screen: list[
         else:
             position = found + len(expected)
     if expected_screen is not None:
-        wanted = [row.rstrip() for row in expected_screen] + [""] * (ROWS - len(expected_screen))
+        wanted = [strip_row(row) for row in expected_screen] + [""] * (ROWS - len(expected_screen))
         for number, (got, want) in enumerate(zip(screen, wanted[:ROWS], strict=True), start=1):
             if got != want:
                 problems.append(f"row {number}: expected {want!r}, got {got!r}")

@@ -84,6 +84,9 @@ class Program:
     line_output: dict[int, list[tuple[int, bytes]]]
     listing_requested: bool
     warnings: list[Diagnostic] = field(default_factory=list)
+    dialect: str = "profi"  # which dialect read the source (the listing's header says so)
+    dialect_reason: str = ""  # why: "--dialect", the file's extension, its first directive
+    raw_output: bool = False  # the source asks for no load address (ACME's '!to name, plain')
 
     @property
     def end(self) -> int:
@@ -101,6 +104,11 @@ class AssemblyOptions:
     warnings: frozenset[str] = frozenset()
     read_text: Callable[[Path], str] | None = None  # how .include reads (default: fileio.read_text)
     read_bytes: Callable[[Path], bytes] | None = None  # how .binary reads
+    dialect: str = "profi"  # "profi", "64tass" or "acme" (toolchain.asm.dialects)
+    dialect_reason: str = ""  # why that dialect, for the listing's header
+    ascii: bool = False  # 64tass -a: the source is ASCII/Unicode, not PETSCII
+    case_sensitive: bool = False  # 64tass -C (ACME is always case-sensitive)
+    long_branch: bool = False  # 64tass -B: a branch out of range becomes bxx *+5 / jmp
 
 
 class _Poisoned(Exception):
@@ -254,11 +262,15 @@ class _Assembly:
 
     # -- the first pass: parse, conditions, includes, layout ------------------------------
     def layout(self) -> None:
-        for name, value in self.options.defines:
+        for given, value in self.options.defines:
+            name = given.lower()  # Profi-Ass symbols are case-insensitive
             line = SourceLine(_COMMAND_LINE, 0, f"-D {name}={value}", None, 0)
             self.define(Equate(line, 1, name, _number_expr(value)), name, value, is_label=False)
         pc: int | None = None
         self.origin_reported = False
+        # the program ran past $FFFF (or an origin was outside memory): what follows has no
+        # address, and that one error says so
+        self.past_end = False
         conditions: list[tuple[bool, bool, Directive, bool]] = []
         active = True
         dialect = self.dialect
@@ -274,7 +286,7 @@ class _Assembly:
                 statements = parse_line(line, dialect, text)
             except ParseError as exc:
                 if active:
-                    self.diagnostic(line, exc.column, str(exc))
+                    self.diagnostic(line, exc.column, _other_dialect(str(exc), text, exc.column))
                 continue  # lines that are skipped by .if are not checked
             for statement in statements:
                 if type(statement) is Directive and statement.name in (".if", ".else", ".endif"):
@@ -344,7 +356,8 @@ class _Assembly:
             except UnknownSymbol:
                 value = None
             except ExpressionError as exc:
-                self.diagnostic(statement.line, exc.column, str(exc))
+                if not (pc is None and self.past_end):  # '*' past the end: that error is reported
+                    self.diagnostic(statement.line, exc.column, str(exc))
                 self.failed.add(statement.name)
                 return pc
             self.define(statement, statement.name, value, is_label=False, pc=pc)
@@ -377,7 +390,9 @@ class _Assembly:
             if not 0 <= new_pc <= 0xFFFF:
                 self.diagnostic(statement.line, statement.column,
                                 f"origin {_hex(new_pc)} is outside the 64 KiB address space")
+                self.past_end = True  # its error stands for what follows, as after running past $FFFF
                 return None
+            self.past_end = False
             return new_pc
         if kind is Options:
             assert isinstance(statement, Options)
@@ -406,6 +421,12 @@ class _Assembly:
         return self.advance(statement, pc, len(data))
 
     def no_origin(self, statement: Statement) -> None:
+        if self.past_end:
+            # after "runs past $FFFF" nothing has an address: a label there fails silently (as
+            # an equate whose error is reported), so its uses add no errors of their own
+            if type(statement) is Label:
+                self.failed.add(statement.name)
+            return None
         if not self.origin_reported:
             self.diagnostic(statement.line, statement.column,
                             "no origin: set the start address with '*= address' "
@@ -418,6 +439,7 @@ class _Assembly:
         if pc > 0x10000:
             self.diagnostic(statement.line, statement.column,
                             "the program runs past $FFFF, the end of memory")
+            self.past_end = True
             return None
         return pc
 
@@ -694,6 +716,17 @@ class _Assembly:
                        self.warnings)
 
 
+def _other_dialect(message: str, text: str, column: int) -> str:
+    """A parse error that is a directive of the 64tass or ACME dialect says so."""
+    if message.startswith(("syntax error: unexpected character '!'", "unknown directive '.")):
+        from toolchain.asm.dialects import foreign_directive
+
+        hint = foreign_directive(text[column - 1 :], "profi")
+        if hint:
+            return hint
+    return message
+
+
 def _hex(value: int) -> str:
     return f"-${-value:X}" if value < 0 else f"${value:X}" if value > 0xFFFF else f"${value:04X}"
 
@@ -740,6 +773,7 @@ def parse_define(text: str) -> tuple[str, int]:
         raise ValueError(str(exc)) from None
     if len(statements) != 1 or not isinstance(statements[0], Equate):
         raise ValueError("write NAME=VALUE, NAME a label name")
+    given = name.strip()  # as typed: 64tass -C and ACME tell the cases apart
     def no_symbols(name: str, column: int) -> int:
         raise UnknownSymbol(name, column)
 
@@ -749,7 +783,7 @@ def parse_define(text: str) -> tuple[str, int]:
         raise ValueError(f"'{exc.name}' is not a number") from None
     except ExpressionError as exc:
         raise ValueError(str(exc)) from None
-    return statements[0].name, value
+    return given, value
 
 
 def assemble(text: str, path: str = "<source>", options: AssemblyOptions | None = None) -> Program:
@@ -759,7 +793,12 @@ def assemble(text: str, path: str = "<source>", options: AssemblyOptions | None 
 
 def assemble_sources(sources: list[tuple[str, str]], options: AssemblyOptions | None = None) -> Program:
     """Assemble several source texts (text, path) as one program, in order."""
-    assembly = _Assembly(sources, options or AssemblyOptions())
+    options = options or AssemblyOptions()
+    if options.dialect != "profi":
+        from toolchain.asm.dialects import assemble_dialect
+
+        return assemble_dialect(sources, options)
+    assembly = _Assembly(sources, options)
     assembly.layout()
     assembly.resolve_pending()
     assembly.emit()

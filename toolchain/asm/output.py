@@ -10,12 +10,22 @@ from toolchain.asm.assembler import Program
 _BYTES_PER_ROW = 3  # as in the magazine printouts: one instruction per row
 
 
+_DIALECT_NAMES = {"profi": "Profi-Ass 64", "64tass": "64tass", "acme": "ACME"}
+
+
+def header(program: Program) -> str:
+    """The listing's first line: which dialect read the source, and why."""
+    reason = program.dialect_reason or ("the default" if program.dialect == "profi" else "--dialect")
+    return f"; {_DIALECT_NAMES.get(program.dialect, program.dialect)} dialect ({reason})"
+
+
 def listing(program: Program) -> str:
     """Address, bytes, the listing's line number and the source text, aligned like a
-    magazine printout.  Data longer than three bytes continues on rows of its own."""
+    magazine printout.  Data longer than three bytes continues on rows of its own.  The
+    first line says which dialect read the source."""
     width = max((len(str(line.listing_number)) for line in program.lines
                  if line.listing_number is not None), default=0)
-    rows: list[str] = []
+    rows: list[str] = [header(program)]
     for index, line in enumerate(program.lines):
         text = line.text[line.offset :].rstrip()
         number = "" if line.listing_number is None else str(line.listing_number)

@@ -513,7 +513,7 @@ def make_instruction(line: SourceLine, label: tuple[str, int] | None, mnemonic: 
     syntax, expr = operand
     modes = dialect.mnemonics[mnemonic]
     if syntax is Syntax.DIRECT:
-        if isinstance(expr, Symbol) and expr.name == "a" and Mode.ACC in modes:
+        if isinstance(expr, Symbol) and expr.name in ("a", "A") and Mode.ACC in modes:
             syntax, expr = Syntax.ACCUMULATOR, None
         elif isinstance(expr, Paren):
             if mnemonic != "jmp":

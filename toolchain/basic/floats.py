@@ -337,15 +337,29 @@ def _from_integer(number: int) -> Fac:
 # -- the operators, on floats (left operand as stored, right operand as in the FAC) --------
 
 def add(left: float, right: float) -> float:
+    """FADD ($B867): ``left`` as stored (5 bytes), ``right`` as in the FAC (its rounding
+    byte included)."""
     total = left + right
-    # The fast path: operands below 2**32 whose exact sum is an integer come out of the
-    # ROM routine exactly (no bits fall off in the alignment or the carry).  Both
-    # conditions matter.  The sum is exact when both differences give the operands
-    # back (the one from the larger operand is exact, so it tells); an inexact double
-    # sum can round to an integer the ROM does not reach: 1520319949 + (2 - 2**-31) is
-    # 1520319950.99804688 on the C64.  And with an operand of 2**32 or more a small
-    # difference can lie in the rounding byte alone, which normalizes to 0:
-    # 2**32 - (2**32 - 1) is 0 on the C64.
+    # The shortcut, and why it is the ROM's result exactly.  Guard: both operands and
+    # the sum strictly inside +-2**32, the sum a whole number, and the double sum exact
+    # (both differences give the operands back: the one taken from the larger operand
+    # is exact, so a difference that does not give the other one back shows a rounded
+    # sum).  Then:
+    # * The larger operand's exponent is at most $A0 (below 2**32), so bit 0 of its
+    #   40-bit mantissa is worth 2**-8 or less, and the ones digit is bit 8 or higher.
+    # * The sum is whole and the larger operand lies on that grid, so the smaller one's
+    #   bits lie on it too (small = sum - large): the alignment shift drops none.
+    # * Same signs: the sum carries out of 40 bits at most once, and the bit shifted
+    #   out is below the ones digit (0, or the one the ROM's carry put in the rounding
+    #   byte when the exponents are equal, $B8FE): dropping it changes nothing.
+    # * Opposite signs: a non-zero whole difference has a bit at 8 or higher, so
+    #   $B8D7's "top 32 bits zero is zero" does not strike; zero is zero.
+    # * A result of 0 is +0.0 both ways.
+    # Both bounds matter: an inexact double sum can round to a whole number the ROM
+    # does not reach (1520319949 + (2 - 2**-31) is 1520319950.99804688 on the C64), and
+    # with an operand of 2**32 or more the ones digit lies in the rounding byte, which
+    # normalizes to 0: 2**32 - (2**32 - 1) is 0 on the C64.  ``left`` must be a stored
+    # value (the ROM rounds it into ARG): every caller passes one.
     if (-4294967296.0 < total < 4294967296.0 and total == int(total)
             and -4294967296.0 < left < 4294967296.0 and -4294967296.0 < right < 4294967296.0
             and total - left == right and total - right == left):
@@ -354,6 +368,8 @@ def add(left: float, right: float) -> float:
 
 
 def subtract(left: float, right: float) -> float:
+    """FSUB ($B850): the FAC negated, then FADD; the shortcut is add's (see there),
+    with ``-right``."""
     total = left - right
     if (-4294967296.0 < total < 4294967296.0 and total == int(total)
             and -4294967296.0 < left < 4294967296.0 and -4294967296.0 < right < 4294967296.0
@@ -363,9 +379,31 @@ def subtract(left: float, right: float) -> float:
 
 
 def multiply(left: float, right: float) -> float:
+    """FMULT ($BA28): ``left`` as stored, ``right`` as in the FAC."""
     product = left * right
-    # exact for integers when the right operand has at most three significant bytes
-    # (more can meet the zero-byte quirk in _multiply: 3*16777217 is 50331649.5)
+    # The shortcut, and why it is the ROM's result exactly.  Guard: both operands whole,
+    # the right one inside +-2**24, the product whole and inside +-2**32 (so exact as a
+    # double).  Then, with L and R the operands' magnitudes of b_L and b_R bits:
+    # * R below 2**24 has an exponent of at most $98: its ones digit is bit 16 or
+    #   higher of the FAC's 40 bits, so the rounding byte and the low mantissa byte
+    #   are 0.  Those two zero bytes come first in _multiply's loop, while the
+    #   accumulator is still 0: the ROM's zero-byte quirk (a bit lost when the carry
+    #   is clear) loses a 0.  The top byte is never 0 (normalized), so a zero byte
+    #   among the top three follows a non-zero one (carry set): no bit is lost there.
+    # * Each step adds the multiplicand and shifts right; a 1 falls off only if a
+    #   partial sum has a bit below bit 0.  L's lowest bit is at 168 - e_L or higher,
+    #   R's at 168 - e_R, so every partial sum's bits are at (168 - e_L) + (168 - e_R)
+    #   - 40 = 296 - (e_L + e_R) or higher, and e_L + e_R = 256 + b_L + b_R <= 289
+    #   because the product is below 2**32 (b_L + b_R <= 33): nothing falls off.
+    # * The accumulator is then the exact product, at least 2**38 (both mantissas have
+    #   bit 39 set): $B8D7 normalizes it without loss, the exponent is in range.
+    # * A product of 0 is 0.0 on the C64 where Python may give -0.0 (-1 * 0); a -0.0
+    #   is equal to 0.0 everywhere the runner uses numbers (comparison, FOUT's " 0",
+    #   the 5-byte store, dictionary keys), so it cannot be told apart.
+    # * |L| <= |product| when R is a non-zero whole number, so L is below 2**32 too;
+    #   a zero operand is the ROM's zero at once.
+    # More significant bytes in R can meet the zero-byte quirk: 3 * 16777217 is
+    # 50331649.5 on the C64.
     if (-4294967296.0 < product < 4294967296.0 and -16777216.0 < right < 16777216.0
             and product == int(product) and left == int(left) and right == int(right)):
         return product
@@ -373,7 +411,9 @@ def multiply(left: float, right: float) -> float:
 
 
 # The same operators with the result as a variable stores it (rounded): what the
-# runner's ``X = A + B`` needs, in one call.  The shortcuts are the ones above.
+# runner's ``X = A + B`` needs, in one call.  The shortcuts are the ones above: their
+# results are whole numbers below 2**32, whose rounding byte is 0, so the store ($BBD4)
+# keeps them as they are.
 
 def add_stored(left: float, right: float) -> float:
     total = left + right
@@ -726,6 +766,12 @@ def format_number(value: float) -> str:
     """FOUT ($BDDD): a space or minus sign, then at most nine significant digits,
     E notation outside .01 ... 999999999 (``STR$`` and ``PRINT`` use this).  A FAC
     at the top of the range whose rounding byte carries is ?OVERFLOW, as FOUT rounds."""
+    # The shortcut: a whole number n inside +-10**9.  FOUT scales n by tens into
+    # 100000000..999999999 (times ten is exact for whole numbers below 2**32, see
+    # add), adds .5 (exact: the FAC has bits to spare), takes the floor (n * 10**k
+    # again) and prints its nine digits with the point after the first 9 - k and the
+    # trailing zeros cut: the digits of n, after the sign's space or minus.  0 has no
+    # sign in the FAC: " 0" (and a -0.0 from Python prints so too).
     if -1e9 < value < 1e9:
         whole = int(value)
         if whole == value:

@@ -16,14 +16,52 @@ from toolchain.diagnostics import Diagnostic, UserError
 from toolchain.petscii import PetsciiError, Unit, parse_units
 
 MAX_LINE_NUMBER = 63999
-# The screen editor accepts 80 typed characters (two screen lines), line number
-# included, and crunching never makes a line longer.  Listings typed with
-# abbreviations can still be longer when written out in full, so we enforce the
-# limit on the tokenized bytes: at most 80 bytes of tokenized text per line.
-MAX_TOKENIZED_LINE = 80
+# The longest line a C64 holds: 250 bytes of tokenized text, 255 bytes with its link,
+# number and ending zero.  LOAD relinks the program (LINKPRG, $A533), looking for each
+# line's zero with the Y register from the line's fifth byte on, and Y counts to 255:
+# measured on VICE 3.10 (petcat PRGs of 10 REM xxx... and 20 PRINT"OK", loaded and RUN),
+# a 250-byte line runs and lists; at 251 bytes Y wraps as it steps past the zero and the
+# link points at the line itself (LOAD never returns), at 252 the zero is found in the
+# line number (?SYNTAX ERROR IN 10 on RUN, line 20 gone).  petcat writes such lines
+# (its line buffer holds 256 bytes, more overflows it): c64tc refuses them.
+MAX_TOKENIZED_LINE = 250
+# The screen editor takes a logical line of 80 characters (two screen rows), line
+# number included, and each byte of a tokenized line is at least one typed character:
+# a longer line is one no C64 user could have typed, only LOADed (magazines' one-liners
+# on their disks, listed with petcat).  c64tc accepts it, with a warning.
+TYPED_LINE = 80
 C64_BASIC_START = BASIC_PROGRAM_START  # where LOAD puts a BASIC program on a C64
 
 _LINE_NUMBER = re.compile(r"[ \t]*(\d+)")
+# digits of a line number beyond which its value cannot be in range, whatever they are
+# (leading zeros aside): a bound on the work, and on Python's int() of a long text
+_MOST_DIGITS = len(str(MAX_LINE_NUMBER))
+
+
+def linget(text: bytes, position: int) -> tuple[int, int]:
+    """LINGET ($A96B): the line number at ``text[position:]`` as BASIC reads it after
+    GOTO, GOSUB, THEN, RUN, LIST and at the start of a typed line: digits with CHRGET
+    skipping spaces between them (``GOTO 1 0`` is GOTO 10), no digits being 0.  The
+    value and where the digits and the spaces after them end.  Above 63999 the ROM stops
+    with ?SYNTAX ERROR (before it multiplies a value of 6400 or more by ten): ValueError,
+    after one step per digit at most (5,000 digits are no traceback)."""
+    number = 0
+    while position < len(text) and text[position] == 0x20:
+        position += 1
+    while position < len(text) and 0x30 <= text[position] <= 0x39:
+        if number >= 6400:
+            raise ValueError("line number above 63999")
+        number = number * 10 + text[position] - 0x30
+        position += 1
+        while position < len(text) and text[position] == 0x20:
+            position += 1
+    return number, position
+
+
+def _line_number_value(digits: str) -> int | None:
+    """A listing's line number, None when it is beyond any line number (bounded work)."""
+    significant = digits.lstrip("0")
+    return None if len(significant) > _MOST_DIGITS else int(significant or "0")
 QUESTION_MARK = 0x3F  # typed for PRINT
 
 
@@ -33,6 +71,7 @@ class TokenizedLine:
     body: bytes  # empty: "delete this line" (a line number typed alone)
     path: str
     source_line: int
+    warning: Diagnostic | None = None  # the line cannot be typed on a C64 (TYPED_LINE)
 
 
 def crunch(units: list[Unit], question_mark_is_print: bool = False) -> bytes:
@@ -81,11 +120,13 @@ def tokenize_lines(text: str, path: str) -> list[TokenizedLine]:
             column = len(line) - len(line.lstrip()) + 1
             errors.append(Diagnostic(path, index, column, "missing line number", source_line=line))
             continue
-        number = int(match.group(1))
-        if number > MAX_LINE_NUMBER:
+        number = _line_number_value(match.group(1))
+        if number is None or number > MAX_LINE_NUMBER:
+            digits = match.group(1)
+            shown = digits if len(digits) <= 20 else f"of {len(digits):,} digits"
             errors.append(Diagnostic(path, index, match.start(1) + 1,
-                                     f"line number {number} is out of range (0-{MAX_LINE_NUMBER})",
-                                     source_line=line))
+                                     f"line number {shown} is out of range (0-{MAX_LINE_NUMBER})",
+                                     source_line=line if len(line) <= 400 else line[:400] + "..."))
             continue
         body_start = match.end()
         while body_start < len(line) and line[body_start] in " \t":
@@ -104,11 +145,20 @@ def tokenize_lines(text: str, path: str) -> list[TokenizedLine]:
         body = crunch(units)
         if len(body) > MAX_TOKENIZED_LINE:
             errors.append(Diagnostic(path, index, 1,
-                                     f"line too long: {len(body)} bytes after tokenizing; the C64 "
-                                     f"accepts at most {MAX_TOKENIZED_LINE} (80 typed characters)",
-                                     source_line=line, listing_line=number))
+                                     f"line too long: {len(body)} bytes after tokenizing; a C64 holds "
+                                     f"at most {MAX_TOKENIZED_LINE} (LOAD's relinking counts a line's "
+                                     "bytes in one byte)", source_line=line, listing_line=number))
             continue
-        lines.append(TokenizedLine(number, body, path, index))
+        warning = None
+        typed = len(str(number)) + len(body)
+        if typed > TYPED_LINE:
+            warning = Diagnostic(path, index, 1,
+                                 f"this line cannot be typed on a C64 as it stands: with its number it "
+                                 f"takes {typed} characters at least ({len(body)} bytes after tokenizing), "
+                                 f"the screen editor's line holds {TYPED_LINE} (a C64 runs and lists it "
+                                 "once LOADed)", severity="warning", source_line=line,
+                                 listing_line=number)
+        lines.append(TokenizedLine(number, body, path, index, warning))
     if errors:
         raise UserError(errors)
     return lines

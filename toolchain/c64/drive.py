@@ -9,7 +9,10 @@ bits the KERNAL puts into ST ($90): $80 when no device answers, $40 with the las
 out what it read from CIA 2, usually $C7).  :class:`Drive` is the device: 16 channels
 (secondary addresses), the error channel 15 with the DOS's messages, the commands, the
 directory as the program ``LOAD"$",8`` loads, files read and written block by block in
-the image's bytes, allocated as the 1541 allocates them.
+the image's bytes, allocated as the 1541 allocates them; with no disk in it, the
+answers of an empty 1541.  :class:`Printer` is a printer on device 4 that keeps what
+it is sent.  What is on the bus is VICE's default C64's unless asked otherwise: an
+empty 1541 on device 8, no printer (``c64tc run --disk``, ``--printer``, ``--no-drive``).
 
 The facts are the 1541's (DOS 2.6), measured on VICE 3.10 with true drive emulation
 (tests/data/drive) or read from its ROM where noted; a D71 or D81 image is served with
@@ -25,9 +28,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from toolchain.disk.formats import BLOCK, DiskFormat, empty_image, format_for_size
+from toolchain.disk.formats import BLOCK, D64, DiskFormat, empty_image, format_for_size
 
-__all__ = ["AttachedImage", "Drive", "DriveUnsupported", "SerialBus", "error_message"]
+__all__ = ["AttachedImage", "Drive", "DriveUnsupported", "Printer", "SerialBus", "error_message"]
 
 DATA_BYTES = BLOCK - 2  # a block's bytes after its link
 ENTRY_SIZE, ENTRIES_PER_BLOCK, NAME_LENGTH = 32, 8, 16
@@ -35,6 +38,7 @@ PADDING = 0xA0  # a name on disk is padded with shifted spaces
 RETURN = 0x0D
 COMMAND_CHANNEL = 15
 DATA_CHANNELS = 3  # files a 1541 keeps open at once besides the command channel (measured: 70, NO CHANNEL)
+BUFFERS = 4  # the 1541's buffers for channels, 0-3 (4 holds the BAM)
 
 # The serial bus's status bits, as the KERNAL sets them in ST
 DEVICE_NOT_PRESENT, END_OF_FILE, READ_TIMEOUT = 0x80, 0x40, 0x02
@@ -59,7 +63,9 @@ ERROR_TEXTS = {
 }  # fmt: skip
 OK, SCRATCHED = 0, 1
 SYNTAX, INVALID_COMMAND, LINE_TOO_LONG, INVALID_NAME, NO_NAME = 30, 31, 32, 33, 34
+READ_ERROR = 21  # no sync mark found: what a 1541 without a disk answers when it reads
 WRITE_FILE_OPEN, FILE_NOT_OPEN, FILE_NOT_FOUND, FILE_EXISTS, TYPE_MISMATCH = 60, 61, 62, 63, 64
+NO_FILE = 39  # a file the & command would run
 NO_BLOCK, ILLEGAL_BLOCK, NO_CHANNEL, DISK_FULL, DOS_VERSION, NOT_READY = 65, 66, 70, 72, 73, 74
 # The power-on message of each drive (the 1541's is measured; the others are their DOS's own)
 VERSIONS = {"d64": "CBM DOS V2.6 1541", "d64-40": "CBM DOS V2.6 1541", "d71": "CBM DOS V3.0 1571",
@@ -72,7 +78,8 @@ LONGEST_COMMAND = 58  # the 1541's command buffer: a longer command is 32, SYNTA
 def error_message(code: int, track: int = 0, sector: int = 0, version: str = VERSIONS["d64"]) -> bytes:
     """The error channel's line: ``62, FILE NOT FOUND,00,00`` and RETURN."""
     text = version if code == DOS_VERSION else ERROR_TEXTS.get(code, "")
-    return f"{code:02d},{text},{track:02d},{sector:02d}\r".encode("ascii")
+    # two digits each: the DOS's conversion keeps the last two (measured: sector 255 shows as 55)
+    return f"{code:02d},{text},{track % 100:02d},{sector % 100:02d}\r".encode("ascii")
 
 
 class DosError(Exception):
@@ -357,9 +364,52 @@ def _split_drive(text: bytes) -> tuple[int | None, bytes]:
 
 
 def _drive_number(before_colon: bytes) -> int | None:
-    if before_colon.endswith(b"1"):
-        return 1
-    return 0 if before_colon.endswith(b"0") else None
+    """The digit before the colon names the drive by its lowest bit (measured: S2:X is
+    drive 0, S1:X drive 1)."""
+    return before_colon[-1] & 1 if before_colon[-1:].isdigit() else None
+
+
+@dataclass
+class FileSets:
+    """A command's file names as the DOS parses them: those before ``=``, those after
+    (None without ``=``), and the drive number before the colon."""
+
+    left: list[bytes]
+    right: list[bytes] | None
+    drive: int | None
+
+
+# Which file sets each command refuses (the DOS's table at $FEAD, one bit per feature of
+# the command's "image" the parser at $C1EE builds): bit 7 a pattern before "=", 6 more
+# than one name before it, 3 a pattern after it, 2 more than one name after it, 1 an
+# "=", 0 no "="; a refused feature is 30, SYNTAX ERROR.
+REFUSED = {b"C": 0x51, b"R": 0xDD, b"S": 0x1C, b"N": 0x9E}
+COPY_REFUSES = 0xD9  # copy's own check ($C928): patterns on either side, several new names, no "="
+
+
+def parse_file_sets(text: bytes) -> FileSets:
+    """The names of C, R, S and N as the 1541's parser takes them apart: 34 without a
+    colon or with a comma before it (C without a colon is 31: the DOS takes it for D,
+    duplicate, which the 1541 does not have), 30 for what the command refuses."""
+    letter = text[:1]
+    colon = text.find(b":")
+    if colon < 0:
+        raise DosError(INVALID_COMMAND if letter == b"C" else NO_NAME)
+    if b"," in text[:colon]:
+        raise DosError(NO_NAME)
+    before, equals, after = text[colon + 1 :].partition(b"=")
+    left = before.split(b",")
+    image = 0x20  # the parser counts wildcards from the command's first character on
+    image |= 0x80 if b"*" in text[: colon + 1 + len(before)] or b"?" in text[: colon + 1 + len(before)] else 0
+    image |= 0x40 if len(left) > 1 else 0
+    right = after.split(b",") if equals else None
+    if right is None:
+        image |= 0x01
+    else:
+        image |= 0x02 | (0x04 if len(right) > 1 else 0) | (0x08 if b"*" in after or b"?" in after else 0)
+    if image & REFUSED[letter] or (letter == b"C" and image & COPY_REFUSES):
+        raise DosError(SYNTAX)
+    return FileSets(left, right, _drive_number(text[:colon]))
 
 
 @dataclass
@@ -372,7 +422,9 @@ class OpenRequest:
 
 
 def parse_open(text: bytes, channel: int) -> OpenRequest:
-    """An OPEN's name as the 1541 takes it apart: ``[@][0:]NAME[,TYPE][,MODE]``."""
+    """An OPEN's name as the 1541 takes it apart: ``[@][0:]NAME[,TYPE][,MODE]``; on
+    channel 0 a file is read and on channel 1 written, whatever the mode says
+    (measured: OPEN 2,8,0,"X,S,W" reads X), PRG unless a type is given."""
     replace = text.startswith(b"@")
     if replace:
         text = text[1:]
@@ -391,6 +443,8 @@ def parse_open(text: bytes, channel: int) -> OpenRequest:
             mode = chr(code)
         elif code in TYPE_LETTERS:
             file_type = TYPE_LETTERS[code]
+    if channel < 2:
+        mode = "RW"[channel]
     return OpenRequest(name, replace, drive, file_type, mode)
 
 
@@ -451,11 +505,15 @@ class WriteChannel(Channel):
         self.buffer = bytearray(buffer)
         self.replacing = replacing  # an @: replace frees the old chain at CLOSE
         self.closed = False
-        # appending, the 1541 counts the file's last block again (measured: a one-block
-        # file with a line appended is listed with 2 blocks)
-        self.counted = entry.blocks + 1 - len(self.blocks) if blocks else 0
+        self.orphaned = False  # V deleted the file while it was open: what follows goes nowhere
+        # appending, the 1541 counts the file's blocks as it follows its chain, and its
+        # last block again (measured: a one-block file with a line appended is listed with
+        # 2 blocks, and still with 2 after a second line appended)
+        self.counted = 1 if blocks else 0
 
     def write(self, byte: int) -> bool:
+        if self.orphaned:
+            return True
         if len(self.buffer) == DATA_BYTES:
             following = self.disk.allocate_next(self.blocks[-1])
             self.disk.write_block(self.blocks[-1], bytes(following) + bytes(self.buffer))
@@ -468,6 +526,8 @@ class WriteChannel(Channel):
         if self.closed:
             return
         self.closed = True
+        if self.orphaned:
+            return
         if not self.buffer and len(self.blocks) == 1:
             self.buffer.append(RETURN)  # measured: an empty file holds one RETURN
         self.disk.write_block(self.blocks[-1], bytes([0, len(self.buffer) + 1]) + bytes(self.buffer))
@@ -482,14 +542,22 @@ class WriteChannel(Channel):
 
 class BufferChannel(Channel):
     """A direct-access channel (OPEN n,8,ch,"#"): a 256-byte buffer and its pointer, for
-    the block commands U1/U2, B-R/B-W, B-P."""
+    the block commands U1/U2, B-R/B-W, B-P.  Measured: the first byte read after OPEN is
+    the buffer's number (``number``), and the pointer starts at 1 (what PRINT# writes
+    goes there).  What a buffer holds before a block is read into it is whatever the
+    drive's memory held (c64tc: zeros)."""
 
-    def __init__(self) -> None:
+    def __init__(self, number: int | None = None) -> None:
+        self.number = number
         self.buffer = bytearray(BLOCK)
-        self.pointer = 0
+        self.pointer = 1
         self.last = BLOCK - 1  # the byte sent with EOI
+        self.first = number  # sent before the buffer's bytes, until the pointer is set
 
     def read(self) -> tuple[int, bool] | None:
+        if self.first is not None:
+            first, self.first = self.first, None
+            return first, False
         byte = self.buffer[self.pointer]
         last = self.pointer == self.last
         self.pointer = 0 if last else (self.pointer + 1) & 0xFF
@@ -500,15 +568,22 @@ class BufferChannel(Channel):
         self.pointer = (self.pointer + 1) & 0xFF
         return True
 
+    def point(self, pointer: int, last: int = BLOCK - 1) -> None:
+        self.pointer, self.last, self.first = pointer, last, None
+
 
 # -- the drive -----------------------------------------------------------------------------------
 
 class Drive:
     """A drive with a disk image in memory (``image``: the bytes of a D64, D71 or D81
-    file).  The DOS changes the image in memory only; :meth:`image_bytes` gives it back,
-    and the caller decides whether to save it."""
+    file), or a 1541 with no disk in it (``image`` None: VICE's default C64 has one on
+    device 8).  The DOS changes the image in memory only; :meth:`image_bytes` gives it
+    back, and the caller decides whether to save it."""
 
-    def __init__(self, image: bytes, name: str = "disk", device: int = 8) -> None:
+    def __init__(self, image: bytes | None = None, name: str = "disk", device: int = 8) -> None:
+        self.empty = image is None  # no disk in the drive
+        if image is None:
+            image = bytes(D64.size)  # never read: every DOS routine that needs the disk asks self.empty first
         disk_format = format_for_size(len(image))
         if disk_format is None:
             raise ValueError(f"{name}: not a disk image ({len(image)} bytes)")
@@ -529,6 +604,8 @@ class Drive:
         self.command.clear()
         self.last_file = None
         self.drive_number = 0
+        self.opened_without_disk = False  # see _open_without_disk
+        self.held_buffer: int | None = None  # see _open_buffer
         self._set_error(DOS_VERSION)
 
     def image_bytes(self) -> bytes:
@@ -564,7 +641,8 @@ class Drive:
                     self._command(name)
                 return
             self._close_channel(channel)
-            self.channels[channel] = self._open(channel, name)
+            self.channels[channel] = self._open_without_disk(channel, name) if self.empty \
+                else self._open(channel, name)
             self._ok()
         except DosError as error:
             self._set_error(error.code, error.track, error.sector)
@@ -590,9 +668,12 @@ class Drive:
         found = self.channels.get(channel)
         return None if found is None else found.read()
 
-    def listen_byte(self, channel: int, byte: int) -> bool:
-        """A data byte to ``channel``; False when the drive does not take it (no file open
-        for writing there: the KERNAL sees nobody answer)."""
+    def listen_byte(self, channel: int | None, byte: int) -> bool:
+        """A data byte to ``channel`` (None: the drive was never addressed on a channel:
+        it takes the byte and drops it); False when the drive does not take it (no file
+        open for writing there: the KERNAL sees nobody answer)."""
+        if channel is None:
+            return True
         channel &= 15
         if channel == COMMAND_CHANNEL:
             self.command.append(byte)
@@ -625,7 +706,7 @@ class Drive:
         if not name:
             raise DosError(NO_NAME)
         if name.startswith(b"#"):
-            return self._open_buffer()
+            return self._open_buffer(name)
         full = sum(found.buffers for found in self.channels.values()) >= DATA_CHANNELS
         request = parse_open(name, channel)
         if full and not (request.mode == "W" and not name.startswith(b"$")):
@@ -643,6 +724,24 @@ class Drive:
         if request.mode == "A":
             return self._open_append(request)
         return self._open_read(request, channel)
+
+    def _open_without_disk(self, channel: int, name: bytes) -> Channel:
+        """OPEN with no disk in the drive (measured on VICE with true drive emulation,
+        tests/data/drive/empty-drive): a buffer ("#") opens; the directory ("$") as a
+        file on a data channel is 21, READ ERROR at 18/0 (the 1541 tries to read the
+        block), LOAD"$" 74, DRIVE NOT READY; a file in any mode is 74, at 00/00 the
+        first time, at 18/00 once a data channel has been opened since the drive was
+        reset (the DOS's last track, the directory's, left in the message)."""
+        if name.startswith(b"#"):
+            self.opened_without_disk = True
+            return self._open_buffer(name)
+        if name.startswith(b"$"):
+            raise DosError(NOT_READY) if channel == 0 else DosError(READ_ERROR, self.disk.format.dir_track, 0)
+        if channel < 2:  # LOAD and SAVE
+            raise DosError(NOT_READY)
+        track = self.disk.format.dir_track if self.opened_without_disk else 0
+        self.opened_without_disk = True
+        raise DosError(NOT_READY, track, 0)
 
     def _open_read(self, request: OpenRequest, channel: int) -> Channel:
         pattern = Pattern(request.name)
@@ -663,7 +762,14 @@ class Drive:
         data = b"".join(part for _, part in self.disk.chain(entry.start))
         if channel == 0:
             self.last_file = entry.name  # what LOAD"*" loads again (measured: OPENs do not count)
+        self._searched_directory()
         return ReadChannel(stream_of(data))
+
+    def _searched_directory(self) -> None:
+        """The DOS keeps the buffer it searched the directory with (measured: after a file
+        was read or written, OPEN "#" gives buffers 2, 1, 0 and then 3)."""
+        used = {found.number for found in self.channels.values() if isinstance(found, BufferChannel)}
+        self.held_buffer = next((number for number in reversed(range(BUFFERS)) if number not in used), None)
 
     def _check_new_name(self, name: bytes) -> None:
         if Pattern(name).has_wildcards or b"=" in name:
@@ -675,6 +781,8 @@ class Drive:
         file_type = SEQ if request.file_type is None else request.file_type
         if existing is not None and not request.replace:
             raise DosError(FILE_EXISTS)
+        if existing is not None and existing.file_type != file_type:
+            raise DosError(TYPE_MISMATCH)  # measured: SAVE"@0:X" over a SEQ file X is 64
         start = self.disk.allocate_first()
         if full:  # measured: the 1541 has taken the file's first block when it finds no buffer
             self.changed = True
@@ -691,10 +799,12 @@ class Drive:
             self.disk.write_entry(entry)
             channel = WriteChannel(self.disk, entry, start, None)
         self.changed = True
+        self._searched_directory()
         return channel
 
     def _open_append(self, request: OpenRequest) -> Channel:
-        self._check_new_name(request.name)
+        """,A: the file found (a pattern finds the first match, measured), written on at
+        its end."""
         entry = self.disk.find(Pattern(request.name))
         if entry is None:
             raise DosError(FILE_NOT_FOUND)
@@ -705,12 +815,30 @@ class Drive:
         entry.type_byte &= ~CLOSED & 0xFF
         self.disk.write_entry(entry)
         self.changed = True
+        self._searched_directory()
         return WriteChannel(self.disk, entry, blocks[0], None, blocks, chain[-1][1])
 
-    def _open_buffer(self) -> Channel:
+    def _open_buffer(self, name: bytes) -> Channel:
+        """``#``: a free buffer, the highest numbered first; ``#N``: buffer N (0-3; 4
+        holds the BAM: measured, #4 and #5 are 70, NO CHANNEL)."""
         if sum(found.buffers for found in self.channels.values()) >= DATA_CHANNELS + 1:
             raise DosError(NO_CHANNEL)
-        return BufferChannel()
+        used = {found.number for found in self.channels.values() if isinstance(found, BufferChannel)}
+        if name[1:2].isdigit():
+            number = name[1] - 0x30
+            if number >= BUFFERS or number in used:
+                raise DosError(NO_CHANNEL)
+        else:
+            free = [number for number in reversed(range(BUFFERS)) if number not in used]
+            if not free:
+                raise DosError(NO_CHANNEL)
+            # measured: after the DOS has searched the directory for a file, it keeps the
+            # buffer of that search (3) until no other is free
+            others = [number for number in free if number != self.held_buffer]
+            number = (others or free)[0]
+        if number == self.held_buffer:
+            self.held_buffer = None
+        return BufferChannel(number)
 
     def _open_directory(self, channel: int, name: bytes) -> Channel:
         """``$``: on channel 0 the directory as a BASIC program (what LOAD"$",8 loads); on
@@ -777,19 +905,25 @@ class Drive:
 
     def _run_command(self, text: bytes) -> None:
         letter = text[:1]
-        if letter == b"I":
-            self.last_file = None
-            return self._ok()
-        if letter == b"V":
+        if letter in (b"I", b"V"):
+            if text[1:2].isdigit() and text[1] & 1:  # measured: V1 and I1 are 74 at 18/00
+                raise DosError(NOT_READY, self.disk.format.dir_track, 0)
+            if self.empty:
+                return self._without_disk(text)
+            if letter == b"I":
+                self.last_file = None
+                return self._ok()
             return self._validate()
-        if letter == b"N":
-            return self._new(text)
-        if letter == b"S":
-            return self._scratch(text)
-        if letter == b"R":
-            return self._rename(text)
-        if letter == b"C":
-            return self._copy(text)
+        if letter in (b"N", b"S", b"R", b"C"):
+            files = parse_file_sets(text)
+            if files.drive:
+                raise DosError(NOT_READY)
+            if self.empty:
+                return self._without_disk(text)
+            command = {b"N": self._new, b"S": self._scratch, b"R": self._rename, b"C": self._copy}[letter]
+            return command(files)
+        if letter == b"&":
+            return self._utility(text)
         if letter == b"U":
             return self._user(text)
         if letter == b"B":
@@ -798,8 +932,32 @@ class Drive:
             raise DriveUnsupported(f"the drive command {_shown(text[:3])} (the drive's memory or its 6502): "
                                    "c64tc's drive is its DOS, not a 1541's processor")
         if letter == b"P":
+            channel = text[1] & 15 if len(text) > 1 else 0
+            if channel not in self.channels:  # measured: P for a channel not open is 70
+                raise DosError(NO_CHANNEL)
             raise DriveUnsupported("the drive command P (record position): relative files are not modelled")
         raise DosError(INVALID_COMMAND)
+
+    def _utility(self, text: bytes) -> None:
+        """&NAME runs a USR file in the drive's memory: 39 when there is none (measured),
+        else beyond this model."""
+        name = text[text.find(b":") + 1 :] if b":" in text else text[1:]
+        if not name or self.empty or self.disk.find(Pattern(name)) is None:
+            raise DosError(NO_FILE)
+        raise DriveUnsupported(f"the drive command &{_shown(name)} runs a program in the drive's memory: "
+                               "c64tc's drive is its DOS, not a 1541's processor")
+
+    def _without_disk(self, text: bytes) -> None:
+        """A command that needs the disk, with none in the drive (measured on VICE,
+        tests/data/drive/empty-drive): I and V read the BAM's block and fail there (21,
+        READ ERROR, 18/00), N:NAME too, N:NAME,ID when it formats (at 00/00); S, R and C
+        find no disk to search: 74, DRIVE NOT READY."""
+        letter = text[:1]
+        if letter in b"IV":
+            raise DosError(READ_ERROR, self.disk.format.dir_track, 0)
+        if letter == b"N":
+            raise DosError(READ_ERROR, 0 if b"," in text else self.disk.format.dir_track, 0)
+        raise DosError(NOT_READY)
 
     def _use_drive(self, drive: int | None, where: Block = (18, 0)) -> None:
         """Drive 0 is the 1541's only one; a file name without a drive number means the
@@ -813,22 +971,20 @@ class Drive:
         elif self.drive_number:
             raise DosError(NOT_READY, *where)
 
-    def _name_after_colon(self, text: bytes) -> bytes:
-        colon = text.find(b":")
-        if colon < 0:
-            raise DosError(NO_NAME)
-        return text[colon + 1 :]
-
-    def _scratch(self, text: bytes) -> None:
-        names = self._name_after_colon(text)
+    def _scratch(self, files: FileSets) -> None:
+        """S:NAME,NAME... (patterns), or S:PATTERN=T: only the files of type T (D, S, P,
+        U, L; another letter chooses no type: measured, S:*=X scratches them all)."""
+        wanted = TYPE_LETTERS.get(files.right[0][0]) if files.right and files.right[0] else None
         count = 0
-        for part in names.split(b","):
+        for part in files.left:
             _, part = _split_drive(part)
             if not part:
                 continue
             pattern = Pattern(part)
             for entry in self.disk.files():
                 if not pattern.matches(entry.name) or entry.locked:
+                    continue
+                if wanted is not None and entry.file_type != wanted:
                     continue
                 if entry.closed:
                     self.disk.free_chain(entry.start)
@@ -838,39 +994,40 @@ class Drive:
         self.changed = True
         self._set_error(SCRATCHED, count)
 
-    def _rename(self, text: bytes) -> None:
-        new, equals, old = self._name_after_colon(text).partition(b"=")
-        if not equals or not new or not old:
-            raise DosError(NO_NAME)
-        _, old = _split_drive(old)
-        self._check_new_name(new)
-        if self.disk.find(Pattern(new)) is not None:
-            raise DosError(FILE_EXISTS)
-        entry = self.disk.find(Pattern(old))
+    def _rename(self, files: FileSets) -> None:
+        """R:NEW=OLD (one name each, no patterns: parse_file_sets refuses the rest); the
+        old name is looked up first (measured: R:TWO=NIX is 62 where TWO exists)."""
+        assert files.right is not None
+        _, new = _split_drive(files.left[0])
+        _, old = _split_drive(files.right[0])
+        entry = self.disk.find(Pattern(old)) if old else None
         if entry is None:
             raise DosError(FILE_NOT_FOUND)
+        if self.disk.find(Pattern(new)) is not None:
+            raise DosError(FILE_EXISTS)
         entry.name = new[:NAME_LENGTH]
         self.disk.write_entry(entry)
         self.changed = True
         self._ok()
 
-    def _copy(self, text: bytes) -> None:
-        new, equals, sources = self._name_after_colon(text).partition(b"=")
-        if not equals or not new or not sources:
-            raise DosError(NO_NAME)
-        self._check_new_name(new)
-        if self.disk.find(Pattern(new)) is not None:
-            raise DosError(FILE_EXISTS)
+    def _copy(self, files: FileSets) -> None:
+        """C:NEW=OLD,OLD...: the sources joined into a new file.  The sources are looked
+        up before the new name (measured: C:ONE=NIX is 62 where ONE exists)."""
+        assert files.right is not None
+        _, new = _split_drive(files.left[0])
         data = bytearray()
         file_type = SEQ
-        for index, part in enumerate(sources.split(b",")):
+        for index, part in enumerate(files.right):
             _, part = _split_drive(part)
-            entry = self.disk.find(Pattern(part))
+            entry = self.disk.find(Pattern(part)) if part else None
             if entry is None:
                 raise DosError(FILE_NOT_FOUND)
             if index == 0:
                 file_type = entry.file_type
             data += b"".join(piece for _, piece in self.disk.chain(entry.start))
+        self._check_new_name(new)
+        if self.disk.find(Pattern(new)) is not None:
+            raise DosError(FILE_EXISTS)
         channel = self._open_write(OpenRequest(new, False, 0, file_type, "W"))
         for byte in data:
             channel.write(byte)
@@ -879,9 +1036,14 @@ class Drive:
 
     def _validate(self) -> None:
         """V: the BAM made anew from the directory and the files' chains; files that were
-        never closed are deleted."""
+        never closed are deleted, also one still open for writing (measured: its blocks
+        are free after V, it is not in the directory after its CLOSE, and what was
+        written to it after V is lost)."""
         disk = self.disk
         disk_format = disk.format
+        for channel in self.channels.values():
+            if isinstance(channel, WriteChannel):
+                channel.orphaned = True
         used = set(disk_format.reserved_blocks)
         used.update(disk.directory_blocks())
         for entry in disk.files():
@@ -896,11 +1058,10 @@ class Drive:
         self.changed = True
         self._ok()
 
-    def _new(self, text: bytes) -> None:
+    def _new(self, files: FileSets) -> None:
         """N:NAME,ID formats the disk; N:NAME without an id clears the directory and the
         BAM and keeps the id."""
-        body = self._name_after_colon(text)
-        name, comma, disk_id = body.partition(b",")
+        name, comma, disk_id = files.left[0], len(files.left) > 1, b"".join(files.left[1:2])
         disk_format = self.disk.format
         if not comma:
             disk_id = self.disk.header_id()[:2]
@@ -918,22 +1079,45 @@ class Drive:
         self.changed = True
         self._ok()
 
-    def _numbers(self, text: bytes) -> list[int]:
-        """The numbers after a block or user command, as the DOS reads them (any
-        character that is not a digit separates them)."""
-        numbers, digits = [], b""
-        for byte in text + b" ":
-            if 0x30 <= byte <= 0x39:
-                digits += bytes([byte])
-            elif digits:
-                numbers.append(int(digits) & 0xFF)
-                digits = b""
-        return numbers
+    def _parameters(self, text: bytes) -> list[int]:
+        """The numbers of a block or user command as the DOS reads them ($CC6F): after
+        the colon, or from the fourth character; spaces, cursor-right and commas
+        between them; the characters 0-9 and :;<=>? are digits (their low four bits),
+        the last three of a number count; the character after a number is skipped (so
+        any character ends one), a fifth number is 30, SYNTAX ERROR.  Numbers not given
+        are 0."""
+        colon = text.find(b":")
+        position = colon + 1 if colon >= 0 else 3
+        values: list[int] = []
+        while position < len(text):
+            if text[position] in (0x20, 0x1D, 0x2C):
+                position += 1
+                continue
+            if len(values) == 4:
+                raise DosError(SYNTAX)
+            digits = []
+            while position < len(text) and 0x30 <= text[position] <= 0x3F:
+                digits.append(text[position] & 0x0F)
+                position += 1
+            last_three = digits[-3:][::-1]  # ones, tens, hundreds
+            values.append(sum(digit * 10**place for place, digit in enumerate(last_three)) & 0xFF)
+            position += 1
+        return values + [0] * (4 - len(values))
 
     def _buffer_channel(self, number: int) -> BufferChannel:
-        found = self.channels.get(number & 15)
+        """The channel a block command names: 70, NO CHANNEL when it is not open
+        (measured); a file open for reading takes the block into its buffer and is read
+        from there on (measured: U1 on a file's channel, then GET# gives the block's
+        first byte)."""
+        channel = number & 15
+        found = self.channels.get(channel)
+        if found is None:
+            raise DosError(NO_CHANNEL)
+        if isinstance(found, ReadChannel):
+            found = self.channels[channel] = BufferChannel()
         if not isinstance(found, BufferChannel):
-            raise DosError(FILE_NOT_OPEN)
+            raise DriveUnsupported("a block command on a channel open for writing: c64tc's drive does not "
+                                   "model a file's buffer taken over by a block command")
         return found
 
     def _user(self, text: bytes) -> None:
@@ -942,14 +1126,12 @@ class Drive:
             self.power_on()
             return
         if command in (b"1", b"A", b"2", b"B"):
-            numbers = self._numbers(text[2:])
-            if len(numbers) < 4:
-                raise DosError(SYNTAX)
-            channel, _, track, sector = numbers[:4]
+            channel, _, track, sector = self._parameters(text)
             buffer = self._buffer_channel(channel)
+            self._block_on_disk((track, sector))
             if command in (b"1", b"A"):
                 buffer.buffer[:] = self.disk.read_block((track, sector))
-                buffer.pointer, buffer.last = 0, BLOCK - 1
+                buffer.point(0)
             else:
                 self.disk.write_block((track, sector), bytes(buffer.buffer))
                 self.changed = True
@@ -958,43 +1140,54 @@ class Drive:
                                "c64tc's drive is its DOS, not a 1541's processor")
 
     def _block(self, text: bytes) -> None:
+        """B-A, B-F, B-R, B-W, B-P (B-E runs code): 31 without the dash or for another
+        letter, 30 with a comma before the dash ($CC1B)."""
         dash = text.find(b"-")
-        command = text[dash + 1 : dash + 2] if dash >= 0 else b""
-        numbers = self._numbers(text[dash + 2 :] if dash >= 0 else b"")
+        if dash < 0:
+            raise DosError(INVALID_COMMAND)
+        if b"," in text[:dash]:
+            raise DosError(SYNTAX)
+        command = text[dash + 1 : dash + 2]
+        if not command or command not in b"AFRWEP":
+            raise DosError(INVALID_COMMAND)
+        if command == b"E":
+            raise DriveUnsupported("the drive command B-E runs code in the drive's memory: c64tc's drive is "
+                                   "its DOS, not a 1541's processor")
+        numbers = self._parameters(text)
         if command == b"P":
-            if len(numbers) < 2:
-                raise DosError(SYNTAX)
-            self._buffer_channel(numbers[0]).pointer = numbers[1]
+            self._buffer_channel(numbers[0]).point(numbers[1])
             return self._ok()
         if command in (b"R", b"W"):
-            if len(numbers) < 4:
-                raise DosError(SYNTAX)
-            channel, _, track, sector = numbers[:4]
+            channel, _, track, sector = numbers
             buffer = self._buffer_channel(channel)
+            self._block_on_disk((track, sector))
             if command == b"R":  # the block's first byte says how many bytes follow
                 buffer.buffer[:] = self.disk.read_block((track, sector))
-                buffer.pointer, buffer.last = 1, max(1, buffer.buffer[0])
+                buffer.point(1, max(1, buffer.buffer[0]))
             else:
                 buffer.buffer[0] = buffer.pointer
                 self.disk.write_block((track, sector), bytes(buffer.buffer))
                 self.changed = True
             return self._ok()
-        if command in (b"A", b"F"):
-            if len(numbers) < 3:
-                raise DosError(SYNTAX)
-            block = (numbers[1], numbers[2])
-            self.disk.offset(block)  # an illegal block is 66
-            if command == b"F":
-                self.disk.free(block)
-            elif not self.disk.allocate(block):
-                following = self._next_free(block)
-                raise DosError(NO_BLOCK, *following)
-            self.changed = True
+        block = (numbers[1], numbers[2])  # A and F
+        self.disk.offset(block)  # an illegal block is 66
+        if self.empty:  # measured: B-A and B-F answer OK with no disk in the drive
             return self._ok()
-        if command == b"E":
-            raise DriveUnsupported("the drive command B-E runs code in the drive's memory: c64tc's drive is "
-                                   "its DOS, not a 1541's processor")
-        raise DosError(INVALID_COMMAND)
+        if command == b"F":
+            self.disk.free(block)
+        elif not self.disk.allocate(block):
+            following = self._next_free(block)
+            raise DosError(NO_BLOCK, *following)
+        self.changed = True
+        return self._ok()
+
+    def _block_on_disk(self, block: Block) -> None:
+        """A block to read or write: 66 when the disk has no such block; with no disk in
+        the drive the 1541 finds no sync mark there: 21, READ ERROR at that block
+        (measured, tests/data/drive/empty-drive)."""
+        self.disk.offset(block)
+        if self.empty:
+            raise DosError(READ_ERROR, *block)
 
     def _next_free(self, block: Block) -> Block:
         """The next free block after ``block`` (what 65, NO BLOCK names), or 0/0: further on
@@ -1039,41 +1232,128 @@ def _formatted(disk_format: DiskFormat, name: bytes, disk_id: bytes) -> bytes:
 
 # -- the bus -------------------------------------------------------------------------------------
 
+class Printer:
+    """A printer on the serial bus (device 4): the bytes sent to it, kept as sent, as
+    VICE's raw printer driver keeps them.  Measured on VICE: OPEN's name is not printed;
+    asked to talk it sends nothing (GET# gives ST 66 and CHR$(199))."""
+
+    def __init__(self, paper: bytearray | None = None, device: int = 4) -> None:
+        self.paper = bytearray() if paper is None else paper
+        self.device = device
+
+    def open(self, channel: int, name: bytes) -> None:
+        pass
+
+    def close(self, channel: int) -> None:
+        pass
+
+    def talk_byte(self, channel: int) -> tuple[int, bool] | None:
+        return None
+
+    def listen_byte(self, channel: int | None, byte: int) -> bool:
+        self.paper.append(byte)
+        return True
+
+    def unlisten(self, channel: int) -> None:
+        pass
+
+
+Device = Drive | Printer
+
+
 class SerialBus:
     """The C64's serial bus as the KERNAL's routines see it.  Each call returns the
-    status bits the KERNAL ORs into ST."""
+    status bits the KERNAL ORs into ST.
+
+    Two things of the real bus shape those bits.  Under ATN every device on the bus
+    answers, whatever the address ($ED40 finds DATA pulled), so LISTEN and TALK find
+    "device not present" only on a bus without any device; the secondary address that
+    follows finds nobody when the addressed device is missing, and so does each data
+    byte (measured on VICE: PRINT# to a missing printer with the 1541 on the bus sets ST
+    -128 and BASIC goes on; OPEN 4,4,7,"X" is ?DEVICE NOT PRESENT; without the drive
+    PRINT# is too).  And CIOUT sends each byte when the next one comes: the last waits
+    for UNLISTEN, or the next LISTEN or TALK ($EDDD, $ED11), which may then fail on it."""
 
     def __init__(self) -> None:
-        self.devices: dict[int, Drive] = {}
-        self.listener: Drive | None = None
-        self.talker: Drive | None = None
-        self.mode = 0  # the last secondary address byte: $60 data, $E0 close, $F0 open
+        self.devices: dict[int, Device] = {}
+        self.listener: Device | None = None
+        self.talker: Device | None = None
+        self.mode = 0  # the last secondary address byte: $60 data, $E0 close, $F0 open; 0 none
         self.channel = 0
         self.name = bytearray()
+        self.deferred: int | None = None  # CIOUT's byte not sent yet (BSOUR $95 while C3PO $94 is set)
+        self.last_channel: dict[int, int] = {}  # per device: the channel it was addressed on last
 
-    def attach(self, drive: Drive) -> None:
-        self.devices[drive.device] = drive
+    def reset(self) -> None:
+        """Nobody addressed, no byte held back (the machine back to a snapshot); the
+        devices keep their state."""
+        self.listener = self.talker = None
+        self.mode, self.channel, self.deferred = 0, 0, None
+        self.name.clear()
+
+    def attach(self, device: Device) -> None:
+        """Put ``device`` on the bus at its number (in place of what was there)."""
+        self.devices[device.device] = device
+
+    def detach(self, number: int) -> None:
+        self.devices.pop(number, None)
 
     def drive(self, device: int = 8) -> Drive | None:
-        return self.devices.get(device)
+        found = self.devices.get(device)
+        return found if isinstance(found, Drive) else None
+
+    def _attention(self) -> int:
+        """LISTEN's or TALK's byte under ATN: answered by any device on the bus."""
+        return 0 if self.devices else DEVICE_NOT_PRESENT
+
+    def _send_deferred(self) -> int:
+        """The byte CIOUT held back goes out (with EOI) before the next ATN ($ED11)."""
+        if self.deferred is None:
+            return 0
+        byte, self.deferred = self.deferred, None
+        return self._send(byte)
+
+    def _send(self, byte: int) -> int:
+        listener = self.listener
+        if listener is None:
+            return DEVICE_NOT_PRESENT
+        if self.mode == 0xF0:
+            self.name.append(byte)
+            return 0
+        channel = self.channel if self.mode else self.last_channel.get(listener.device)
+        if self.mode in (0x60, 0) and listener.listen_byte(channel, byte):
+            return 0
+        return DEVICE_NOT_PRESENT  # nobody takes the byte
 
     def listen(self, device: int) -> int:
+        status = self._send_deferred()
         self.untalk()
         self.listener = self.devices.get(device & 0x1F)
         self.mode = 0
-        return 0 if self.listener is not None else DEVICE_NOT_PRESENT
+        return status | self._attention()
 
     def talk(self, device: int) -> int:
+        status = self._send_deferred()
         self.listener = None
         self.talker = self.devices.get(device & 0x1F)
-        return 0 if self.talker is not None else DEVICE_NOT_PRESENT
+        self.mode = 0
+        return status | self._attention()
+
+    def _address(self, device: Device, value: int) -> None:
+        """A secondary address: $60 (and $70: the KERNAL's OR of $60 into secondary
+        addresses 16-127) data on channel value & 15, $E0 close, $F0 open (measured:
+        OPEN 2,8,18 is channel 2); the device remembers the channel (data sent without
+        a secondary address goes there, measured)."""
+        self.mode, self.channel = value & 0xF0, value & 0x0F
+        if self.mode == 0x70:
+            self.mode = 0x60
+        self.last_channel[device.device] = self.channel
 
     def second(self, value: int) -> int:
-        """The secondary address after LISTEN: $60 data, $E0 close, $F0 open (the name
-        follows)."""
+        """The secondary address after LISTEN (the name follows $F0)."""
         if self.listener is None:
             return DEVICE_NOT_PRESENT
-        self.mode, self.channel = value & 0xF0, value & 0x0F
+        self._address(self.listener, value)
         if self.mode == 0xE0:
             self.listener.close(self.channel)
         elif self.mode == 0xF0:
@@ -1083,46 +1363,50 @@ class SerialBus:
     def tksa(self, value: int) -> int:
         if self.talker is None:
             return DEVICE_NOT_PRESENT
-        self.mode, self.channel = value & 0xF0, value & 0x0F
+        self._address(self.talker, value)
         return 0
 
+    def turnaround(self) -> bool:
+        """TALK without a secondary address ($EDCC): the C64 waits until the talker takes
+        the clock line; False when nobody talks (the C64 waits for ever)."""
+        return self.talker is not None
+
     def ciout(self, byte: int) -> int:
-        listener = self.listener
-        if listener is None:
-            return DEVICE_NOT_PRESENT
-        if self.mode == 0xF0:
-            self.name.append(byte)
-            return 0
-        if self.mode == 0x60 and listener.listen_byte(self.channel, byte):
-            return 0
-        return DEVICE_NOT_PRESENT  # nobody takes the byte
+        status = self._send_deferred()
+        self.deferred = byte
+        return status
 
     def acptr(self) -> tuple[int | None, int]:
         """A byte from the talker, and the status: EOI with the last; (None, $42) when
         nothing comes (the KERNAL's time-out)."""
         talker = self.talker
-        answer = talker.talk_byte(self.channel) if talker is not None and self.mode == 0x60 else None
+        answer = None
+        if talker is not None and self.mode in (0x60, 0):
+            channel = self.channel if self.mode else self.last_channel.get(talker.device)
+            answer = talker.talk_byte(channel) if channel is not None else None
         if answer is None:
             return None, END_OF_FILE | READ_TIMEOUT
         byte, last = answer
         return byte, END_OF_FILE if last else 0
 
     def unlisten(self) -> int:
+        status = self._send_deferred()
         listener = self.listener
         self.listener = None
         if listener is None:
-            return 0
+            return status
         if self.mode == 0xF0:
             listener.open(self.channel, bytes(self.name))
             self.name.clear()
         elif self.mode == 0x60:
             listener.unlisten(self.channel)
         self.mode = 0
-        return 0
+        return status
 
     def untalk(self) -> int:
+        status = self._send_deferred()
         self.talker = None
-        return 0
+        return status
 
 
 # -- disk images on the host ---------------------------------------------------------------------
@@ -1150,7 +1434,7 @@ class AttachedImage:
     def open_files(self) -> list[str]:
         """The files the program left open for writing (a 1541 leaves them unclosed)."""
         return [f'"{_shown(channel.entry.name)}"' for channel in self.drive.channels.values()
-                if isinstance(channel, WriteChannel) and not channel.closed]
+                if isinstance(channel, WriteChannel) and not channel.closed and not channel.orphaned]
 
     def write_back(self) -> None:
         """The disk as the program left it, over the image file: atomically, under the

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from toolchain.c64.chips import Chip
+from toolchain.c64.chips import Chip, Source
 
 VIC_BASE, SID_BASE, COLOUR_BASE, CIA1_BASE, CIA2_BASE = 0xD000, 0xD400, 0xD800, 0xDC00, 0xDD00
 IO_BASE, IO_SIZE = 0xD000, 0x1000
@@ -86,10 +86,26 @@ class Ticker:
         return False
 
 
-def _source(chip: Chip, register: int, write: bool) -> str | None:
+def _source(chip: Chip, register: int, write: bool) -> Source | None:
     """The chip's source for an access to ``register`` (None when it has none)."""
     method = getattr(chip, "compiled_write" if write else "compiled_read", None)
-    return None if method is None else method(register)
+    found = None if method is None else method(register)
+    return Source(found) if isinstance(found, str) else found
+
+
+def _fill(text: str, index: int, local: bool = True) -> str:
+    """A chip's source for the CPU's translated code (``local``: the chip is the region's
+    local of its name, {now} and {value} are left for the translator) or for a compiled
+    function of the area (the chip is ``io``'s attribute; ``now`` and ``value`` are
+    parameters); ``{changed}`` tells the area the chip's next event may have moved."""
+    chip = CHIP_NAMES[index]
+    if local:
+        return text.format(chip=chip, now="{now}", value="{value}", changed=f"io.changed({index})")
+    return text.format(chip=f"io.{chip}", now="now", value="value", changed=f"io.changed({index})")
+
+
+def _indented(text: str, indent: str = "    ") -> str:
+    return "\n".join(indent + line for line in text.splitlines())
 
 
 Functions = list[Callable[..., Any] | None]
@@ -98,23 +114,42 @@ Functions = list[Callable[..., Any] | None]
 def _functions(chip: Chip, index: int) -> tuple[Functions, Functions]:
     """A chip's accesses as Python functions (None where the chip has no source), all
     compiled at once: ``read(io, now)``; ``write(io, address, value, now)``, which also
-    puts what a read gives now into memory at ``address``."""
-    fields = {"chip": f"io.{CHIP_NAMES[index]}", "now": "now", "value": "value"}
+    puts what a read gives now into memory at ``address``.  Where the source holds only
+    under a guard, the function calls the chip's method otherwise."""
+    def fill(text: str) -> str:
+        return _fill(text, index, local=False)
+
     lines: list[str] = []
     for register in range(REGISTERS[index]):
         read = _source(chip, register, False)
         if read is not None:
-            lines.append(f"def read_{register}(io, now):\n    return {read.format(**fields)}")
+            lines.append(f"def read_{register}(io, now):")
+            if read.guard:
+                lines.append(f"    if not ({fill(read.guard)}):\n"
+                             f"        return io.method_read({index}, {register}, now)")
+            if read.before:
+                lines.append(_indented(fill(read.before)))
+            lines.append(f"    return {fill(read.code)}")
         write = _source(chip, register, True)
         if write is not None:
-            mirror = read.format(**fields) if read is not None else f"{fields['chip']}.peek({register}, now)"
-            body = "\n".join("    " + line for line in write.format(**fields).splitlines())
-            lines.append(f"def write_{register}(io, address, value, now):\n{body}\n"
-                         f"    io.memory[address] = {mirror}")
+            lines.append(f"def write_{register}(io, address, value, now):")
+            if write.guard:
+                lines.append(f"    if not ({fill(write.guard)}):\n"
+                             f"        return io.method_write({index}, {register}, address, value, now)")
+            lines.append(_indented(fill(write.code)))
+            lines.append(f"    io.memory[address] = {fill(_mirror(read, register))}")
     namespace: dict[str, Any] = {}
     exec(compile("\n".join(lines) + "\n", f"<{type(chip).__name__} registers>", "exec"), namespace)
     return ([namespace.get(f"read_{register}") for register in range(REGISTERS[index])],
             [namespace.get(f"write_{register}") for register in range(REGISTERS[index])])
+
+
+def _mirror(read: Source | None, register: int) -> str:
+    """What memory shows after a write: what a read gives without its effects (the
+    chip's source where it needs nothing, else its peek)."""
+    if read is not None and not read.before and not read.guard:
+        return read.code
+    return f"{{chip}}.peek({register}, {{now}})"
 
 
 _tables: dict[tuple[type, ...], tuple[list[Any], list[Any], list[Any], list[Any]]] = {}
@@ -200,6 +235,13 @@ class IOArea:
                 event = ticker.due
         return event
 
+    def event_of(self, index: int, now: int) -> int:
+        """The next event of one chip (as :meth:`next_event` works it out)."""
+        self.next_event(now)
+        event = self._events[index]
+        assert event is not None
+        return event
+
     def advance(self, now: int) -> None:
         """Bring the chips whose event has come up to date (the others' state is worked
         out from the cycle count when they are next looked at), and the tickers."""
@@ -212,16 +254,6 @@ class IOArea:
                 self._event = None
         for ticker in self.tickers:
             ticker.advance(now)
-
-    def take_stolen(self) -> int:
-        """The cycles the chips have taken from the CPU since they were last asked (see
-        :mod:`toolchain.c64.chips`: the VIC-II's bad lines and sprite DMA, once modelled)."""
-        stolen = 0
-        for chip in self.chips:
-            take = getattr(chip, "take_stolen", None)
-            if take is not None:
-                stolen += take()
-        return stolen
 
     @property
     def irq(self) -> bool:
@@ -239,6 +271,11 @@ class IOArea:
         reader = self._readers[index][register]
         if reader is not None:
             return int(reader(self, now))
+        return self.method_read(index, register, now)
+
+    def method_read(self, index: int, register: int, now: int) -> int:
+        """A read through the chip's method (the register has no source, or it does not
+        hold now)."""
         value = self.chips[index].read(register, now)
         event_reads = self._event_reads[index]
         if event_reads is None or register in event_reads:
@@ -273,13 +310,18 @@ class IOArea:
         if writer is not None:
             writer(self, address, value, now)
         else:
-            chip = self.chips[index]
-            chip.write(register, value, now)
-            self.memory[address] = chip.peek(register, now)
-            event_writes = self._event_writes[index]
-            if event_writes is None or register in event_writes:
-                self.changed(index)
+            self.method_write(index, register, address, value, now)
         return ENDS_BLOCK[index]
+
+    def method_write(self, index: int, register: int, address: int, value: int, now: int) -> None:
+        """A write through the chip's method (the register has no source, or it does not
+        hold now); memory shows what a read gives."""
+        chip = self.chips[index]
+        chip.write(register, value, now)
+        self.memory[address] = chip.peek(register, now)
+        event_writes = self._event_writes[index]
+        if event_writes is None or register in event_writes:
+            self.changed(index)
 
     # -- accesses compiled into the CPU's translated code -----------------------------------------
     # the names the source uses: "io" (this area), "mem" (the memory), "io_on" (whether the
@@ -289,47 +331,40 @@ class IOArea:
     guard = "io.visible"
     entry_names = {name: f"io.{name}" for name in CHIP_NAMES}
 
-    def read_source(self, address: int) -> str | None:
-        """A read of ``address`` (in the I/O area) as an expression with ``{now}``: the
-        chip's source, else its ``read`` called straight where the read cannot move an
-        event; None when the read must go through the machine (it may move the next event)."""
+    def read_source(self, address: int) -> Source | None:
+        """A read of ``address`` (in the I/O area) as source with ``{now}``: the chip's,
+        else its ``read`` called straight where the read cannot move an event; None when
+        the read must go through the machine (it may move the next event)."""
         index, register = ROUTES[address - IO_BASE]
-        source = self._compiled_read(address)
-        if source is not None or index < 0:
-            return source
+        if index < 0:
+            return Source(f"mem[{address}]")
+        source = _source(self.chips[index], register, False)
+        if source is not None:
+            return Source(_fill(source.code, index), _fill(source.before, index), _fill(source.guard, index))
         event_reads = self._event_reads[index]
         if event_reads is None or register in event_reads:
             return None
-        return f"{CHIP_NAMES[index]}.read({register}, {{now}})"
+        return Source(f"{CHIP_NAMES[index]}.read({register}, {{now}})")
 
-    def _compiled_read(self, address: int) -> str | None:
-        """The chip's source for a read of ``address``: what a read gives, with no effect."""
-        index, register = ROUTES[address - IO_BASE]
-        if index < 0:
-            return f"mem[{address}]"
-        source = _source(self.chips[index], register, False)
-        return None if source is None else source.format(chip=CHIP_NAMES[index], now="{now}")
-
-    def write_source(self, address: int) -> tuple[str, bool] | None:
-        """A write at ``address`` as statements with ``{value}`` and ``{now}`` (the store
-        into memory included), and whether the CPU's block ends after it: the chip's
-        source, else its ``write`` called straight where the write cannot move an event;
-        None when the write must go through the machine (or a debugger watches it)."""
+    def write_source(self, address: int) -> tuple[Source, bool] | None:
+        """A write at ``address`` as source with ``{value}`` and ``{now}`` (the store into
+        memory included), and whether the CPU's block ends after it: the chip's source,
+        else its ``write`` called straight where the write cannot move an event; None
+        when the write must go through the machine (or a debugger watches it)."""
         index, register = ROUTES[address - IO_BASE]
         if address in self.hooked:
             return None
         if index == NO_CHIP:
-            return f"mem[{address}] = {{value}}", False
+            return Source(f"mem[{address}] = {{value}}"), False
         if index == COLOUR:
-            return f"mem[{address}] = {{value}} & 0x0F", False
-        source = _source(self.chips[index], register, True)
+            return Source(f"mem[{address}] = {{value}} & 0x0F"), False
+        chip = self.chips[index]
+        source = _source(chip, register, True)
         if source is None:
             event_writes = self._event_writes[index]
             if event_writes is None or register in event_writes:
                 return None
-            source = f"{{chip}}.write({register}, {{value}}, {{now}})"
-        chip = CHIP_NAMES[index]
-        # memory shows what a read would give (the chip's peek where the read has effects)
-        mirror = self._compiled_read(address) or f"{chip}.peek({register}, {{now}})"
-        text = source.format(chip=chip, now="{now}", value="{value}")
-        return f"{text}\nmem[{address}] = {mirror}", ENDS_BLOCK[index]
+            source = Source(f"{{chip}}.write({register}, {{value}}, {{now}})")
+        mirror = _mirror(_source(chip, register, False), register)
+        code = f"{_fill(source.code, index)}\nmem[{address}] = {_fill(mirror, index)}"
+        return Source(code, guard=_fill(source.guard, index)), ENDS_BLOCK[index]

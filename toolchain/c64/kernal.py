@@ -144,8 +144,16 @@ def _set_status(machine: C64, bits: int) -> None:
 
 
 def _is_serial(device: int) -> bool:
-    """A device on the serial bus (c64tc's printer on 4 is collected as text instead)."""
-    return device > SCREEN and device != PRINTER
+    """A device on the serial bus (4 and up: printers, drives)."""
+    return device > SCREEN
+
+
+def _turnaround(machine: C64, device: int) -> None:
+    """TALK without a secondary address ($EDCC): the C64 waits with interrupts off until
+    the talker takes the clock line, for ever when device ``device`` is not there."""
+    if not _bus(machine).turnaround():
+        machine.stop(Stop.CYCLE_LIMIT, f"the C64 hangs: it waits for device {device} to talk, and nothing "
+                     "on the serial bus is that device (the KERNAL's turnaround at $EDCC waits for ever)")
 
 
 def _tape_or_rs232(machine: C64, device: int) -> None:
@@ -253,9 +261,9 @@ def output_channel(machine: C64, number: int) -> int:
 
 def _select_channel(machine: C64, number: int, talks: bool) -> int:
     """What CHKIN and CHKOUT share (the ROM's two routines differ only in these
-    points): the file looked up, the device that cannot serve the direction refused
-    (the printer for input, the keyboard for output), a serial device addressed with
-    TALK/TKSA or LISTEN/SECOND, the device made the input or the output."""
+    points): the file looked up, the keyboard refused for output, a serial device
+    addressed with TALK/TKSA (or the turnaround without a secondary address) or
+    LISTEN/SECOND, the device made the input or the output."""
     memory = machine.memory
     memory[STATUS] = 0
     index = _find_file(machine, number)
@@ -263,13 +271,15 @@ def _select_channel(machine: C64, number: int, talks: bool) -> int:
         return FILE_NOT_OPEN
     device, secondary = memory[FILE_DEVICES + index], memory[FILE_SECONDARIES + index]
     memory[LOGICAL_FILE], memory[DEVICE], memory[SECONDARY] = number, device, secondary
-    if device == (PRINTER if talks else KEYBOARD):
-        return NOT_INPUT_FILE if talks else NOT_OUTPUT_FILE
+    if device == KEYBOARD and not talks:
+        return NOT_OUTPUT_FILE
     if _is_serial(device):
         bus = _bus(machine)
         status = bus.talk(device) if talks else bus.listen(device)
         if not secondary & 0x80:
             status |= bus.tksa(secondary) if talks else bus.second(secondary)
+        elif talks:
+            _turnaround(machine, device)
         _set_status(machine, status)
         if memory[STATUS] & NOTHING_ANSWERS:
             return DEVICE_NOT_PRESENT
@@ -364,13 +374,11 @@ def clall(machine: C64) -> None:
 
 @routine(0xF1CA, "CHROUT")
 def chrout(machine: C64) -> None:
-    """CHROUT ($F1CA): A to the output channel: the screen, c64tc's printer, a serial device."""
+    """CHROUT ($F1CA): A to the output channel: the screen, a serial device (a printer, a drive)."""
     cpu = machine.cpu
     device = machine.memory[OUTPUT_DEVICE]
     if device == SCREEN:
         machine.screen_output(cpu.a)
-    elif device == PRINTER:
-        machine.printer.append(cpu.a)
     elif device > SCREEN:
         output_byte(machine, cpu.a)
     else:
@@ -647,6 +655,7 @@ def tksa(machine: C64) -> None:
 @_bus_routine((0xEDCC,), "TKSA's turnaround")
 def turnaround(machine: C64) -> None:
     """$EDCC: the turnaround after TALK without a secondary address."""
+    _turnaround(machine, machine.memory[DEVICE])
     _bus_done(machine, 0)
 
 

@@ -15,10 +15,12 @@ KERNAL's IRQ entry, ($0314) and its handler, or a program's.  BRK goes through
 
 from __future__ import annotations
 
+import functools
 import pickle
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import cast
 
 from toolchain.c64 import kernal
 from toolchain.c64.chips import NEVER
@@ -27,9 +29,9 @@ from toolchain.c64.chips.keyboard import DECODE_TABLE_ADDRESSES, ControlPorts, K
 from toolchain.c64.chips.power_on import KERNAL_RESET_WRITES
 from toolchain.c64.chips.sid import Sid
 from toolchain.c64.chips.vic import Vic
-from toolchain.c64.drive import SerialBus
+from toolchain.c64.drive import Drive, SerialBus
 from toolchain.c64.editor import ScreenEditor
-from toolchain.c64.io import CIA1, IOArea
+from toolchain.c64.io import CIA1, VIC, IOArea
 from toolchain.c64.keyboard import Keyboard, UntypableText, text_to_keys, typed_lines
 from toolchain.c64.memory import (
     ARYTAB,
@@ -162,6 +164,7 @@ class C64:
         for address, value in KERNAL_RESET_WRITES:
             self.io.write(address, value, 0)
         self.io.visible = self.map.io_shown()
+        self._connect_video()
         self.nmi_line = False  # an NMI is taken when CIA 2 pulls the line (an edge)
         # an event a chip access moved before the running blocks' horizon (see _events_moved)
         self._due = NEVER
@@ -177,8 +180,11 @@ class C64:
                                    io_write=self.write)
         self.keyboard = keyboard or Keyboard()
         self.output_log = bytearray()  # every byte printed, for --raw and answerers
-        self.printer = bytearray()
-        self.bus = SerialBus()  # the serial bus: a disk drive when one is attached (drive.py)
+        self.printer = bytearray()  # the paper of a printer on device 4, when one is attached
+        # the serial bus as on VICE's default C64: an empty 1541 on device 8, no printer
+        # (drive.py; c64tc run --disk, --printer, --no-drive change that)
+        self.bus = SerialBus()
+        self.bus.attach(Drive())
         self.warned: set[int] = set()  # ROM addresses read without a ROM image, warned once
         self.warn: Callable[[str], None] = lambda text: print(f"c64tc: warning: {text}", file=sys.stderr)
         self.brk_address = 0  # where the last BRK was, for the warm start's message
@@ -194,8 +200,15 @@ class C64:
             BASIC_ERROR_ROUTINE: self._basic_error, BASIC_BREAK_OR_END: self._basic_break_or_end}
         # a debugger's hooks (see set_exec_hook, set_store_hook, pause)
         self.exec_hooks: dict[int, Callable[[int], None]] = {}
+        # called at every stop address before its hook or routine (a debugger's look at the
+        # instruction before, as a trace's is before every other instruction); may end the
+        # run by raising MachineStopped
+        self.before_enter: Callable[[int], None] | None = None
         self.store_hooks: dict[int, Callable[[int], None]] = {}
         self._pause: str | None = None
+        # the chips were read, written or run by a routine since the traced loop of run()
+        # last asked them for their next event (until then that event stands)
+        self._chips_touched = True
         self._stops_before_pause = b""
         self._mark_rom_stops()
         self._initial = self._state()
@@ -221,6 +234,7 @@ class C64:
         memory_map.under[:] = state.under
         memory_map.io[:] = state.io
         self.io.plug(*pickle.loads(state.chips))  # fresh copies: faster than deepcopy
+        self._connect_video()
         self.nmi_line = False
         self.cpu.restore_memory(state.ram)
         memory_map.switch(memory_map.port_bits())
@@ -234,6 +248,13 @@ class C64:
         self.keyboard = keyboard or Keyboard()
         self.output_log.clear()
         self.printer.clear()
+        self.bus.reset()
+
+    def _connect_video(self) -> None:
+        """The VIC-II reads the machine's memory (for its sprite collisions)."""
+        from toolchain.c64.video import video_memory
+
+        cast(Vic, self.io.vic).video = functools.partial(video_memory, self)
 
     @property
     def keyboard(self) -> Keyboard:
@@ -267,6 +288,7 @@ class C64:
         if address >> 12 == 0xD and io.visible and self.map.watch[address] == WATCH_MACHINE \
                 and not self.store_hooks:
             self.memory[address] = value
+            self._chips_touched = True
             if io.write(address, value, self.cpu.cycles, read_first=True):
                 self.cpu.leave_block = True
             if io.rescheduling:
@@ -280,6 +302,7 @@ class C64:
         io = self.io
         if address >> 12 != 0xD or not io.visible:
             return self.memory[address]
+        self._chips_touched = True
         value = io.read(address, self.cpu.cycles)
         if io.rescheduling:
             self._events_moved()
@@ -294,7 +317,7 @@ class C64:
             # a chip register: what the CPU's store would come to, without the way there
             self.memory[address] = value
             if io.write(address, value, self.cpu.cycles):
-                self.cpu.leave_block = True
+                self.cpu.leave_block = self._chips_touched = True
             if io.rescheduling:
                 self._events_moved()
             return
@@ -313,6 +336,7 @@ class C64:
             return self._write_io(address, self.memory[address])
         memory_map = self.map
         if address <= PORT:
+            self._chips_touched = True
             changed = memory_map.switch(memory_map.port_bits())
             self.io.visible = memory_map.io_shown()
             for addresses in changed:
@@ -331,6 +355,8 @@ class C64:
         block ends after it (a write to the VIC-II or a CIA: the chips' timing may change)."""
         io = self.io
         ends = io.write(address, value, self.cpu.cycles)
+        if ends:
+            self._chips_touched = True  # (the traced run loop asks the chips again)
         if io.rescheduling:
             self._events_moved()
         return ends
@@ -555,13 +581,24 @@ class C64:
         # it; stop addresses (ROM routines, SYS's return) are blocks of their own (see
         # _block_for)
         margin = MAX_BLOCK_CYCLES
+        # traced, one instruction at a time: the chips' next event is asked for again only
+        # when it has come, or the chips were touched (an I/O read or write, a bank switch,
+        # a stop address's routine), or an interrupt is pending: in between, time alone
+        # does not move it (asking every instruction made a trace 2-3 times slower)
+        known_event, irq = -1, False
         try:
             while True:
                 now = cpu.cycles
-                event = io.next_event(now)
-                if event <= now or (io.irq and cpu.i):
-                    # an interrupt waits for the I flag: look again after a block
-                    event = now + MAX_BLOCK_CYCLES
+                if now < known_event and not self._chips_touched and not io.tickers:
+                    event = known_event
+                else:
+                    self._chips_touched = False
+                    event = known_event = io.next_event(now)
+                    irq = io.irq  # (changes only with the chips: at an event, or touched)
+                if event <= now or (irq and cpu.i):
+                    # an interrupt waits for the I flag: look again after a block (or at the
+                    # chips' next event, if sooner: the VIC-II's stolen cycles)
+                    event = now + MAX_BLOCK_CYCLES if event <= now else min(event, now + MAX_BLOCK_CYCLES)
                 horizon = min(limit - margin, event)
                 self._due = NEVER
                 if trace is None:
@@ -583,6 +620,7 @@ class C64:
                 # the cycle limit so that the limit is exact
                 pc = cpu.pc
                 if cpu.stops[pc]:
+                    self._chips_touched = True  # a routine in Python, a hook: they may
                     cpu.pc = self._enter(pc)
                     continue
                 if self.memory[pc] == 0x00 and self.stop_on_brk:
@@ -590,22 +628,32 @@ class C64:
                 if trace is not None:
                     trace(cpu)
                 cpu.step()
+                if cpu.cycles >= event:  # the chips' time has come (on this path too)
+                    self._interrupts()
                 if cpu.cycles >= limit:
                     raise MachineStopped(Stop.CYCLE_LIMIT,
                                    f"stopped after {cpu.cycles - start_cycles} cycles at ${cpu.pc:04X}")
         except MachineStopped as stopped:
+            if stopped.stop is not Stop.BREAK:  # a run that ends: the stolen cycles up to its end
+                cpu.cycles += cast(Vic, io.vic).settle(cpu.cycles)  # (a break goes on where it was)
             return RunResult(stopped.stop, stopped.message, cpu.cycles - start_cycles,
-                             cpu.instructions - start_instructions, line=stopped.line)
+                             cpu.instructions - start_instructions, line=stopped.line,
+                             printer=bytes(self.printer))
         except CpuHalted as halted:
+            cpu.cycles += cast(Vic, io.vic).settle(cpu.cycles)
             return RunResult(Stop.HALTED, str(halted), cpu.cycles - start_cycles,
-                             cpu.instructions - start_instructions)
+                             cpu.instructions - start_instructions, printer=bytes(self.printer))
 
     def _interrupts(self) -> None:
         """The chips' time has come: bring them up to date, and take an interrupt they
         raise (an IRQ only while the I flag is clear; an NMI when CIA 2 pulls its line)."""
         cpu, io = self.cpu, self.io
+        self._chips_touched = True
         io.advance(cpu.cycles)
-        cpu.cycles += io.take_stolen()  # cycles a chip took from the CPU on the way (none yet)
+        stolen = cast(Vic, io.vic).steal(cpu.cycles)  # bad lines and sprite DMA: the CPU waited
+        if stolen:
+            cpu.cycles += stolen
+            io.advance(cpu.cycles)
         nmi = io.nmi
         if nmi and not self.nmi_line:
             cpu.nmi()
@@ -653,11 +701,17 @@ class C64:
         read) in Python, a program's handler ($0314 changed) or the real ROM's on the CPU.
         Returns how a program's handler ended when it did not return from the interrupt."""
         cpu, io = self.cpu, self.io
+        vic = cast(Vic, io.vic)
+        if io.event_of(VIC, cpu.cycles) <= until:
+            # no CPU runs up to there: the VIC-II's stolen cycles on the way are no events
+            vic.start_stalls(until)
+            io.changed(VIC)
         if io.quiet(cpu.cycles, until) or self._standard_interrupts(until):
             # nothing happens on the way (the usual case: BASIC looks at the clock every
             # statement that reads a chip), or only the KERNAL's own interrupts: the chips
             # work out their state from the cycle count when they are next looked at
             cpu.cycles = max(cpu.cycles, until)
+            vic.start_stalls(cpu.cycles)
             return None
         while True:
             now = cpu.cycles
@@ -679,6 +733,7 @@ class C64:
                 break
             cpu.cycles = max(cpu.cycles, event)
         cpu.cycles = max(cpu.cycles, until)  # the chips work the rest out when they are looked at
+        vic.start_stalls(cpu.cycles)  # no CPU ran: the VIC-II took nothing from it
         return None
 
     def _standard_interrupts(self, until: int) -> bool:
@@ -828,6 +883,8 @@ class C64:
         the address where the CPU goes on."""
         if self._pause is not None:
             self._end_pause()
+        if self.before_enter is not None:
+            self.before_enter(pc)
         exec_hook = self.exec_hooks.get(pc)
         if exec_hook is not None:
             exec_hook(pc)
@@ -883,7 +940,7 @@ class C64:
     # -- what the routines do (kernal.py) -----------------------------------------------------------
     def chrout(self, byte: int) -> None:
         """CHROUT as a routine in Python calls it: the byte to the output channel (the
-        screen, c64tc's printer)."""
+        screen, a device on the serial bus)."""
         cpu = self.cpu
         saved = cpu.a
         cpu.a = byte

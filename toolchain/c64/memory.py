@@ -295,10 +295,8 @@ class MemoryMap:
 
     def rom_shown_at(self, address: int) -> bool:
         """Whether a ROM (BASIC, KERNAL or the character ROM) is shown at ``address``."""
-        for start, size in self.AREAS.items():
-            if start <= address < start + size:
-                return self._shown[start] in ("rom", "charset")
-        return False
+        start = _AREA_OF_PAGE[address >> 8 & 0xFF]
+        return start >= 0 and self._shown[start] in ("rom", "charset")
 
     def rom_byte(self, address: int) -> int:
         """The byte of the ROM image at ``address`` (0 where there is none)."""
@@ -318,3 +316,8 @@ class MemoryMap:
             if start <= address < start + size and self._shown[start] != "ram":
                 return self.under[address]
         return self.ram[address]
+
+
+#: per page of memory, the start of the banked area it lies in (MemoryMap.AREAS), else -1
+_AREA_OF_PAGE = tuple(next((start for start, size in MemoryMap.AREAS.items()
+                            if start <= page << 8 < start + size), -1) for page in range(256))

@@ -85,10 +85,9 @@ def _find_file(folder: Path, names: tuple[str, ...]) -> Path | None:
 
 
 def _read(path: Path, kind: str, size: int) -> bytes:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise UserError.single(str(path), f"cannot read: {exc.strerror}") from None
+    from toolchain.fileio import read_bytes
+
+    data = read_bytes(path)  # a regular file, read bounded
     if len(data) != size:
         raise UserError.single(str(path), f"{len(data)} bytes; a C64 {kind} ROM has {size}")
     return data

@@ -20,12 +20,12 @@ from toolchain.c64.memory import (
     power_on_memory,
     visible_screen,
 )
-from toolchain.display.charset import screen_codes_to_text, text_for
+from toolchain.display.charset import screen_codes_to_text, screen_row_text, text_for
 
 COLUMNS = SCREEN_COLUMNS
 ROWS = SCREEN_ROWS
 
-__all__ = ["COLUMNS", "ROWS", "Screen", "screen_code_to_text", "screen_codes_to_text"]
+__all__ = ["COLUMNS", "ROWS", "Screen", "screen_code_to_text", "screen_codes_to_text", "screen_row_text"]
 
 
 def screen_code_to_text(code: int, lowercase: bool = False) -> str:
@@ -60,8 +60,7 @@ class Screen:
 
     def text_rows(self) -> list[str]:
         codes, lowercase = self.codes(), self.lowercase
-        return [screen_codes_to_text(codes[row * COLUMNS : (row + 1) * COLUMNS], lowercase).rstrip()
-                for row in range(ROWS)]
+        return [screen_row_text(codes[row * COLUMNS : (row + 1) * COLUMNS], lowercase) for row in range(ROWS)]
 
     def text(self) -> str:
         """The final screen: 25 rows, trailing spaces removed."""
@@ -76,13 +75,13 @@ class Screen:
     # -- the editor's hooks --------------------------------------------------------------------
     def record_scroll(self, row: bytes) -> None:
         """A row about to scroll off the top (the editor's on_scroll)."""
-        self.history.append(screen_codes_to_text(row, self.lowercase).rstrip())
+        self.history.append(screen_row_text(row, self.lowercase))
 
     def record_clear(self, rows: list[bytes]) -> None:
         """The rows a clear is about to wipe (the editor's on_clear): kept up to the last
         one with text."""
         lowercase = self.lowercase
-        texts = [screen_codes_to_text(row, lowercase).rstrip() for row in rows]
+        texts = [screen_row_text(row, lowercase) for row in rows]
         while texts and not texts[-1]:
             texts.pop()
         self.history.extend(texts)

@@ -98,6 +98,7 @@ class LivePlay:
         self._last_wait = -1.0
         self._pace_base: tuple[float, int] | None = None
         self._shown: tuple[bytes, ScreenImage] | None = None  # the last image and the memory it shows
+        self._told_cells = False
 
     def __enter__(self) -> LivePlay:
         self.screen.__enter__()
@@ -106,12 +107,16 @@ class LivePlay:
         machine.warn = self.warnings.append  # a warning would scribble over the screen
         self._ticker = Ticker(TICK_CYCLES, self.tick_machine, machine.cpu.cycles)
         machine.io.tickers.append(self._ticker)
+        from toolchain.c64.video import FrameRecorder
+
+        self.recorder = FrameRecorder(machine)  # the VIC-II's frames, for pictures beyond text
         return self
 
     def __exit__(self, *exception: Any) -> None:
         machine = self.machine
         if self._ticker in machine.io.tickers:
             machine.io.tickers.remove(self._ticker)
+        self.recorder.detach()
         machine.warn = self._saved_warn
         self.screen.__exit__(*exception)
 
@@ -163,8 +168,22 @@ class LivePlay:
         return f"{self.name}: {self.work()}{state}   Esc: RUN/STOP  Ctrl-C: quit"
 
     def draw(self) -> None:
-        """A frame, if one is due."""
-        self.screen.maybe_draw(self.image, self.status)
+        """A frame, if one is due: the text screen, or the VIC-II's picture when it shows
+        more than text (the first time in character cells, that is said after the run)."""
+        beyond = self.recorder.shows()
+        if beyond is None:
+            self.screen.maybe_draw(self.image, self.status)
+            return
+        from toolchain.display.graphics import GraphicsKind
+
+        if self.screen.graphics is GraphicsKind.CELLS and not self._told_cells:
+            self._told_cells = True
+            how = "one coloured space a pixel" if self.screen.ascii else "2x3 pixels a character"
+            self.warnings.append(f"the program shows {beyond}: the live screen drew the VIC-II's frames in "
+                                 f"character cells ({how}, at a fraction of their resolution; this terminal "
+                                 "offers neither the kitty graphics protocol nor sixels): --screenshot and "
+                                 "--film draw them whole")
+        self.screen.maybe_draw_frame(self.recorder.picture, self.status)
 
     # -- while the program runs ------------------------------------------------------------------
     def statement_tick(self) -> tuple[int, Callable[[], None]]:

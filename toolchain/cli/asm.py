@@ -1,4 +1,4 @@
-"""``c64tc asm``: assemble a magazine listing."""
+"""``c64tc asm``: assemble a magazine listing, or a 64tass or ACME source."""
 
 from __future__ import annotations
 
@@ -29,8 +29,13 @@ def _defines(ctx: click.Context, param: click.Parameter,
 @click.argument("sources", nargs=-1, required=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               help="Output file (default: build/NAME.prg after the first SOURCE); '-' for standard output.")
-@click.option("--format", "output_format", type=click.Choice(["prg", "raw"]), default="prg",
-              show_default=True, help="prg: two-byte load address + code; raw: code only.")
+@click.option("--dialect", type=click.Choice(["profi", "64tass", "acme"]),
+              help="The source's assembler: profi (Profi-Ass 64, the magazine's), 64tass or acme.  Default: "
+                   "ACME for .a/.acme files, else the first directive decides (!to, !source, !cpu... are "
+                   "ACME; .cpu, .proc, .enc... are 64tass), else profi.")
+@click.option("--format", "output_format", type=click.Choice(["prg", "raw"]),
+              help="prg: two-byte load address + code (the default; ACME's '!to name, plain' asks for raw); "
+                   "raw: code only.")
 @click.option("-l", "--listing", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write a listing (address, bytes, line, source); '-' for standard output.")
 @click.option("--vice-labels", type=click.Path(dir_okay=False, allow_dash=True),
@@ -41,19 +46,28 @@ def _defines(ctx: click.Context, param: click.Parameter,
               help="Look for .include and .binary files here too (after the including file's folder).")
 @click.option("-D", "--define", "defines", multiple=True, callback=_defines, metavar="NAME=VALUE",
               help="Define a symbol before the source (VALUE as in the source: 12, $0c; default 1).")
-@click.option("--undocumented", is_flag=True,
+@click.option("--undocumented", "-i", "--m6502", "undocumented", is_flag=True,
               help="Accept the stable undocumented opcodes: lax, sax, dcp, isc, slo, rla, sre, rra, anc, "
-                   "alr, arr, sbx, las, nop with operands (and dcm, isb, ins, asr, axs, lse, aso).")
+                   "alr, arr, sbx, las, nop with operands (and dcm, isb, ins, asr, axs, lse, aso).  In the "
+                   "64tass and ACME dialects: their NMOS sets (64tass -i, ACME --cpu 6510).")
+@click.option("--cpu", type=click.Choice(["6502", "6510", "nmos6502"]),
+              help="ACME's --cpu: 6510 or nmos6502 is --undocumented.")
+@click.option("-a", "--ascii", is_flag=True, help="64tass -a: the source is ASCII/Unicode (its text becomes "
+              "PETSCII, 'a' is $41); without it 64tass copies the bytes of strings unchanged.")
+@click.option("-C", "--case-sensitive", is_flag=True, help="64tass -C: symbols are case-sensitive.")
+@click.option("-B", "--long-branch", is_flag=True,
+              help="64tass -B: a branch out of range becomes the opposite branch over a jmp.")
 @click.option("-W", "warnings", multiple=True, type=click.Choice(_WARNING_NAMES), metavar="WARNING",
               help="Warn about: branch-page (a taken branch crossing a page costs a cycle), zp-forward "
                    "(a forward reference to zero page kept absolute), all.")
 @click.option("-q", "--quiet", is_flag=True, help="No listing (even with '.opt p') and no summary line.")
 @reports_user_errors
-def asm_command(sources: tuple[str, ...], output: str | None, output_format: str, listing: str | None,
-                vice_labels: str | None, symbols: bool, include_paths: tuple[Path, ...],
-                defines: tuple[tuple[str, int], ...], undocumented: bool, warnings: tuple[str, ...],
-                quiet: bool) -> None:
-    """Assemble Profi-Ass (64'er magazine) 6502 SOURCES into one PRG file.
+def asm_command(sources: tuple[str, ...], output: str | None, dialect: str | None, output_format: str | None,
+                listing: str | None, vice_labels: str | None, symbols: bool, include_paths: tuple[Path, ...],
+                defines: tuple[tuple[str, int], ...], undocumented: bool, cpu: str | None, ascii: bool,
+                case_sensitive: bool, long_branch: bool, warnings: tuple[str, ...], quiet: bool) -> None:
+    """Assemble 6502 SOURCES into one PRG file: Profi-Ass (64'er magazine listings, the
+    default), 64tass or ACME source (--dialect).
 
     Each SOURCE may be text (with or without BASIC line numbers, or a petcat listing)
     or a tokenized .prg as Profi-Ass saved it, also on a disk image (IMAGE:NAME);
@@ -62,6 +76,7 @@ def asm_command(sources: tuple[str, ...], output: str | None, output_format: str
     """
     from toolchain.asm import AssemblyOptions, assemble_sources
     from toolchain.asm.assembler import WARNINGS
+    from toolchain.asm.dialects import detect
     from toolchain.asm.output import listing as make_listing
     from toolchain.asm.output import symbol_table
     from toolchain.asm.output import vice_labels as make_labels
@@ -75,9 +90,20 @@ def asm_command(sources: tuple[str, ...], output: str | None, output_format: str
     if sources.count(STDIO) > 1:
         raise click.UsageError("standard input ('-') can be read only once")
     enabled = frozenset(WARNINGS) if "all" in warnings else frozenset(warnings)
-    options = AssemblyOptions(include_paths=include_paths, defines=defines, undocumented=undocumented,
-                              warnings=enabled)
-    program = assemble_sources([(load_source(source), source) for source in sources], options)
+    texts = [(load_source(source), source) for source in sources]
+    if dialect is None:
+        dialect, reason = detect(sources[0], texts[0][0])
+    else:
+        reason = "--dialect"
+    _check_dialect_options(dialect, ascii=ascii, case_sensitive=case_sensitive, long_branch=long_branch,
+                           cpu=cpu, warnings=warnings)
+    options = AssemblyOptions(include_paths=include_paths, defines=defines,
+                              undocumented=undocumented or cpu in ("6510", "nmos6502"), warnings=enabled,
+                              dialect=dialect, dialect_reason=reason, ascii=ascii,
+                              case_sensitive=case_sensitive, long_branch=long_branch)
+    program = assemble_sources(texts, options)
+    if output_format is None:
+        output_format = "raw" if program.raw_output else "prg"
     print_diagnostics(program.warnings)
     if output is None:
         stem = _output_stem(sources[0])
@@ -102,6 +128,22 @@ def asm_command(sources: tuple[str, ...], output: str | None, output_format: str
         where = "standard output" if output == STDIO else output
         click.echo(f"{where}: ${program.start:04X}-${program.end - 1:04X}, {len(program.image)} bytes"
                    + (" (+2 load address)" if output_format == "prg" else ""), err=True)
+
+
+_DIALECT_OPTIONS = {"ascii": ("-a", "64tass"), "case_sensitive": ("-C", "64tass"),
+                    "long_branch": ("-B", "64tass"), "cpu": ("--cpu", "acme")}
+
+
+def _check_dialect_options(dialect: str, warnings: tuple[str, ...], **given: object) -> None:
+    """An option of another dialect is a mistake, said as such (never silently ignored)."""
+    for name, value in given.items():
+        if value:
+            option, owner = _DIALECT_OPTIONS[name]
+            if dialect != owner:
+                raise click.UsageError(f"{option} is a {owner} option, and this source is read as {dialect} "
+                                       f"(--dialect {owner} to read it as {owner})")
+    if warnings and dialect != "profi":
+        raise click.UsageError(f"-W {warnings[0]} is a warning of the Profi-Ass dialect only")
 
 
 def _output_stem(source: str) -> str:

@@ -44,7 +44,8 @@ def tok_command(sources: tuple[str, ...], output: str | None, load_address: int,
     same number replaces the old one, a line number alone deletes it.  '-' reads a
     listing from standard input.
     """
-    from toolchain.basic import tokenize
+    from toolchain.basic import tokenize_with_warnings
+    from toolchain.cli.common import print_diagnostics
     from toolchain.inputs import as_text, is_listing, read_input, wrong_kind
 
     if sources.count(STDIO) > 1:
@@ -53,7 +54,9 @@ def tok_command(sources: tuple[str, ...], output: str | None, load_address: int,
     for file in files:
         if not is_listing(file):
             raise wrong_kind(file, "a BASIC listing", "tok")
-    prg, events = tokenize([(file.name, as_text(file.data)) for file in files], load_address)
+    prg, events, warnings = tokenize_with_warnings([(file.name, as_text(file.data)) for file in files],
+                                                   load_address)
+    print_diagnostics(warnings)
     if verbose:
         for event in events:
             click.echo(f"{event.by.path}:{event.by.source_line}: line {event.number} {event.action}",

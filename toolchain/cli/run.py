@@ -78,10 +78,12 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
               help="Print every screen line as it scrolled by, then the final screen (the default).")
 @click.option("--raw", is_flag=True, help="Print the PETSCII bytes the program printed (not to a terminal).")
 @click.option("--trace", is_flag=True, help="Machine code: print every instruction to standard error.")
-@click.option("--screenshot", type=click.Path(dir_okay=False), help="Write the final screen as a PNG "
-              "picture (384x272, VICE's framing).")
+@click.option("--screenshot", type=click.Path(dir_okay=False), help="Write the final frame as a PNG "
+              "picture, as the VIC-II draws it (384x272, VICE's framing, palette indices).")
 @click.option("--screenshot-every", type=COUNT, help="With --screenshot: also a picture every N statement "
-              "groups (BASIC) or cycles (machine code), numbered NAME-0001.png, ... (a film of the run).")
+              "groups (BASIC) or cycles (machine code), numbered NAME-0001.png, ...")
+@click.option("--film", "film_path", type=click.Path(dir_okay=False), help="Write every frame of the run as "
+              "an animated GIF (.gif) or APNG (.png), 50 frames a second as on a PAL C64.")
 @click.option("--roms", "roms_dir", type=click.Path(file_okay=False, exists=True),
               help="Run the C64's own ROMs (kernal, basic, chargen) from this folder; default: "
               "C64TC_ROMS, then the ROMs of the VICE on the PATH; without them, c64tc's models.")
@@ -92,11 +94,15 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
 @click.option("--stop-on-brk", is_flag=True, help="Stop at a BRK and say where (for debugging) instead of "
               "the C64's warm start (screen cleared, READY.).")
 @click.option("--disk", "disk_path", type=click.Path(dir_okay=False),
-              help="Put this disk image (D64, D71, D81) in drive 8; the program changes it in memory only "
-              "(see --write-disk).  PROGRAM given as IMAGE:NAME puts its image there by itself.")
+              help="Put this disk image (D64, D71, D81) in drive 8 (without it the drive is empty, as on "
+              "VICE's default C64); the program changes it in memory only (see --write-disk).  PROGRAM "
+              "given as IMAGE:NAME puts its image there by itself.")
+@click.option("--no-drive", is_flag=True, help="No disk drive on device 8 (by default there is a 1541, "
+              "empty unless --disk gives it a disk).")
 @click.option("--printer", "printer_path", type=click.Path(dir_okay=False, allow_dash=True),
-              help="Write what the program printed on device 4 (OPEN 4,4 / CMD 4) to this file, the bytes "
-              "as sent, as VICE's printer text device keeps them ('-': standard output).")
+              help="Attach a printer on device 4 (by default there is none: ?DEVICE NOT PRESENT) and write "
+              "what the program printed on it (OPEN 4,4 / CMD 4) to this file, the bytes as sent, as "
+              "VICE's printer text device keeps them ('-': standard output).")
 @click.option("--write-disk", is_flag=True, help="When the run ends, write the disk in drive 8 back to its "
               "image (atomically; not when another program changed the file meanwhile).")
 @click.option("--dump-python", is_flag=True, help="Print the Python c64tc makes of the program: a BASIC "
@@ -130,9 +136,9 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
 def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, input_text: str | None,
                 input_file: str | None, max_cycles: int, max_statements: int | None, screen: bool,
                 transcript: bool, raw: bool, trace: bool, screenshot: str | None,
-                screenshot_every: int | None, roms_dir: str | None, no_roms: bool, boot: bool,
-                stop_on_brk: bool, disk_path: str | None, write_disk: bool, printer_path: str | None,
-                dump_python: bool,
+                screenshot_every: int | None, film_path: str | None, roms_dir: str | None, no_roms: bool,
+                boot: bool, stop_on_brk: bool, disk_path: str | None, no_drive: bool, write_disk: bool,
+                printer_path: str | None, dump_python: bool,
                 ascii_glyphs: bool, monitor: bool, monitor_commands: str | None,
                 label_files: tuple[str, ...], break_lines: tuple[int, ...] = (),
                 audio_path: str | None = None, sid_model: str = "8580", sample_rate: int = 44_100,
@@ -176,6 +182,8 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
     if screenshot_every is not None and screenshot is None:
         raise click.UsageError("--screenshot-every needs --screenshot NAME.png (the frames are numbered "
                                "after it)")
+    if screenshot is not None and not Path(screenshot).name:
+        raise click.UsageError(f"--screenshot {screenshot!r} names no file: give NAME.png")
     from toolchain.inputs import Kind, read_input
 
     given = read_input(path)
@@ -212,7 +220,11 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
     from toolchain.c64.machine import C64
 
     machine = C64(roms=roms)
-    disk = _attach_disk(machine, path, disk_path, write_disk, program)
+    disk = _attach_disk(machine, path, disk_path, write_disk, program, no_drive)
+    if printer_path is not None:
+        from toolchain.c64.drive import Printer
+
+        machine.bus.attach(Printer(machine.printer))
     session = Session(program, machine=machine, boot=boot)
     machine.stop_on_brk = stop_on_brk
     stdin_is_program = STDIO in (path, *errata)
@@ -236,7 +248,11 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
         keyboard = live.keyboard if live is not None else Keyboard(input_text, line_source)
     except UntypableText as exc:
         raise UserError.single(str(input_file or "--input"), str(exc)) from None
-    pictures = Pictures(machine, screenshot, roms_dir) if screenshot is not None else None
+    pictures = None
+    if screenshot is not None or film_path is not None:
+        # however the run ends, no frame is left without the final picture
+        pictures = Pictures(machine, screenshot, roms_dir, bool(screenshot_every), film_path)
+        click.get_current_context().call_on_close(pictures.discard)
     every = (screenshot_every, pictures.frame) if pictures is not None and screenshot_every else None
     if live is not None and compiled_basic:
         every = _together(every, live.statement_tick(),
@@ -300,7 +316,7 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
         summary += f" (the C64's ROMs, from {roms.origin})"
     click.echo(summary, err=True)
     if disk is not None:
-        _detach_disk(disk, write_disk)
+        _detach_disk(disk, write_disk, result)
     if printer_path is not None:
         write_atomic(printer_path, result.printer)
     if silent:  # the live screen could not play the sound: why, once it is gone
@@ -541,9 +557,10 @@ def _break_at_lines(session: Any, lines: list[int], break_lines: tuple[int, ...]
 
 
 def _attach_disk(machine: Any, path: str, disk_path: str | None, write_disk: bool,
-                 program: Program) -> Any:
+                 program: Program, no_drive: bool = False) -> Any:
     """The disk in drive 8: --disk IMAGE, or the image PROGRAM (IMAGE:NAME) comes from,
-    which the program is then LOADed from first, as VICE's autostart does."""
+    which the program is then LOADed from first, as VICE's autostart does; with
+    --no-drive, no drive at all."""
     from toolchain.c64.drive import AttachedImage
     from toolchain.c64.kernal import load_before_run
     from toolchain.disk import parse_image_reference
@@ -557,6 +574,14 @@ def _attach_disk(machine: Any, path: str, disk_path: str | None, write_disk: boo
         raise click.UsageError(f"PROGRAM comes from {reference.image}, --disk puts {disk_path} in drive 8: "
                                "the drive holds one disk (leave --disk out, or give the program as a file)")
     image = Path(disk_path) if disk_path is not None else reference.image if reference is not None else None
+    if no_drive:
+        if image is not None:
+            given = "--disk" if disk_path is not None else "PROGRAM given as IMAGE:NAME"
+            raise click.UsageError(f"--no-drive takes drive 8 away: {given} needs it to hold the disk")
+        if write_disk:
+            raise click.UsageError("--write-disk writes the disk in drive 8 back: --no-drive leaves no drive")
+        machine.bus.detach(8)
+        return None
     if image is None:
         if write_disk:
             raise click.UsageError("--write-disk writes the disk in drive 8 back: give --disk IMAGE (or "
@@ -569,12 +594,22 @@ def _attach_disk(machine: Any, path: str, disk_path: str | None, write_disk: boo
     return disk
 
 
-def _detach_disk(disk: Any, write_disk: bool) -> None:
-    """What became of the disk: written back with --write-disk, else said to be changed."""
+# Runs that c64tc stopped where a C64 would have gone on: the disk is not what the
+# program would leave on it, so --write-disk keeps the image file as it was
+STOPPED_BY_C64TC = (Stop.ROM_CALL, Stop.STATEMENT_LIMIT, Stop.CYCLE_LIMIT)
+
+
+def _detach_disk(disk: Any, write_disk: bool, result: Any) -> None:
+    """What became of the disk: written back with --write-disk (unless c64tc stopped the
+    run: a feature it does not model, a limit), else said to be changed."""
     for name in disk.open_files():
         click.echo(f"{disk.path}: warning: {name} is still open for writing: a 1541 leaves it unclosed "
                    "(listed with *), its last block not written", err=True)
     if not disk.changed:
+        return
+    if write_disk and result.stop in STOPPED_BY_C64TC:
+        click.echo(f"{disk.path}: not written back: c64tc stopped the run where a C64 would have gone on "
+                   f"({result.message}); the image file is unchanged", err=True)
         return
     if write_disk:
         disk.write_back()
@@ -585,29 +620,71 @@ def _detach_disk(disk: Any, write_disk: bool) -> None:
 
 
 class Pictures:
-    """--screenshot: the final screen as a PNG, and with --screenshot-every numbered
-    frames beside it (NAME-0001.png, ...)."""
+    """--screenshot: the final frame as a PNG, with --screenshot-every numbered frames
+    beside it (NAME-0001.png, ...); --film: every frame, as an animated GIF or APNG.
+    All of them or none: a FileSet, where the frames wait as temporary files until the
+    final picture is written with them.  Drawn by the VIC-II renderer from the chip's
+    write log (nothing is logged or drawn for a run without pictures)."""
 
-    def __init__(self, machine: Any, path: str, roms_dir: str | None) -> None:
+    def __init__(self, machine: Any, path: str | None, roms_dir: str | None, numbered: bool = False,
+                 film: str | None = None) -> None:
         from toolchain.c64.roms import find_chargen
+        from toolchain.c64.video import FrameRecorder
+        from toolchain.display.png import FILM_FORMATS, Film, character_rom_of
+        from toolchain.fileio import FileSet, output_target
 
+        if film is not None and Path(film).suffix.lower() not in FILM_FORMATS:
+            raise click.UsageError(f"--film {film}: a film is a .gif or .png (APNG) file")
         self.machine = machine
-        self.path = Path(path)
-        found = find_chargen(Path(roms_dir) if roms_dir else None)
-        self.chargen = found[0] if found is not None else None
+        self.path = Path(path) if path is not None else None
+        # a picture that cannot be written is an error before the run
+        if self.path is not None:
+            for name in (self.path, self._numbered(1)) if numbered else (self.path,):
+                output_target(name)
+        if film is not None:
+            output_target(film)
+        if machine.roms is not None:
+            chargen = machine.roms.chargen
+        else:
+            found = find_chargen(Path(roms_dir) if roms_dir else None)
+            chargen = found[0] if found is not None else None
+        self.film_path = film
+        self.film = Film() if film is not None else None
+        self.recorder = FrameRecorder(machine, character_rom_of(chargen),
+                                      on_frame=self.film.add if self.film is not None else None)
         self.frames = 0
+        self.files = FileSet()
 
-    def _write(self, path: Path) -> None:
-        from toolchain.display.png import write_png
+    def _numbered(self, frame: int) -> Path:
+        assert self.path is not None
+        return self.path.with_name(f"{self.path.stem}-{frame:04d}{self.path.suffix or '.png'}")
 
-        write_png(self.machine.screen_image(), path, self.chargen)
+    def _stage(self, path: Path) -> None:
+        from toolchain.display.png import frame_png
+
+        self.files.stage(path, frame_png(self.recorder.picture()))
 
     def frame(self) -> None:
         self.frames += 1
-        self._write(self.path.with_name(f"{self.path.stem}-{self.frames:04d}{self.path.suffix or '.png'}"))
+        self._stage(self._numbered(self.frames))
 
     def final(self) -> None:
-        self._write(self.path)
+        from toolchain.display.png import FILM_FORMATS
+
+        if self.path is not None:
+            self._stage(self.path)
+        if self.film is not None and self.film_path is not None:
+            if not len(self.film):  # the run ended within its first frame: the picture so far
+                self.film.add(self.recorder.picture())
+            kind = FILM_FORMATS[Path(self.film_path).suffix.lower()]
+            self.files.stage(self.film_path, self.film.encode(kind))
+        self.files.commit()
+        self.recorder.detach()
+
+    def discard(self) -> None:
+        """The frames of a run that did not get to its final picture: removed."""
+        self.files.discard()
+        self.recorder.detach()
 
 
 class _VerifierName(click.Choice):

@@ -86,6 +86,21 @@ _REGISTERS = ("a", "x", "y", "sp", "c", "v", "d", "i")
 _LOCALS = (*_REGISTERS, "nr", "zr")
 
 
+class CompiledSource(Protocol):
+    """An access as source (the owner's): a read's expression or a write's statements
+    (``code``), statements a read runs first (``before``), an expression under which the
+    source holds (``guard``; else the access goes through the owner)."""
+
+    @property
+    def code(self) -> str: ...
+
+    @property
+    def before(self) -> str: ...
+
+    @property
+    def guard(self) -> str: ...
+
+
 class CompiledIO(Protocol):
     """What an owner with chips in the I/O area gives the translator (see the module's
     description); ``namespace_name`` is the name its object has in translated code, and
@@ -97,9 +112,9 @@ class CompiledIO(Protocol):
     visible: bool  # whether the I/O area is shown now
     hooked: frozenset[int]  # addresses whose stores the owner must see through ``on_write``
 
-    def read_source(self, address: int) -> str | None: ...  # None: through ``io_read``
+    def read_source(self, address: int) -> CompiledSource | None: ...  # None: through ``io_read``
 
-    def write_source(self, address: int) -> tuple[str, bool] | None: ...
+    def write_source(self, address: int) -> tuple[CompiledSource, bool] | None: ...
 
 
 @dataclass(frozen=True)
@@ -348,7 +363,8 @@ class TranslatingCPU(CPU):
         self._units.clear()
         self.blocks.clear()
         self.sources.clear()
-        self.watch[:] = self.watch.translate(_WITHOUT_CODE)
+        if self._byte_units:  # WATCH_CODE is set only on bytes of units (a monitor's step flushes often)
+            self.watch[:] = self.watch.translate(_WITHOUT_CODE)
         self._byte_units.clear()
 
     def translated_source(self) -> str:
@@ -628,6 +644,10 @@ class TranslatingCPU(CPU):
                     if not owners:
                         del byte_units[byte]
                         watch[byte] &= ~WATCH_CODE
+
+
+def _indented(text: str) -> str:
+    return "\n".join(_INDENT + line for line in text.splitlines())
 
 
 def _ranges(addresses: set[int]) -> tuple[tuple[int, int], ...]:
@@ -984,7 +1004,8 @@ class _BlockWriter:
         source, ends_block = found
         self.region.uses_io = True
         self.uses(" ".join(value.reads))
-        self.emit(f"if io_on:\n{_INDENT}" + source.format(value=value.text, now=self.now())
+        condition = f"io_on and ({source.guard.format(now=self.now())})" if source.guard else "io_on"
+        self.emit(f"if {condition}:\n{_INDENT}" + source.code.format(value=value.text, now=self.now())
                   .replace("\n", "\n" + _INDENT), indent)
         if ends_block:
             cycles, count = self.cycles, self.count
@@ -992,8 +1013,9 @@ class _BlockWriter:
             self.count += 1
             self.goto(following, indent + 1)
             self.cycles, self.count = cycles, count
-        self.emit("else:", indent)  # the I/O area hidden: RAM or the character ROM there
-        self.store(op, Code(f"mem[{address}] = {value.text}", value.reads), address, following, indent + 1)
+        self.emit("else:", indent)  # the I/O area hidden (RAM or the character ROM), or the guard false
+        self.store(op, Code(f"mem[{address}] = {value.text}", value.reads), address, following, indent + 1,
+                   mode)
         return True
 
     def push(self, value: Code, indent: int) -> None:
@@ -1048,7 +1070,16 @@ class _BlockWriter:
             source = io.read_source(int(address)) if io is not None else None
             if source is not None:  # the chip's register as source: no call
                 self.region.uses_io = True
-                return f"({source.format(now=self.now())} if io_on else mem[{address}])"
+                now = self.now()
+                if not source.before and not source.guard:
+                    return f"({source.code.format(now=now)} if io_on else mem[{address}])"
+                condition = f"io_on and ({source.guard.format(now=now)})" if source.guard else "io_on"
+                before = source.before.format(now=now)
+                self.emit(f"if {condition}:\n" + (_indented(before) + "\n" if before else "")
+                          + f"{_INDENT}u = {source.code.format(now=now)}\n"
+                          f"elif io_on:\n{_INDENT}cpu.cycles = {now}\n{_INDENT}u = io_read({address})\n"
+                          f"{_INDENT}horizon = cpu.horizon\nelse:\n{_INDENT}u = mem[{address}]", indent)
+                return "u"
             self.emit(f"cpu.cycles = {self.now()}", indent)
             if io is not None:
                 # the owner may move the chips' next event closer (see the module's description)

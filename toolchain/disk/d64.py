@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from d64 import DiskImage
 from d64.exceptions import ConsistencyError, DiskFullError
@@ -55,7 +56,7 @@ from toolchain.disk.names import (
 )
 from toolchain.disk.reference import is_disk_image
 from toolchain.disk.tape import is_tape, read_tape
-from toolchain.fileio import output_target, write_atomic
+from toolchain.fileio import MAX_INPUT, open_regular, output_target, write_atomic
 
 # Kept for the rest of c64tc: the 1541's numbers.
 D64_SIZE = D64.size
@@ -117,18 +118,32 @@ class Directory:
 
 # -- reading an image --------------------------------------------------------------
 def _read_image(path: Path) -> tuple[DiskFormat, bytes]:
-    try:
-        size = path.stat().st_size
-        if path.is_file() and format_for_size(size) is None:  # not read: it may be huge
-            raise UserError.single(str(path), f"not a disk image: {describe_size(size)}")
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise UserError.single(str(path), "no such disk image") from None
-    except IsADirectoryError:
-        raise UserError.single(str(path), "not a disk image: it is a directory") from None
-    except OSError as exc:
-        raise UserError.single(str(path), f"cannot read: {exc.strerror or exc}") from None
+    """The image's format and bytes: a regular file of an image's size (a FIFO or a
+    device such as /dev/zero is refused before anything is read, issue 21)."""
+    _must_exist(path)
+    with os.fdopen(open_regular(path, "not a disk image", _IMAGES_ARE_FILES), "rb") as handle:
+        try:
+            size = os.fstat(handle.fileno()).st_size
+            if format_for_size(size) is None:  # not read: it may be huge
+                raise UserError.single(str(path), f"not a disk image: {describe_size(size)}")
+            data = handle.read(size + 1)  # a file that grows meanwhile is not read on for ever
+        except OSError as exc:
+            raise UserError.single(str(path), f"cannot read: {exc.strerror or exc}") from None
     return _format_of(path, data), data
+
+
+_IMAGES_ARE_FILES = "c64tc reads disk images from regular files"
+
+
+def _must_exist(path: Path, shown: Path | None = None) -> None:
+    """A missing image is "no such disk image" (other problems, a name too long for
+    the file system, are reported when it is opened)."""
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        raise UserError.single(str(shown or path), "no such disk image") from None
+    except OSError:
+        pass
 
 
 def _format_of(path: Path, data: bytes) -> DiskFormat:
@@ -241,12 +256,8 @@ def _locked(path: Path, target: Path) -> Iterator[bytes]:
     told = False
     start = time.monotonic()
     while True:
-        try:
-            fd = os.open(target, os.O_RDONLY)
-        except FileNotFoundError:
-            raise UserError.single(str(path), "no such disk image") from None
-        except OSError as exc:
-            raise UserError.single(str(path), f"cannot read: {exc.strerror or exc}") from None
+        _must_exist(target, path)
+        fd = open_regular(target, "not a disk image", _IMAGES_ARE_FILES)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -271,10 +282,27 @@ def _locked(path: Path, target: Path) -> Iterator[bytes]:
         break
     try:
         with os.fdopen(os.dup(fd), "rb") as handle:
-            data = handle.read()
+            data = handle.read(MAX_INPUT + 1)  # a regular file, but bounded all the same
         yield data
     finally:
         os.close(fd)
+
+
+class PackageFailed(Exception):
+    """The d64 package refused or failed a change (what it raised is the cause)."""
+
+
+@contextlib.contextmanager
+def package_calls() -> Iterator[None]:
+    """Around calls into the d64 package: what it raises on an image it cannot change
+    becomes ``PackageFailed`` (a message for the user), while the same exception types
+    raised by c64tc's own code around it stay what they are, bugs (issue 21)."""
+    try:
+        yield
+    except DiskFullError:
+        raise
+    except (ConsistencyError, ValueError, IndexError, KeyError, OSError) as exc:
+        raise PackageFailed(str(exc)) from exc
 
 
 class Change:
@@ -288,9 +316,10 @@ class Change:
 
     def package_path(self, entry: FileEntry) -> object:
         """The d64 package's path object for the entry the checker found."""
-        for path in self.image.iterdir():  # type: ignore[attr-defined]
-            if path.entry.block.start + path.entry.entry_offset == entry.entry_offset:
-                return path
+        with package_calls():
+            for path in self.image.iterdir():  # type: ignore[attr-defined]
+                if path.entry.block.start + path.entry.entry_offset == entry.entry_offset:
+                    return path
         raise AssertionError(f"entry {entry.name} not found by the d64 package")
 
 
@@ -323,7 +352,7 @@ def _apply(path: Path, disk: DiskFormat, data: bytes, report: Report,
             change(state)
         except DiskFullError:
             raise UserError.single(str(path), "disk full; the image is unchanged") from None
-        except (ConsistencyError, ValueError, IndexError, KeyError, OSError) as exc:
+        except PackageFailed as exc:
             raise UserError.single(str(path), f"the change failed in the d64 package ({exc}); "
                                    "the image is unchanged") from None
         finally:
@@ -424,18 +453,21 @@ def add_files(path: Path, files: list[NewFile], replace: bool = False) -> None:
                                    "at most; nothing was added")
         for raw, file_type, data in wanted:
             old = existing.get(raw)
-            target = state.image.path(raw)  # type: ignore[attr-defined]
+            target: Any = None
             if old is not None:
                 state.touched.add(old.entry_offset)
                 target = state.package_path(old)
-                if old.file_type == "REL":
-                    target.unlink()  # type: ignore[attr-defined]
+            with package_calls():
+                if old is None:
+                    target = state.image.path(raw)  # type: ignore[attr-defined]
+                elif old.file_type == "REL":
+                    target.unlink()
                     target = state.image.path(raw)  # type: ignore[attr-defined]
                 else:
                     # Replaced in its place in the directory, as the drive's @: save does.
-                    target.entry.file_type = file_type  # type: ignore[attr-defined]
-            with target.open("w", ftype=file_type) as handle:
-                handle.write(data)
+                    target.entry.file_type = file_type
+                with target.open("w", ftype=file_type) as handle:
+                    handle.write(data)
             state.added[raw] = data
 
     _transaction(path, change)
@@ -472,12 +504,13 @@ def remove(path: Path, *patterns: str) -> list[str]:
         for entry in chosen:
             state.touched.add(entry.entry_offset)
             package_path = state.package_path(entry)
-            if entry.file_type == "DEL":
-                # The checker does not follow a DEL entry's chain (nor does d64-fsck): free
-                # nothing, so no block another file uses can be freed through it.
-                package_path.entry.file_type = 0  # type: ignore[attr-defined]
-            else:
-                package_path.unlink()  # type: ignore[attr-defined]
+            with package_calls():
+                if entry.file_type == "DEL":
+                    # The checker does not follow a DEL entry's chain (nor does d64-fsck): free
+                    # nothing, so no block another file uses can be freed through it.
+                    package_path.entry.file_type = 0  # type: ignore[attr-defined]
+                else:
+                    package_path.unlink()  # type: ignore[attr-defined]
             deleted.append(entry.name)
 
     _transaction(path, change)
@@ -506,7 +539,9 @@ def rename(path: Path, old: str, new: str, *more: str) -> None:
                                        "the image is unchanged")
             entry = found[0]
             state.touched.add(entry.entry_offset)
-            state.package_path(entry).entry.name = raw_new  # type: ignore[attr-defined]
+            package_path = state.package_path(entry)
+            with package_calls():
+                package_path.entry.name = raw_new  # type: ignore[attr-defined]
             names[entry.entry_offset] = raw_new
 
     _transaction(path, change)
@@ -550,13 +585,13 @@ def create(path: Path, disk_name: str, disk_id: str, disk_format: str | None = N
     """A new empty image, written atomically (replacing an existing file only with
     ``force``)."""
     data = new_image(format_named(disk_format, path), disk_name, disk_id)
-    if not (path.exists() or path.is_symlink()):
+    if not os.path.lexists(path):  # (False for a name too long: write_atomic says so)
         write_atomic(path, data)
         return
     if not force:
         raise UserError.single(str(path), "the image exists already (use --force to replace it)")
     target = output_target(path)
-    if not target.exists():  # a dangling symlink: nothing to lock
+    if not os.path.exists(target):  # a dangling symlink: nothing to lock
         write_atomic(path, data)
         return
     with _locked(path, target):  # not in the middle of another process's change
@@ -575,7 +610,8 @@ def image_bytes(disk: DiskFormat, disk_name: str, disk_id: str, files: list[tupl
             raw = petscii_name(new.name)
             if raw in state.added:
                 raise UserError.single(where, f'"{shown_name(raw)}" is named twice')
-            with state.image.path(raw).open("w", ftype=new.file_type.upper()) as handle:  # type: ignore[attr-defined]
+            with package_calls(), state.image.path(raw).open(  # type: ignore[attr-defined]
+                    "w", ftype=new.file_type.upper()) as handle:
                 handle.write(new.data)
             state.added[raw] = new.data
 

@@ -17,6 +17,7 @@ The rule, kept simple on purpose:
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,7 +66,7 @@ class DiskFile:
 def parse_image_reference(text: str | Path) -> ImageReference | None:
     """The image and name of ``IMAGE:NAME``, or None when ``text`` is not one."""
     text = str(text)
-    if ":" not in text or Path(text).exists():
+    if ":" not in text or os.path.exists(text):  # (False for a name too long, not an OSError)
         return None
     image, _, name = text.rpartition(":")
     if not image:

@@ -13,8 +13,8 @@ Three renderings of a screen code, each one character wide:
   letters, digits and punctuation as such, petcat's ``\\ ^ _`` for pound, up arrow
   and left arrow, and the nearest ASCII shape for graphics.
 * ``text_for``: the transcript's text decoding (compared byte for byte with the
-  screens VICE showed): ASCII where the glyph is a character, the nearest Unicode
-  symbol for graphics, in either set.
+  screens VICE showed): the Unicode character, so every screen code of a set has
+  its own (the shifted space is U+00A0).
 
 Codes $80-$FF are the reverse-video forms of $00-$7F (the character ROM holds them
 inverted); every function here returns the glyph of ``code & 0x7F`` and leaves the
@@ -103,22 +103,18 @@ def ascii_for(code: int, lowercase: bool = False) -> str:
 
 # -- the transcript's text ---------------------------------------------------------------------
 
-# The upper case/graphics set as text: ASCII where the glyph is a character, one
-# symbol for each graphic ("SP" is the shifted space)
-_TEXT_GRAPHICS = """
-─ ♠ │ ─ ─ ─ ─ │ │ ╮ ╰ ╯ └ ╲ ╱ ┌ ┐ ● ─ ♥ │ ╭ ╳ ○ ♣ │ ♦ ┼ ▒ │ π ◥
-SP ▌ ▄ ▔ ▁ ▏ ▒ ▕ ▒ ◤ ▕ ├ ▗ └ ┐ ▂ ┌ ┴ ┬ ┤ ▎ ▍ ▕ ▔ ▔ ▃ ✓ ▖ ▝ ┘ ▘ ▚
-""".split()
-UPPER_CASE_TEXT: str = ("@ABCDEFGHIJKLMNOPQRSTUVWXYZ[£]↑←" + "".join(chr(c) for c in range(0x20, 0x40))
-                        + "".join(" " if glyph == "SP" else glyph for glyph in _TEXT_GRAPHICS))
-# the lower/upper case set in the same style: the graphics both sets share, a-z at
-# $01-$1A, capitals at $41-$5A, and the set's own graphics
-_LOWER_TEXT_DIFFERENCES = {**{0x41 + i: chr(ord("A") + i) for i in range(26)},
-                           0x5E: "▒", 0x5F: "▧", 0x69: "▨", 0x7A: "✓"}
-LOWER_CASE_TEXT: str = "".join(
-    chr(ord("a") + code - 1) if 0x01 <= code <= 0x1A
-    else _LOWER_TEXT_DIFFERENCES.get(code, UPPER_CASE_TEXT[code]) for code in range(128))
-assert len(UPPER_CASE_TEXT) == len(LOWER_CASE_TEXT) == 128
+# The transcript (and --screen, and every screen compared with VICE's) shows each screen code
+# as its Unicode character above: one character a code, no two codes of a set alike, so text
+# compared with a real screen sees every difference the screen codes have.  Even the glyphs
+# the character ROM 901225-01 draws alike stay apart ($20 space and $60 shifted space are both
+# blank, $40/$43, $42/$5D, $65/$74 and $67/$6A are the same shapes): they are different
+# characters to the C64 (a shifted space is CHR$(160), which INPUT and the editor do not
+# take for a space).  The shifted space is U+00A0 NO-BREAK SPACE: trailing blanks of a row
+# are only the $20 spaces (``strip_row``).
+UPPER_CASE_TEXT: str = UPPER_CASE_UNICODE
+LOWER_CASE_TEXT: str = LOWER_CASE_UNICODE
+SHIFTED_SPACE = UPPER_CASE_TEXT[0x60]
+assert SHIFTED_SPACE == LOWER_CASE_TEXT[0x60] == "\u00a0"
 
 
 def text_for(code: int, lowercase: bool = False) -> str:
@@ -130,3 +126,14 @@ def screen_codes_to_text(codes: bytes | list[int], lowercase: bool = False) -> s
     """A row (or any run) of screen codes as transcript text, in either set."""
     table = LOWER_CASE_TEXT if lowercase else UPPER_CASE_TEXT
     return "".join(table[code & 0x7F] for code in codes)
+
+
+def strip_row(text: str) -> str:
+    """A row of screen text without its trailing spaces: only the spaces ($20), not a
+    shifted space (U+00A0, which ``str.rstrip()`` would take for white space)."""
+    return text.rstrip(" ")
+
+
+def screen_row_text(codes: bytes | list[int], lowercase: bool = False) -> str:
+    """A row of screen codes as text without its trailing spaces (``strip_row``)."""
+    return strip_row(screen_codes_to_text(codes, lowercase))

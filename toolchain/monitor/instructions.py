@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from toolchain.cpu.opcodes import OPCODES, Mode
 
-__all__ = ["Decoded", "data_reads", "data_writes", "decode", "next_address"]
+__all__ = ["READS_DATA", "Decoded", "data_reads", "data_writes", "decode", "next_address"]
 
 # VICE's names where the opcode table says otherwise (asm6502.c)
 _VICE_NAMES = {"alr": "ASR", "isc": "ISB"}
@@ -96,6 +96,22 @@ def data_reads(read: Callable[[int], int], pc: int, x: int, y: int) -> list[int]
     if decoded.operation in _READ_OPERATIONS or decoded.operation in _MODIFY_OPERATIONS:
         return [*pointers, address]
     return pointers
+
+
+def _reads_data(code: int) -> bool:
+    op = OPCODES.get(code)
+    if op is None:
+        mode, operation = _NOT_RUN.get(code, ("JAM", Mode.IMP))[1], ""
+    else:
+        mode, operation = op.mode, op.mnemonic
+    if operation == "jmp":
+        return mode is Mode.IND
+    return mode in (Mode.IZX, Mode.IZY) or (mode in _MEMORY_MODES and (
+        operation in _READ_OPERATIONS or operation in _MODIFY_OPERATIONS))
+
+
+#: per opcode, whether ``data_reads`` can find a byte (a quick test before decoding it)
+READS_DATA = bytes(_reads_data(code) for code in range(256))
 
 
 def data_writes(read: Callable[[int], int], pc: int, x: int, y: int, sp: int) -> list[int]:

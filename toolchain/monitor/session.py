@@ -34,8 +34,18 @@ from toolchain.c64.memory import visible_screen
 from toolchain.c64.outcome import RunResult, Stop
 from toolchain.cpu.core import CPU
 from toolchain.diagnostics import UserError
+from toolchain.display.charset import strip_row
 from toolchain.monitor import display
-from toolchain.monitor.instructions import JSR, RTI, RTS, data_reads, data_writes, decode, next_address
+from toolchain.monitor.instructions import (
+    JSR,
+    READS_DATA,
+    RTI,
+    RTS,
+    data_reads,
+    data_writes,
+    decode,
+    next_address,
+)
 from toolchain.monitor.labels import Labels
 from toolchain.monitor.syntax import COMMANDS, Command, EvaluationError, Expression
 
@@ -151,6 +161,9 @@ class Monitor:
         self._hooked: set[int] = set()
         self._store_hooked: set[int] = set()
         self._load_watched = bytearray(0x10000)
+        self._loads_watched = False  # any byte of _load_watched set (not scanned for each step)
+        self._addresses_cache: tuple[tuple[object, ...], tuple[frozenset[int], frozenset[int], bytearray,
+                                                              bool]] | None = None
         self._resume: tuple[int, int] | None = None  # where the last stop in a hook was
         self._step: tuple[int, int] | None = None  # pause after the instruction at (pc, cycles)
         self._interrupt_entries: set[int] = set()
@@ -304,7 +317,7 @@ class Monitor:
         start = visible_screen(self.machine.memory)
         self.write(f"Displaying 40x25 screen at ${start:04x}:\n")
         for row, text in enumerate(self.machine.screen.text_rows()):
-            self.write(f"*C:{(start + row * 40) & 0xFFFF:04x}  {text}".rstrip() + "\n")
+            self.write(strip_row(f"*C:{(start + row * 40) & 0xFFFF:04x}  {text}") + "\n")
 
     def _do_enter_data(self, command: Command) -> None:
         address = self._address(command.args["address"])  # type: ignore[arg-type]
@@ -573,7 +586,7 @@ class Monitor:
         if remaining <= 0:
             self._ended(RunResult(Stop.CYCLE_LIMIT, ""))
             return None
-        trace = self._trace if traced or any(self._load_watched) else None
+        trace = self._trace if traced or self._loads_watched else None
         try:
             result = machine.run(remaining, trace)
         finally:
@@ -622,19 +635,8 @@ class Monitor:
     def _sync_hooks(self) -> None:
         """The machine's hooks for the checkpoints and the running mode."""
         machine = self.machine
-        execs: set[int] = set()
-        stores: set[int] = set()
-        loads = bytearray(0x10000)
-        for checkpoint in self.checkpoints.values():
-            if not checkpoint.enabled:
-                continue
-            for address in checkpoint.addresses():
-                if "exec" in checkpoint.operations:
-                    execs.add(address)
-                if "store" in checkpoint.operations:
-                    stores.add(address)
-                if "load" in checkpoint.operations:
-                    loads[address] = 1
+        checkpoint_execs, stores, loads, loaded = self._checkpoint_addresses()
+        execs = set(checkpoint_execs)
         if self._step is not None:
             execs.add(self._step[0])
         execs |= self._interrupt_entries
@@ -648,7 +650,35 @@ class Monitor:
             machine.set_store_hook(address, None)
         for address in stores - self._store_hooked:
             machine.set_store_hook(address, self._on_store)
-        self._hooked, self._store_hooked, self._load_watched = execs, stores, loads
+        self._hooked, self._store_hooked, self._load_watched = execs, set(stores), loads
+        self._loads_watched = loaded
+        machine.before_enter = self._settle_loads if loaded else None
+
+    def _checkpoint_addresses(self) -> tuple[frozenset[int], frozenset[int], bytearray, bool]:
+        """The addresses of the enabled checkpoints: exec, store, and a map of the load
+        ones.  Kept while the checkpoints stay as they are: a step (or a conditional
+        checkpoint's run) syncs the hooks every time, and a range covers up to 64 KiB."""
+        key = tuple((c.number, c.start, c.end, c.operations) for c in self.checkpoints.values() if c.enabled)
+        if self._addresses_cache is not None and self._addresses_cache[0] == key:
+            return self._addresses_cache[1]
+        execs: set[int] = set()
+        stores: set[int] = set()
+        loads = bytearray(0x10000)
+        loaded = False
+        for checkpoint in self.checkpoints.values():
+            if not checkpoint.enabled:
+                continue
+            for address in checkpoint.addresses():
+                if "exec" in checkpoint.operations:
+                    execs.add(address)
+                if "store" in checkpoint.operations:
+                    stores.add(address)
+                if "load" in checkpoint.operations:
+                    loads[address] = 1
+                    loaded = True
+        found = (frozenset(execs), frozenset(stores), loads, loaded)
+        self._addresses_cache = (key, found)
+        return found
 
     def _remove_hooks(self) -> None:
         self.machine.set_exec_hooks(self._hooked, None)
@@ -656,6 +686,8 @@ class Monitor:
             self.machine.set_store_hook(address, None)
         self._hooked, self._store_hooked = set(), set()
         self._load_watched = bytearray(0x10000)
+        self._loads_watched = False
+        self.machine.before_enter = None
         self.machine.cancel_pause()
 
     def _stop_here(self, reason: str) -> None:
@@ -702,19 +734,37 @@ class Monitor:
     def _trace(self, cpu: CPU) -> None:
         self._before_instruction(cpu.pc)
 
+    def _settle_loads(self, pc: int) -> None:
+        """The watched loads of the instruction before, now that it has run: its
+        checkpoints' conditions see the registers after it (VICE checks a watchpoint after
+        the instruction, mon_breakpoint.c), as a stop there would; one that fires stops
+        the run before this instruction, else it runs on (stopping only to look made a
+        conditional watch on a busy range many times slower).  With the machine pausing
+        anyway (a step, a store watch) the stop reports them."""
+        stopped = self._stopped
+        if not stopped.loads:
+            return
+        loads, stopped.loads = stopped.loads, []
+        if self._report_watches(_Stopped(loads=loads)):
+            stopped.reasons.add("break")
+            raise MachineStopped(Stop.BREAK, "the monitor stopped the run")
+
     def _before_instruction(self, pc: int) -> None:
         """What ``ret`` and the load watchpoints look at before an instruction runs."""
         cpu = self.cpu
+        self._settle_loads(pc)
         if self._return_sp is not None:
             if self._after_return and cpu.sp > self._return_sp:
                 self._stop_here("return")
             self._after_return = self.machine.memory[pc] in (RTS, RTI)
+        if not (self._loads_watched and READS_DATA[self.peek(pc)]):
+            return
         reads = data_reads(self.peek, pc, cpu.x, cpu.y)
         watched = [address for address in reads if self._load_watched[address]]
-        if watched:
+        if watched:  # looked at before the next instruction (_settle_loads)
             self._stopped.loads.extend((address, pc) for address in watched)
-            self._stopped.reasons.add("watch")
-            self.machine.pause("watch")
+            if self.machine.stop_on_brk:  # a BRK next would end the run before that look
+                self.machine.pause("watch")
 
     def _on_store(self, address: int) -> None:
         """A store hook: the byte at ``address`` was just written (mid-instruction)."""

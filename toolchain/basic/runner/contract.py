@@ -23,6 +23,13 @@ from toolchain.c64.outcome import Stop
 FOR_BYTES, GOSUB_BYTES = 18, 7
 FOR_ROOM, GOSUB_ROOM = 156, 157  # the most bytes of frames a new FOR / GOSUB may find
 BASIC_BYTES_FREE = 38911  # what the start-up screen says
+# FN calls nested in each other that fit on the 6502 stack: measured with BASIC in ROM
+# (tests/test_basic_runner.py), DEF FN A(X)=1/X+FN A(X-1): PRINT FN A(5) divides by zero
+# in the sixth call, FN A(6) is ?OUT OF MEMORY (each call takes 28 bytes there).  The
+# ROM's count depends on what the body and the call site keep pending (a parenthesis
+# around the call takes 5 bytes more a call, a pending operator 12): c64tc counts calls,
+# which is exact for a body like this one and near it for others.
+FN_NESTING = 6
 # Compiled with line hooks (only then: a run without them pays nothing), every line's
 # code starts with this call, given the line number, before its first statement: the
 # monitor's line breakpoints (toolchain/monitor/basic.py).  Inside a superblock too,
@@ -76,14 +83,39 @@ class ForFrame:
     """A FOR loop on the stack: the variable's generated name, the limit and step,
     the segment that follows the FOR, its line.
 
-    NEXT adds in Python where it can prove the ROM's FADD and store give the same:
-    a whole step below 2**32 added to a whole number (the variable's value) is exact
-    while the sum stays inside +-2**32 (see values._next).  ``low``..``high`` is
-    where such a sum goes on with the loop (this side of the limit), ``past_low``
-    .. ``past_high`` (exclusive) where it ends the loop; both empty for any other
-    step.  ``value`` is the whole number NEXT (or a FOR with a whole constant start)
-    stored last, else None: while the variable holds that very object, NEXT need not
-    check that it is whole."""
+    NEXT adds in Python where the ROM's FADD and store are proven to give the same:
+    ``low``..``high`` (inclusive) is where a whole variable plus the step may land for
+    the loop to go on without the ROM's routine, ``past_low``..``past_high``
+    (exclusive) where it ends the loop; both empty for a step that is not whole or
+    not below 2**32 in size.  ``value`` is the whole number below 2**32 that NEXT (or
+    a FOR with such a constant start) stored last, else None: while the variable
+    holds that very object, NEXT need not check that it is whole.
+
+    Why the sum ``v = x + s`` (x the variable, whole; s the step) is the ROM's NEXT
+    when ``v`` is in a range:
+
+    * ``v`` is the exact sum, so ``x = v - s`` exactly: the ranges lie within
+      +-2**32, and a whole ``x`` of 2**53 or more could only give a rounded ``v``
+      beyond 2**53 - 2**32, far outside them.
+    * The ranges keep ``x``, ``s`` and ``v`` strictly inside +-2**32: for a positive
+      step ``v < 2**32`` gives ``x < 2**32``, and ``v >= s - (2**32 - 1)`` (the
+      ranges' low ends) gives ``x >= -(2**32 - 1)``; mirrored for a negative step.
+    * Then FADD ($B867) is exact: a whole number below 2**32 has an exponent of at
+      most $A0, so its unit bit is bit 8 or higher of the 40-bit mantissa, and so
+      is every bit of the sum after the alignment shift (no bit falls off, none
+      reaches the rounding byte).  Same signs: the carry shifts out only the rounding
+      byte's bit (where the ROM's equal-exponent carry went, $B8FE).  Opposite signs:
+      a non-zero difference keeps a bit in the top 32, so $B8D7's "top 32 bits zero
+      is zero" does not strike.  At x = -2**32 it does: the unit lies in the
+      rounding byte and -2**32 + (2**32 - 1) is 0 on the C64 (issue 21), which the
+      old range (it checked only the sum) let through.
+    * The store ($BBD4) rounds by the rounding byte, which is 0: ``v`` unchanged.
+    * FCOMP ($BC5B) of the limit (stored, 5 bytes) with ``v`` (rounded, 5 bytes) is
+      the plain comparison of two exact numbers: the loop goes on while ``v <= limit``
+      for a positive step (``v >= limit`` for a negative one).
+
+    tests/test_basic_fast_paths.py checks these ranges against the ROM's routines at
+    each of their edges."""
 
     __slots__ = ("variable", "limit", "step", "resume", "line", "value", "low", "high",
                  "past_low", "past_high")
@@ -98,15 +130,17 @@ class ForFrame:
         self.line = line
         self.value: float | None = None
         if 0.0 < step < 4294967296.0 and step % 1.0 == 0.0:
-            self.low = -4294967295.0
+            self.low = step - 4294967295.0  # x = v - s >= -(2**32 - 1)
             self.high = limit if limit < 4294967295.0 else 4294967295.0
-            self.past_low = limit if limit > -4294967296.0 else -4294967296.0
+            bottom = step - 4294967296.0  # v above it: x > -2**32
+            self.past_low = limit if limit > bottom else bottom
             self.past_high = 4294967296.0
         elif -4294967296.0 < step < 0.0 and step % 1.0 == 0.0:
             self.low = limit if limit > -4294967295.0 else -4294967295.0
-            self.high = 4294967295.0
+            self.high = step + 4294967295.0  # x = v - s <= 2**32 - 1
             self.past_low = -4294967296.0
-            self.past_high = limit if limit < 4294967296.0 else 4294967296.0
+            top = step + 4294967296.0  # v below it: x < 2**32
+            self.past_high = limit if limit < top else top
         else:  # never: every NEXT takes the ROM's way
             self.low = self.past_low = math.inf
             self.high = self.past_high = -math.inf

@@ -6,7 +6,7 @@ the rest."""
 from __future__ import annotations
 
 from toolchain.basic.detokenizer import split_program
-from toolchain.basic.tokenizer import MAX_LINE_NUMBER, crunch
+from toolchain.basic.tokenizer import crunch, linget
 from toolchain.petscii import BYTE_TEXT, Unit
 
 
@@ -28,13 +28,7 @@ def line_number_of(text: bytes) -> tuple[int, bytes] | None:
         position += 1
     if position >= len(text) or not 0x30 <= text[position] <= 0x39:
         return None
-    number = 0
-    while position < len(text) and (0x30 <= text[position] <= 0x39 or text[position] == 0x20):
-        if text[position] != 0x20:
-            number = number * 10 + text[position] - 0x30
-            if number > MAX_LINE_NUMBER:  # LINGET stops above 63999 ($A96B)
-                raise ValueError("line number too large")
-        position += 1
+    number, position = linget(text, position)  # ValueError above 63999
     return number, text[position:]
 
 

@@ -28,6 +28,15 @@ PLUS, MINUS, TIMES, DIVIDE, POWER = (TOKEN[k] for k in ("+", "-", "*", "/", "^")
 AND, OR, NOT = TOKEN["AND"], TOKEN["OR"], TOKEN["NOT"]
 GREATER, EQUAL, LESS = TOKEN[">"], TOKEN["="], TOKEN["<"]
 MAX_NESTING = 36  # FRMEVL calls deep: the statement's own and 35 parentheses
+# The string temporaries pending at once: descriptors of strings an expression made and
+# has not used up yet sit on a stack of three in zero page ($19-$21, TEMPPT $16).  A
+# literal, TI$, and the result of STR$, CHR$, LEFT$, RIGHT$, MID$ and of + each push one
+# (an operator or function first frees the temporaries it takes); a variable or array
+# element pushes none.  A fourth is ?FORMULA TOO COMPLEX (PUTNEW, $B4CA), raised when the
+# expression gets there.  Measured with BASIC in ROM: "A"+("B"+("C"+"D")) raises it,
+# "A"+("B"+("C"+D$)) and "A"+"B"+"C"+"D"+"E" do not (tests/test_basic_strings.py).
+STRING_TEMPORARIES = 3
+FAILS = "_fail("  # the code of an expression that always raises (see ExpressionCompiler.failing)
 
 
 class CompileError(Exception):
@@ -54,6 +63,8 @@ class ExpressionCompiler:
         self.body = b""
         self.position = 0
         self.depth = 0  # nested evaluations (FRMEVL calls) in the expression being compiled
+        self.temporaries = 0  # string temporaries pending at this point (STRING_TEMPORARIES)
+        self.program_text = True  # literals point into the program (False: a typed line's buffer)
         # Where BASIC's text pointers are at the points a program can observe them (PEEK,
         # SYS): per site, the line (CURLIN), TXTPTR, and OLDTXT (None in direct mode)
         self.sites: list[tuple[int, int, int | None]] = []
@@ -139,15 +150,51 @@ class ExpressionCompiler:
     # -- expressions --------------------------------------------------------------------------
     def numeric(self) -> str:
         code, kind, _, _, _ = self.expression()
-        if kind is not Kind.NUMBER:
+        if kind is not Kind.NUMBER and not code.startswith(FAILS):
             raise CompileError("TYPE MISMATCH")
         return code
 
     def string(self) -> str:
         code, kind, _, _, _ = self.expression()
-        if kind is not Kind.STRING:
+        if kind is not Kind.STRING and not code.startswith(FAILS):
             raise CompileError("TYPE MISMATCH")
         return code
+
+    # -- string temporaries --------------------------------------------------------------------
+    @staticmethod
+    def is_temporary(value: Expression) -> bool:
+        """A string value on the temporary stack: anything but a variable or an array
+        element (whose descriptors are theirs)."""
+        code = value.code
+        return value.kind is Kind.STRING and not (code.isidentifier() or code.startswith("AS_"))
+
+    def free(self, *operands: Expression) -> None:
+        """An operator or function takes these operands: their temporaries are freed."""
+        for operand in operands:
+            if self.is_temporary(operand):
+                self.temporaries -= 1
+
+    def push(self, value: Expression) -> Expression:
+        """``value`` (a string result) becomes a temporary: ?FORMULA TOO COMPLEX when
+        the stack is full, after evaluating ``value`` (which evaluates its arguments)."""
+        if self.temporaries >= STRING_TEMPORARIES and not value.code.startswith(FAILS):
+            self.temporaries += 1
+            return Expression(f"_fail('FORMULA TOO COMPLEX', {value.code})", Kind.STRING, True)
+        self.temporaries += 1
+        return value
+
+    @staticmethod
+    def failing(kind: Kind, *operands: Expression) -> Expression | None:
+        """If one of ``operands`` (in the order they are evaluated) always raises, what
+        is evaluated up to it: it raises there, before the operator would look at the
+        kinds of its operands (the ROM checks them only then)."""
+        for index, operand in enumerate(operands):
+            if operand.code.startswith(FAILS):
+                if index == 0:
+                    return Expression(operand.code, kind, True)
+                before = ", ".join(earlier.code for earlier in operands[:index])
+                return Expression(f"_fail(None, {before}, {operand.code})", kind, True)
+        return None
 
     def expression(self, minimum: int = 0) -> Expression:
         """FRMEVL: an expression whose operators bind tighter than ``minimum``.  Each
@@ -155,6 +202,8 @@ class ExpressionCompiler:
         MEMORY when it runs out (measured on VICE: 35 nested parentheses work at the
         top of a line, 36 do not), and so does this (one typed line cannot nest that
         deep; a crafted program can)."""
+        if self.depth == 0:  # a statement's own expression: its temporaries were used up
+            self.temporaries = 0
         self.depth += 1
         try:
             if self.depth > MAX_NESTING:
@@ -195,16 +244,20 @@ class ExpressionCompiler:
             left = self.binary(byte, left, right)
 
     def relation(self, left: Expression, right: Expression, relation: int) -> Expression:
+        failed = self.failing(Kind.NUMBER, left, right)
+        if failed is not None:
+            return failed
         if left.kind is not right.kind:
             raise CompileError("TYPE MISMATCH")
+        self.free(left, right)
         operator = {1: ">", 2: "==", 3: ">=", 4: "<", 5: "!=", 6: "<=", 7: None}[relation]
         if operator is None:
             return Expression("-1.0", Kind.NUMBER, True)
         if left.kind is Kind.STRING:
             test = f"(_scmp({left.code}, {right.code}) {operator} 0)"
         elif right.exact:
-            # the right operand has no rounding byte: a plain comparison with the
-            # rounded left one is the ROM's
+            # the right operand has no rounding byte: FCOMP ($BC5B) of two 5-byte
+            # numbers compares them exactly, as Python compares the two floats
             test = f"({self.stored(left)} {operator} {right.code})"
         else:
             test = f"(_cmp({self.stored(left)}, {right.code}) {operator} 0)"
@@ -239,8 +292,12 @@ class ExpressionCompiler:
         return f"_{letter}{self.depth}"
 
     def binary(self, operator: int, left: Expression, right: Expression) -> Expression:
+        failed = self.failing(left.kind, left, right)
+        if failed is not None:
+            return failed
         if operator == PLUS and left.kind is Kind.STRING and right.kind is Kind.STRING:
-            return Expression(f"_concat({left.code}, {right.code})", Kind.STRING, True)
+            self.free(left, right)
+            return self.push(Expression(f"_concat({left.code}, {right.code})", Kind.STRING, True))
         if left.kind is not Kind.NUMBER or right.kind is not Kind.NUMBER:
             raise CompileError("TYPE MISMATCH")
         if operator in (AND, OR):
@@ -262,6 +319,8 @@ class ExpressionCompiler:
         if byte == MINUS:
             self.position += 1
             code, kind, exact, _, _ = self.expression(125)
+            if code.startswith(FAILS):
+                return Expression(code, Kind.NUMBER, True)
             if kind is not Kind.NUMBER:
                 raise CompileError("TYPE MISMATCH")
             return Expression(f"(-{code} or 0.0)", Kind.NUMBER, exact)
@@ -271,6 +330,8 @@ class ExpressionCompiler:
         if byte == NOT:
             self.position += 1
             code, kind, _, _, _ = self.expression(90)
+            if code.startswith(FAILS):
+                return Expression(code, Kind.NUMBER, True)
             if kind is not Kind.NUMBER:
                 raise CompileError("TYPE MISMATCH")
             return Expression(f"_not({code})", Kind.NUMBER, True)
@@ -295,7 +356,7 @@ class ExpressionCompiler:
                 end = len(self.body)
             text = self.body[self.position : end].decode("latin-1")
             self.position = min(end + 1, len(self.body))
-            return Expression(repr(text), Kind.STRING, True)
+            return self.push(Expression(repr(text), Kind.STRING, True))
         if byte == OPEN_PARENTHESIS:
             self.position += 1
             inner = self.expression()
@@ -350,7 +411,7 @@ class ExpressionCompiler:
         if name == "TI" and kind is Kind.NUMBER:
             return Expression("rt.jiffies()", Kind.NUMBER, True)
         if name == "TI" and kind is Kind.STRING:
-            return Expression("rt.time_string()", Kind.STRING, True)
+            return self.push(Expression("rt.time_string()", Kind.STRING, True))
         if name == "ST" and kind is Kind.NUMBER:
             return Expression("io.status()", Kind.NUMBER, True)
         python_name = self.scalar(name, kind)
@@ -362,23 +423,34 @@ class ExpressionCompiler:
         keyword = keyword_of(token)
         if keyword in ("LEFT$", "RIGHT$", "MID$"):
             self.expect(OPEN_PARENTHESIS)
-            text = self.string()
+            string = self.expression()
+            if string.kind is not Kind.STRING and not string.code.startswith(FAILS):
+                raise CompileError("TYPE MISMATCH")
+            text = string.code
             self.expect(COMMA)
             arguments = [text, self.numeric()]
             if keyword == "MID$" and self.peek() == COMMA:
                 self.position += 1
                 arguments.append(self.numeric())
             self.expect(CLOSE_PARENTHESIS)
+            failed = self.failing(Kind.STRING, *(Expression(code, Kind.NUMBER, True) for code in arguments))
+            if failed is not None:
+                return failed
+            self.free(string)
             helper = {"LEFT$": "_left", "RIGHT$": "_right", "MID$": "_mid"}[keyword]
             call = f"{helper}({', '.join(arguments)})"
             if keyword == "MID$":
-                return Expression(self.slice_mid(call, *arguments), Kind.STRING, True)
+                return self.push(Expression(self.slice_mid(call, *arguments), Kind.STRING, True))
             if keyword == "LEFT$":
-                return Expression(self.slice_left(call, *arguments), Kind.STRING, True)
-            return Expression(call, Kind.STRING, True)
+                return self.push(Expression(self.slice_left(call, *arguments), Kind.STRING, True))
+            return self.push(Expression(call, Kind.STRING, True))
         self.expect(OPEN_PARENTHESIS)
-        code, kind, exact, _, _ = self.expression()
+        argument = self.expression()
+        code, kind, exact, _, _ = argument
         self.expect(CLOSE_PARENTHESIS)
+        if code.startswith(FAILS):
+            return Expression(code, Kind.STRING if keyword in ("STR$", "CHR$") else Kind.NUMBER, True)
+        self.free(argument)
         if keyword == "PEEK":
             if kind is Kind.STRING:
                 raise CompileError("TYPE MISMATCH")
@@ -387,7 +459,9 @@ class ExpressionCompiler:
         if (kind is Kind.STRING) != string_argument:
             raise CompileError("TYPE MISMATCH")
         simple = {
-            "SGN": ("floats.sgn({})", True), "INT": ("_floor({})", True), "ABS": ("abs({})", exact),
+            # INT keeps a FAC of 2**31 and more as it is, rounding byte and all ($BCCC):
+            # not exact, it is rounded where it is stored or pushed
+            "SGN": ("floats.sgn({})", True), "INT": ("_floor({})", False), "ABS": ("abs({})", exact),
             "USR": ("rt.usr({})", False), "FRE": ("rt.free()", True), "POS": ("io.position()", True),
             "SQR": ("_sqr({})", False), "RND": ("rt.rnd({})", True), "LOG": ("_log({})", False),
             "EXP": ("_exp({})", False), "COS": ("_cos({})", False), "SIN": ("_sin({})", False),
@@ -402,15 +476,20 @@ class ExpressionCompiler:
             # VAL of a text met before is a look-up (values.Values)
             return Expression(f"_VAL[{code}]", Kind.NUMBER, False, rounded=f"_VALR[{code}]")
         if keyword == "STR$":
-            return Expression(f"_str({code})", Kind.STRING, True)
+            return self.push(Expression(f"_str({code})", Kind.STRING, True))
         if keyword == "CHR$":
-            return Expression(f"_chr({code})", Kind.STRING, True)
+            return self.push(Expression(f"_chr({code})", Kind.STRING, True))
         raise CompileError("SYNTAX")
 
 
     # -- string slices without a call: MID$ and LEFT$ whose numbers are known to be in
     # range (1..255 for a start, 0..255 for a length) are Python slices; others call
-    # the helper, which raises the ROM's ?ILLEGAL QUANTITY
+    # the helper, which raises the ROM's ?ILLEGAL QUANTITY.  Why a slice is the ROM's
+    # result: GETBYT floors the number (``int()`` of a non-negative float), and MID$
+    # and LEFT$ take the bytes from the start for the length, clipped at the string's
+    # end, as a slice does (values._mid).  A number is tested where it is known: a
+    # constant when compiling, a variable (a stored number, evaluated twice at no
+    # cost) when the code runs; anything else calls the helper.
     def slice_mid(self, call: str, text: str, start: str, length: str | None = None) -> str:
         first = self.constant(start)
         count = 255.0 if length is None else self.constant(length)

@@ -4,11 +4,11 @@ screen editor and keyboard.
 PRINT goes through CHROUT's screen output (numbers end in cursor-right, a comma moves
 to the next ten-column zone by cursor-right), INPUT through the editor's line input
 (the ``? `` prompt, ``??`` for more, ``?REDO FROM START``, ``?EXTRA IGNORED``), GET
-takes one key.  Devices: the keyboard (0), the screen (3), a printer (4, whose
-output is collected as text) and the serial bus (a disk drive on 8 when one is
-attached: :mod:`toolchain.c64.drive`).  Files are kept in the KERNAL's tables and go
-through the KERNAL's routines (:mod:`toolchain.c64.kernal`: OPEN, CHKIN, CHKOUT, CLRCHN,
-LOAD, SAVE), so ST, the drive and machine code see what BASIC did.  Tape and RS-232 end
+takes one key.  Devices: the keyboard (0), the screen (3) and the serial bus (the
+1541 on 8, a printer on 4 when one is attached: :mod:`toolchain.c64.drive`).  Files
+are kept in the KERNAL's tables and go through the KERNAL's routines
+(:mod:`toolchain.c64.kernal`: OPEN, CHKIN, CHKOUT, CLRCHN, LOAD, SAVE), so ST, the
+devices and machine code see what BASIC did.  Tape and RS-232 end
 with ``?DEVICE NOT PRESENT`` and a note saying why, never silently.
 """
 
@@ -74,32 +74,6 @@ class ScreenOutput:
         """The end of a PRINT# statement (the ROM's CLRCHN)."""
 
 
-class FileOutput(ScreenOutput):
-    """PRINT# to a printer (device 4): bytes collected; spaces instead of cursor-right."""
-
-    def __init__(self, io: BasicIO, sink: bytearray) -> None:
-        super().__init__(io)
-        self.sink = sink
-
-    def byte(self, value: int) -> None:
-        self.sink.append(0x20 if value == 0x1D else value)
-
-    def text(self, text: str) -> None:
-        self.sink.extend(text.encode("latin-1"))
-
-    def number(self, value: float) -> None:
-        self.text(floats.format_number(value))
-        self.byte(0x20)
-
-    def comma(self) -> None:
-        line_start = self.sink.rfind(b"\r") + 1
-        for _ in range(10 - (len(self.sink) - line_start) % 10):
-            self.byte(0x20)
-
-    def tab(self, column: int) -> None:
-        self.spc(column - (len(self.sink) - self.sink.rfind(b"\r") - 1))
-
-
 class SerialOutput(ScreenOutput):
     """PRINT# or CMD to a device on the serial bus (a disk file), byte by byte through
     CHROUT as the ROM prints (:meth:`BasicIO.channel_output` did CHKOUT): numbers end in a
@@ -154,7 +128,7 @@ class BasicIO:
 
     def restart(self) -> None:
         self.output: ScreenOutput = ScreenOutput(self)
-        self.printer = bytearray()
+        self.printer = self.machine.printer  # what the printer on device 4 got (the machine's paper)
         self.close_all()
         self.machine.memory[kernal.MESSAGES] = 0  # RUN turns the KERNAL's messages off ($A872)
 
@@ -376,9 +350,12 @@ class BasicIO:
         """A KERNAL error as BASIC reports it; a device that is not there says which."""
         if error == kernal.DEVICE_NOT_PRESENT:
             if unit == 8:
-                note = "device 8: no disk drive attached (c64tc run --disk IMAGE attaches one)"
+                note = "device 8: no disk drive (c64tc run --no-drive took it away)"
+            elif unit == kernal.PRINTER:
+                note = "device 4: no printer (c64tc run --printer FILE attaches one)"
             else:
-                note = f"device {unit}: nothing on the serial bus answers (c64tc's drive is device 8)"
+                note = f"device {unit}: nothing on the serial bus answers (c64tc has the drive 8, and with " \
+                       "--printer a printer 4)"
             return BasicError("DEVICE NOT PRESENT", note=note)
         return BasicError(KERNAL_ERRORS.get(error, "BREAK"))
 
@@ -386,8 +363,6 @@ class BasicIO:
         logical = _byte(number)
         if isinstance(self.output, SerialOutput) and self.output.logical == logical:
             self.clear_channels()  # a CMD channel ends with its file
-        elif isinstance(self.output, FileOutput) and self._device(logical) == kernal.PRINTER:
-            self.output = ScreenOutput(self)
         self._kernal(kernal.close_channel, logical)
 
     def _device(self, logical: int) -> int | None:
@@ -411,8 +386,6 @@ class BasicIO:
             raise BasicError("NOT OUTPUT FILE")
         if device == kernal.SCREEN:
             return self.output
-        if device == kernal.PRINTER:
-            return FileOutput(self, self.printer)
         error = self._kernal(kernal.output_channel, logical)
         if error:
             raise self._kernal_error(error, device)
@@ -426,8 +399,6 @@ class BasicIO:
         which read typed keys)."""
         logical = _byte(number)
         device = self._file(logical)
-        if device == kernal.PRINTER:
-            raise BasicError("NOT INPUT FILE")
         if device in (kernal.KEYBOARD, kernal.SCREEN):
             return None
         error = self._kernal(kernal.input_channel, logical)

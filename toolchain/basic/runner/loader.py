@@ -5,6 +5,7 @@ from __future__ import annotations
 from toolchain.basic.detokenizer import split_program
 from toolchain.basic.tokenizer import MAX_LINE_NUMBER, TokenizedLine, link
 from toolchain.c64.memory import BASIC_PROGRAM_START
+from toolchain.diagnostics import UserError
 from toolchain.disk.prg import Prg
 
 
@@ -15,7 +16,7 @@ def as_loaded(prg: Prg) -> Prg | None:
     anything else (machine code: its bytes do not chain into ascending lines)."""
     try:
         lines = split_program(prg.data, prg.load_address)
-    except Exception:
+    except UserError:  # no line structure (split_program says where it breaks)
         return None
     numbers = [line.number for line in lines]
     if not lines or numbers != sorted(set(numbers)) or numbers[-1] > MAX_LINE_NUMBER:

@@ -19,6 +19,7 @@ from toolchain.basic import floats
 from toolchain.basic.detokenizer import split_program
 from toolchain.basic.runner.contract import (
     BASIC_BYTES_FREE,
+    FN_NESTING,
     FOR_BYTES,
     FOR_ROOM,
     GOSUB_BYTES,
@@ -41,13 +42,16 @@ from toolchain.basic.runner.linker import Module, link
 from toolchain.basic.runner.statements import DIRECT_LINE, INPUT_BUFFER, Line, StatementCompiler
 from toolchain.basic.runner.values import (
     Array,
+    Text,
     Undimensioned,
     _address,
     _byte,
     _int16,
     _r,
     helpers,
+    made_value,
     undefined_function,
+    unset_value,
 )
 from toolchain.basic.tokens import PI, TOKEN_DATA, is_token, keyword_of, scan_tokens
 from toolchain.c64 import kernal
@@ -75,6 +79,7 @@ from toolchain.c64.memory import (
     write_word,
 )
 from toolchain.c64.outcome import RunResult, Stop
+from toolchain.diagnostics import UserError
 
 GENERATED = "<basic>"  # the file name of the generated code, in tracebacks
 ELEMENT_BYTES = {Kind.NUMBER: 5, Kind.INTEGER: 2, Kind.STRING: 3}  # an array element in the C64's memory
@@ -148,16 +153,6 @@ def _items_after(body: bytes, position: int, line: int, address: int = 0) -> lis
         return items
 
 
-def _string_literals(lines: list[Line]) -> frozenset[str]:
-    """The texts between quotes in the program's lines: a string variable assigned one
-    points into the program (LET, $AA52), it takes no string space."""
-    literals: set[str] = set()
-    for line in lines:
-        parts = line.body.split(b'"')
-        literals.update(part.decode("latin-1") for part in parts[1::2])
-    return frozenset(literals)
-
-
 def _end_of_program() -> int:
     raise ProgramEnded
 
@@ -214,7 +209,6 @@ class Runtime:
         self.segment_lines = [line for line in self._segment_lines()]
         self.segments.append(_end_of_program)  # the number after the last segment ends the run
         self.data = data_items(self.lines)
-        self.literals = _string_literals(self.lines)
         self.max_cycles = DEFAULT_MAX_CYCLES  # for each SYS or USR call
         self.direct_cache: dict[tuple[bytes, bytes], tuple[Any, Compiled]] = {}
         self.cont_segment: int | None = None  # where CONT goes on (OLDTXT), None: ?CAN'T CONTINUE
@@ -252,9 +246,10 @@ class Runtime:
         """CLR (and RUN): variables to zero and empty, arrays and functions gone, the
         stack empty, READ from the first DATA."""
         namespace = self.namespace
+        self.unset = {}
         for name, (declared, kind) in self.variables.items():
             if declared is Declared.SCALAR:
-                namespace[name] = kind.initial()
+                namespace[name] = self.unset[name] = unset_value(kind)
             elif declared is Declared.FUNCTION:
                 namespace[name] = undefined_function
             else:
@@ -262,6 +257,7 @@ class Runtime:
         self.array_bytes = 0
         self.stack.clear()  # the generated code holds this list as STACK
         self.stack_bytes = 0
+        self.function_depth = 0  # FN calls under way
         self.data_position = 0
         self.io.close_all()  # CLR's CLALL ($A660)
         self.cont_segment = None  # $A67A clears OLDTXT's high byte: CONT cannot continue
@@ -342,23 +338,41 @@ class Runtime:
         for size in sizes:
             count *= size
         size_in_bytes = 5 + 2 * len(sizes) + count * ELEMENT_BYTES[kind]
-        if self.array_bytes + size_in_bytes > self._free_for_arrays():
+        if size_in_bytes > self._free_bytes():
             raise BasicError("OUT OF MEMORY")
         self.array_bytes += size_in_bytes
         return Array(sizes, kind)
 
-    def _free_for_arrays(self) -> int:
-        return BASIC_BYTES_FREE - len(self.program) - 7 * len(self.variables)
+    def _free_bytes(self) -> int:
+        """FRETOP - STREND after a garbage collection: what FRE(0) tells ($B37D)."""
+        made, strings, _ = self._memory_in_use()
+        return BASIC_BYTES_FREE - len(self.program) - 7 * made - self.array_bytes - strings
+
+    def make(self, name: str) -> None:
+        """The variable ``name`` is made (as PTRGET makes it) if it is not yet: it
+        takes its 7 bytes, and its value is the initial one."""
+        if self.namespace[name] is self.unset.get(name):
+            self.namespace[name] = made_value(self.variables[name].kind)
 
     def define_function(self, parameter: str, body: Callable[[], float]) -> Callable[[float], float]:
+        """DEF FN: the function, its parameter saved and restored around each call.  Each
+        call nested in another takes room on the 6502 stack (the ROM pushes the
+        parameter's value and the text pointer, then evaluates the body): FN_NESTING
+        calls fit, one more is ?OUT OF MEMORY, as a function defined through itself
+        ends on the C64."""
         namespace = self.namespace
+        self.make(parameter)  # DEF makes its parameter (measured: 14 bytes with the function)
 
         def function(argument: float) -> float:
+            if self.function_depth >= FN_NESTING:
+                raise BasicError("OUT OF MEMORY")
             saved = namespace[parameter]
             namespace[parameter] = _r(argument)
+            self.function_depth += 1
             try:
                 return body()
             finally:
+                self.function_depth -= 1
                 namespace[parameter] = saved
 
         return function
@@ -373,7 +387,8 @@ class Runtime:
             item, quoted, line, _ = self.data[self.data_position]
             self.data_position += 1
             if kind is Kind.STRING:
-                values.append(item.decode("latin-1"))
+                # the string's descriptor points at the DATA item in the program's text
+                values.append(Text(item.decode("latin-1")))
                 continue
             if quoted:
                 raise BasicError("SYNTAX", line)
@@ -394,41 +409,51 @@ class Runtime:
 
     # -- BASIC's pointers in memory --------------------------------------------------------------
     # The compiled program keeps no 6502 pointers while it runs; where a program can look
-    # (PEEK of 43-66 or TXTPTR, SYS, USR, the end of a run) they are written as the ROM
-    # would have them: the program's end (VARTAB), 7 bytes for each variable made so far,
-    # the arrays' bytes, the strings' space below MEMSIZ, the line and statement running,
-    # the DATA read.  Approximations (no program seen so far depends on them): a variable
-    # counts as made once it holds a value other than its initial one (a number: once
-    # assigned at all); the string space holds the strings in variables and arrays that are
-    # not literals of the program (as after a garbage collection: no garbage); FRESPC is
-    # FRETOP plus the length of one of them.
-    def publish_pointers(self, site: int | None = None) -> None:
-        """BASIC's pointers 43-66 and TXTPTR in memory, as the ROM has them at ``site``
-        (a point of the compiled program; None: BASIC is in direct mode)."""
-        memory = self.machine.memory
-        start = read_word(memory, TXTTAB)
-        variables = start + len(self.program)
+    # (PEEK of 43-66 or TXTPTR, SYS, USR, FRE, the end of a run) they are written as the
+    # ROM would have them: the program's end (VARTAB), 7 bytes for each variable made so
+    # far, the arrays' bytes, the strings' space below MEMSIZ, the line and statement
+    # running, the DATA read.  See _memory_in_use for what is made and what takes string
+    # space; FRESPC is FRETOP plus the length of one of the strings.
+    def _memory_in_use(self) -> tuple[int, int, int]:
+        """The simple variables made so far, the bytes of string space in use after a
+        garbage collection, and the length of one of those strings (the newest, as far
+        as c64tc knows).  As the ROM does (measured with BASIC in ROM,
+        tests/test_basic_strings.py): a variable is made (7 bytes) when it is first
+        assigned (LET, FOR, INPUT, READ, GET), a DEF FN makes the function and its
+        parameter; reading one that is not there makes nothing (PTRGET, $B0E7, hands
+        EVAL a zero).  A string takes string space unless it lives in the program's text
+        (a literal or DATA item, values.Text, whose descriptor points there); every
+        other string a variable or array element holds is its own copy (LET copies a
+        string another variable holds), and garbage collection (FRE, $B526) leaves
+        exactly those.  Temporaries pending while FRE runs inside an expression are not
+        counted."""
         made, strings, newest = 0, 0, 0
-        namespace, literals = self.namespace, self.literals
-        unset_number = Kind.NUMBER.initial()
+        namespace, unset = self.namespace, self.unset
         for name, (declared, kind) in self.variables.items():
             value = namespace.get(name)
             if declared is Declared.SCALAR:
-                if kind is Kind.NUMBER:
-                    made += value is not unset_number
-                elif value:
+                if value is not unset.get(name):
                     made += 1
-                    if kind is Kind.STRING and value not in literals:
+                    if kind is Kind.STRING and value and type(value) is not Text:
                         strings += len(value)
                         newest = len(value)
             elif declared is Declared.FUNCTION:
                 made += value is not undefined_function
             elif kind is Kind.STRING and isinstance(value, Array):
                 # comprehensions and C-level filter/sum: a SYS in a loop pays this each time
-                texts = [text for text in filter(None, value.cells.values()) if text not in literals]
+                texts = [text for text in filter(None, value.cells.values()) if type(text) is not Text]
                 if texts:
                     strings += sum(map(len, texts))
                     newest = len(texts[-1])
+        return made, strings, newest
+
+    def publish_pointers(self, site: int | None = None) -> None:
+        """BASIC's pointers 43-66 and TXTPTR in memory, as the ROM has them at ``site``
+        (a point of the compiled program; None: BASIC is in direct mode)."""
+        memory = self.machine.memory
+        start = read_word(memory, TXTTAB)
+        variables = start + len(self.program)
+        made, strings, newest = self._memory_in_use()
         arrays = variables + 7 * made
         top = read_word(memory, MEMSIZ)
         write_word(memory, VARTAB, variables)
@@ -514,7 +539,8 @@ class Runtime:
         return floats.from_bytes(bytes([memory[0x61]]) + mantissa)
 
     def free(self) -> float:
-        free = self._free_for_arrays() - self.array_bytes
+        """FRE: the bytes free after a garbage collection, as a signed 16-bit number."""
+        free = self._free_bytes()
         return float(free - 65536 if free > 32767 else free)
 
     def rnd(self, argument: float) -> float:
@@ -646,11 +672,7 @@ class Runtime:
         program loaded over them would spoil them, which c64tc does not model)."""
         program = linked_program(self.machine)
         if program != self.program:
-            try:
-                compiled = compile_program(program, line_hooks=self.line_hooks)
-            except Exception as error:  # not BASIC lines: what would the C64 run?
-                raise Ended(Stop.ROM_CALL, "LOAD put bytes at $0801 that are not a BASIC program: c64tc "
-                            f"cannot run them ({error})") from None
+            compiled = self._compile_loaded(program)
             self._use_program(program, compiled)
         self.stack.clear()
         self.stack_bytes = 0
@@ -661,15 +683,22 @@ class Runtime:
         """After LOAD typed at READY. ($E1A1): the program's end becomes the start of
         the variables, then $A52A: CLR, the lines linked anew, READY.; nothing runs."""
         program = linked_program(self.machine)
-        try:
-            compiled = compile_program(program, line_hooks=self.line_hooks)
-        except Exception as error:  # not BASIC lines: LIST or RUN would show what the C64 does
-            raise Ended(Stop.ROM_CALL, "LOAD put bytes at $0801 that are not a BASIC program: c64tc "
-                        f"cannot run them ({error})") from None
+        compiled = self._compile_loaded(program)
         self._use_program(program, compiled)
         self.clear()
         self.publish_pointers()
         raise ProgramEnded
+
+    def _compile_loaded(self, program: bytes) -> Compiled:
+        """The program LOAD put in memory, compiled; bytes without BASIC's line structure
+        (split_program's UserError) are what c64tc cannot run (a C64 would run whatever
+        they say): the run stops as on an unmodelled ROM call.  Anything else raised is
+        c64tc's own failure and goes on up."""
+        try:
+            return compile_program(program, line_hooks=self.line_hooks)
+        except UserError as error:
+            raise Ended(Stop.ROM_CALL, "LOAD put bytes at $0801 that are not a BASIC program: c64tc "
+                        f"cannot run them ({error.diagnostics[0].message})") from None
 
     def _use_program(self, program: bytes, compiled: Compiled, code: Any = None) -> None:
         """Run ``compiled`` from now on, in the same namespace: the variables it shares
@@ -678,14 +707,13 @@ class Runtime:
         for name, (declared, kind) in compiled.variables.items():
             if name not in self.variables:
                 if declared is Declared.SCALAR:
-                    self.namespace[name] = kind.initial()
+                    self.namespace[name] = self.unset[name] = unset_value(kind)
                 elif declared is Declared.FUNCTION:
                     self.namespace[name] = undefined_function
                 else:
                     self.namespace[name] = Undimensioned(self.namespace, name, kind)
         if program != self.program:
             self.data = data_items(compiled.lines)
-            self.literals = _string_literals(compiled.lines)
         self.program, self.lines, self.module, self.sites = program, compiled.lines, compiled.module, \
             compiled.sites
         self.variables = {**self.variables, **compiled.variables}
@@ -758,12 +786,6 @@ class Runtime:
                 line = self._line_of(error, index)
                 self._print_error(error.error, line)
                 return self._finish(Stop.ERROR, f"?{error.error}  ERROR IN {line}", started, line)
-            except RecursionError as error:
-                # a function defined through itself: the C64's stack overflows
-                self.statements = executed + step + 1
-                line = self._line_of(error, index)
-                self._print_error("OUT OF MEMORY", line)
-                return self._finish(Stop.ERROR, f"?OUT OF MEMORY  ERROR IN {line}", started, line)
         except (Ended, MachineStopped) as ended:  # MachineStopped: in a program's CHROUT hook
             self.statements = executed + step + 1
             if ended.stop is Stop.BREAK:

@@ -24,13 +24,14 @@ from toolchain.basic.runner.expressions import (
     COLON,
     COMMA,
     EQUAL,
+    FAILS,
     OPEN_PARENTHESIS,
     QUOTE,
     SEMICOLON,
     CompileError,
     ExpressionCompiler,
 )
-from toolchain.basic.tokenizer import MAX_LINE_NUMBER
+from toolchain.basic.tokenizer import linget
 from toolchain.basic.tokens import PI, TOKEN, LineState, keyword_of
 
 # placeholders in the code of conditional jumps until the segments are numbered
@@ -39,6 +40,9 @@ NEXT_MARK, LINE_MARK = "\x00next", "\x01"
 # CURLIN's high byte $FF): it follows the program's lines, and its end is not theirs.
 DIRECT_LINE = 0xFFFF
 INPUT_BUFFER = 0x0200  # where a direct-mode line is crunched and run from
+# calls in generated code that show how much memory the variables take (FRE, PEEK of
+# BASIC's pointers, USR's machine code)
+MEMORY_OBSERVERS = ("rt.free(", "rt.peek(", "rt.usr(")
 
 
 class ExitTo(enum.Enum):
@@ -114,6 +118,7 @@ class StatementCompiler(ExpressionCompiler):
             if self.line_hooks and line.number != DIRECT_LINE:
                 self.emit(f"{LINE_HOOK}({line.number})")
             self.line_number_now = line.number
+            self.program_text = line.number != DIRECT_LINE
             self.body_address = line.address
             # NEWSTT keeps OLDTXT (the CONT pointer) only for program text: at a line's
             # start it points at the zero ending the line before ($A7B1)
@@ -227,10 +232,17 @@ class StatementCompiler(ExpressionCompiler):
         if name in ("TI", "ST"):
             raise CompileError("SYNTAX")
         target = self.scalar(name, kind)
-        self.emit(f"{target} = {self.value_for(kind)}")
+        value = self.value_for(kind)
+        if any(observer in value for observer in MEMORY_OBSERVERS):
+            # LET finds (makes) the variable before it evaluates the value ($A9A5): a
+            # FRE(0) there already counts it
+            self.emit(f"rt.make({target!r})")
+        self.emit(f"{target} = {value}")
 
     def value_for(self, kind: Kind) -> str:
         value = self.expression()
+        if value.code.startswith(FAILS):
+            return value.code  # it raises before LET looks at its kind
         if value.kind.is_string != kind.is_string:
             raise CompileError("TYPE MISMATCH")
         if kind is Kind.INTEGER:
@@ -238,6 +250,12 @@ class StatementCompiler(ExpressionCompiler):
             return f"_int16({self.stored(value)})"
         if kind is Kind.NUMBER:
             return self.stored(value)
+        if self.program_text and value.code[:1] in ("'", '"'):
+            # a literal of a program line: the variable's descriptor points at the text
+            # (values.Text, no string space); a typed line's is copied out of the input
+            # buffer into string space (measured with BASIC in ROM: 7 + 5 bytes for
+            # A$="HELLO" typed)
+            return f"_LIT[{value.code}]"
         return value.code
 
     def statement_END(self, number: int) -> bool:
@@ -277,16 +295,12 @@ class StatementCompiler(ExpressionCompiler):
         return self.statement_GOTO(number)
 
     def line_number(self) -> int:
-        self.peek()
-        start = self.position
-        while self.position < len(self.body) and 0x30 <= self.body[self.position] <= 0x39:
-            self.position += 1
-        digits = self.body[start : self.position]
-        if not digits:
-            return 0  # GOTO without a number goes to line 0, as on the C64
-        value = int(digits)
-        if value > MAX_LINE_NUMBER:
-            raise CompileError("SYNTAX")
+        """LINGET: GOTO without a number goes to line 0, as on the C64; spaces between
+        the digits are skipped; above 63999 is ?SYNTAX ERROR."""
+        try:
+            value, self.position = linget(self.body, self.position)
+        except ValueError:
+            raise CompileError("SYNTAX") from None
         return value
 
     def statement_GOSUB(self, number: int) -> bool:
@@ -484,8 +498,12 @@ class StatementCompiler(ExpressionCompiler):
             value = f"{values}[{position}]"
             self.emit(f"if {values} is not UNCHANGED:")
             self.indent += 1
+            # what FIN read (the FAC, rounding byte and all) is stored rounded, as any
+            # number is (MOVMF, $BBD4)
             if kind is Kind.INTEGER:
                 value = f"_int16(_r({value}))"
+            elif kind is Kind.NUMBER:
+                value = f"_r({value})"
             if indexes is None:
                 self.emit(f"{self.scalar(name, kind)} = {value}")
             else:

@@ -17,16 +17,71 @@ from toolchain.basic.runner.contract import BasicError, Kind
 
 _add, _sub, _mul, _div, _pow = floats.add, floats.subtract, floats.multiply, floats.divide, floats.power
 _rounded = floats.rounded
+_add_r = floats.add_stored
+
+
+class Text(str):
+    """A string that lives in the program's text: a literal between quotes, a DATA
+    item READ.  Its descriptor points there, so it takes no string space (LET keeps the
+    pointer, $AA52); what is made of it (a slice, a concatenation: plain ``str``) is a
+    new string in string space, as on the C64."""
+
+    __slots__ = ()
+
+
+class ProgramTexts(dict):
+    """The program's literals as ``Text``, one object per text: generated code reads
+    ``_LIT['ABC']`` where a literal goes into a variable as it is (``A$="ABC"``);
+    elsewhere a literal is used up at once, and its provenance does not matter."""
+
+    def __missing__(self, text: str) -> Text:
+        literal = self[text] = Text(text)
+        return literal
+
+
+class _UnsetText(str):
+    __slots__ = ()
+
+
+class _UnsetInteger(int):
+    __slots__ = ()
+
+
+def unset_value(kind: Kind) -> float | int | str:
+    """A variable's value after RUN or CLR, as a new object of its own: while the
+    variable holds that very object, it has not been made (assigned) yet.  Equal to
+    ``kind.initial()`` in every other way."""
+    if kind is Kind.STRING:
+        return _UnsetText()
+    if kind is Kind.INTEGER:
+        return _UnsetInteger()
+    return float("0")  # a new float object each time (0.0 would be one shared constant)
+
+
+def made_value(kind: Kind) -> float | int | str:
+    """A variable's initial value once it is made: not its unset object."""
+    if kind is Kind.STRING:
+        return ""
+    if kind is Kind.INTEGER:
+        return 0
+    return float("0")
 
 
 def _r(value: float) -> float:
-    """Rounded as a variable stores it (integers below 2**32 are already)."""
+    """Rounded as a variable stores it (MOVMF, $BBD4).  The shortcut: a whole number
+    inside +-2**32 has an exponent of at most $A0, so its ones digit is bit 8 or
+    higher of the FAC's 40 bits and the rounding byte is 0: the store keeps it."""
     if -4294967296.0 < value < 4294967296.0 and value == int(value):
         return value
     return _rounded(value)
 
 
 def _int16(value: float) -> int:
+    """AYINT ($B1BF): the FAC to -32768..32767 by its floor, else ?ILLEGAL QUANTITY.
+    The shortcut: inside -32768 <= value < 32768 the ROM's range check passes (an
+    exponent below $90, or exactly -32768) and QINT's floor is Python's floor of the
+    same value (a FAC is exact in a double); the edges, where the check compares with
+    the rounding byte, go to floats.to_integer."""
     if -32768.0 <= value < 32768.0:
         return int(value // 1)
     return floats.to_integer(value)
@@ -60,8 +115,12 @@ def _concat(left: str, right: str) -> str:
 
 
 def _val(text: str) -> float:
-    """VAL: FIN on the string; a plain digit string (what STR$ makes of an integer,
-    with its space cut off) needs no ROM steps to be exact."""
+    """VAL: FIN on the string.  The shortcut: one to nine ASCII digits and nothing else
+    (what STR$ makes of an integer, its space cut off).  FIN reads them all (CHRGET
+    stops at the zero VAL puts after the string), and each step is times ten plus
+    the digit on a whole number below 10**9 < 2**30: exact (whole numbers below 2**32,
+    see floats.add), with no decimal point or exponent to scale by.  So the result is
+    the number the digits spell."""
     if text.isascii() and text.isdigit() and len(text) < 10:
         return float(text)
     try:
@@ -94,6 +153,11 @@ class Values(dict):
 
 
 def _mid(text: str, start: float, length: float = 255.0) -> str:
+    """MID$ ($B737): GETBYT floors each number (?ILLEGAL QUANTITY outside 0..255, and
+    a start of 0); the bytes from the start for the length, clipped at the string's
+    end (a start beyond it gives ""), which is Python's slice.  The shortcut takes
+    the slice when both numbers are in range (the compiler's slices test the same,
+    expressions.slice_mid)."""
     if 1.0 <= start < 256.0 and 0.0 <= length < 256.0:
         first = int(start) - 1
         return text[first : first + int(length)]
@@ -138,9 +202,11 @@ def _not(value: float) -> float:
     return float(~_int16(value))
 
 
-def _fail(name: str) -> float:
-    """An expression the ROM stops at when it evaluates it (a literal FIN cannot read)."""
-    raise BasicError(name)
+def _fail(name: str | None, *evaluated: Any) -> Any:
+    """An expression the ROM stops at when it evaluates it (a literal FIN cannot read, a
+    fourth string temporary), after ``evaluated`` (what the ROM evaluates before it:
+    Python evaluates the arguments first).  None: one of ``evaluated`` raises."""
+    raise BasicError(name or "SYNTAX")
 
 
 def _floats_call(function: Callable[..., float]) -> Callable[..., float]:
@@ -158,7 +224,15 @@ class Cells(dict):
     for one dimension, a tuple of floats for more.  Generated code reads an element
     with one look-up (``AN_A.cells[N_I]``); a subscript that is not a whole number in
     bounds, or an array not yet dimensioned, is missing and goes to the array's own
-    check (floor, bounds, errors)."""
+    check (floor, bounds, errors).
+
+    Why the look-up is the ROM's element: the keys are exactly the whole numbers in
+    bounds (0.0 .. n-1 as floats; -0.0 is equal to 0.0 and hashes alike).  The ROM
+    takes each subscript through INTIDX ($B1B2: ?ILLEGAL QUANTITY if negative or
+    32768 and more, else QINT's floor), then checks the count and the bounds ($B2FC):
+    a whole number in bounds passes all of it and is its own floor, the same element.
+    A subscript with a fraction (or a rounding byte: 2.9999999999 is no key) is no
+    key, and ``Array._key`` floors and checks it as the ROM does."""
 
     __slots__ = ("array",)
 
@@ -265,16 +339,10 @@ def _next(rt: Any, variable: str | None) -> bool:
         frame = rt.for_frame(variable)
     namespace = rt.namespace
     name = frame.variable
-    before, step = namespace[name], frame.step
-    value = before + step
-    if (-4294967296.0 < value < 4294967296.0 and value == int(value) and value - step == before
-            and -4294967296.0 < step < 4294967296.0):
-        # whole numbers below 2**32 (floats.add's fast path): the shortcut may take
-        # the next step
-        frame.value = value
-    else:
-        value = _r(_add(before, step))
-        frame.value = value if -4294967296.0 < value < 4294967296.0 and value == int(value) else None
+    step = frame.step
+    # floats.add_stored takes its own proven shortcut where it can (see floats.add)
+    value = _add_r(namespace[name], step)
+    frame.value = value if -4294967296.0 < value < 4294967296.0 and value == int(value) else None
     namespace[name] = value
     limit = frame.limit
     if (value > limit) - (value < limit) != (step > 0.0) - (step < 0.0):
@@ -302,5 +370,5 @@ def helpers() -> dict[str, Any]:
         "_log": _floats_call(floats.log), "_exp": _floats_call(floats.exp), "_cos": _floats_call(floats.cos),
         "_sin": _floats_call(floats.sin), "_tan": _floats_call(floats.tan), "_atn": _floats_call(floats.atn),
         "K": Kind, "_fail": _fail, "_next": _next,
-        "_VAL": Values(rounded=False), "_VALR": Values(rounded=True),
+        "_VAL": Values(rounded=False), "_VALR": Values(rounded=True), "_LIT": ProgramTexts(),
     }  # fmt: skip

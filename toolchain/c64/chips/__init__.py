@@ -1,6 +1,7 @@
-"""The chips in the C64's I/O area, as programs can see them: the VIC-II's registers
-and raster counter, the two CIAs (ports, timers, time-of-day clocks, interrupts) and
-the SID's readable registers.  No picture, sprites or sound are produced.
+"""The chips in the C64's I/O area, as programs can see them: the VIC-II's registers,
+raster counter, sprite collisions and the cycles it takes from the CPU, the two CIAs
+(ports, timers, time-of-day clocks, interrupts) and the SID's readable registers.  The
+VIC-II's picture is drawn by :mod:`.vic_render` when one is asked for.
 
 The machine (:mod:`toolchain.c64.machine`) maps each chip's register block into
 $D000-$DFFF (mirrored as on the C64) and calls it with the CPU's cycle count:
@@ -21,8 +22,10 @@ The fast path (issue 25).  A chip may also say how an access to one register can
 done without a method call, as Python source that the machine compiles into the CPU's
 translated code and into its own per-register functions (:mod:`toolchain.c64.io`):
 
-* ``compiled_read(register)``: an expression giving what ``read`` gives, for a
-  register whose read has no effect (other than what ``advance`` would bring anyway);
+* ``compiled_read(register)``: an expression giving what ``read`` gives (its effect,
+  if it has one, as statements run before: :class:`Source`), for a register whose read
+  moves no event except through ``{changed}`` (other than what ``advance`` would bring
+  anyway);
 * ``compiled_write(register)``: statements doing what ``write`` does, for a register
   whose write changes no event (``next_event``) and no interrupt line;
 * ``EVENT_READS``, ``EVENT_WRITES``: the registers whose ``read`` or ``write`` can
@@ -32,16 +35,12 @@ translated code and into its own per-register functions (:mod:`toolchain.c64.io`
 
 In the source ``{chip}`` stands for the chip, ``{now}`` for the cycle and ``{value}``
 for the byte written (each may be used several times, so they are simple names or
-sums); None means the register needs the method.  ``tests/test_chips_fast.py`` checks
+sums), ``{changed}`` for the statement that tells the machine the chip's next event
+may have moved; None means the register needs the method.  A source may hold only
+while a ``guard`` is true (the VIC-II's while it draws no sprite collisions): else the
+method runs.  ``tests/test_chips_fast.py`` checks
 every piece of source against the methods on random states: whoever changes what a
 register does changes its source beside it.
-
-Cycles a chip takes from the CPU (the VIC-II's bad lines and sprite DMA, not modelled
-yet) fit the same schedule: the chip gives the cycle where the CPU stops as an event
-(``next_event``), notes the cycles in ``advance`` and hands them over in
-``take_stolen()``, which the machine adds to the CPU's cycle count when it brings the
-chips up to date there (:meth:`toolchain.c64.machine.C64._interrupts`, at the first
-end of a block at or after the event, as an interrupt is taken).
 
 Nothing is stepped cycle by cycle: counters, raster, clocks and oscillators are worked
 out from the cycle count when they are looked at, so a program polling $D012 or $DC01
@@ -53,7 +52,9 @@ tests/test_chips_vice.py, tests/data/machine):
 * VIC-II (:mod:`.vic`): the 47 registers as read back (unused bits 1, $D02F-$D03F
   $FF), the raster counter in $D012 and $D011 bit 7 (PAL: 63 cycles, 312 lines), the
   raster compare and its interrupt ($D019/$D01A), where the screen and character set
-  are ($D018: :meth:`.vic.Vic.memory_setup`).
+  are ($D018: :meth:`.vic.Vic.memory_setup`), sprite-sprite and sprite-background
+  collisions ($D01E/$D01F, cleared on read, their interrupts), bad lines and sprite DMA
+  taking the CPU's cycles; the picture of every mode and all sprites (:mod:`.vic_render`).
 * CIA 6526 (:mod:`.cia`), twice: ports with data direction registers and what drives
   them (CIA 1: keyboard matrix and joysticks, :mod:`.keyboard`; CIA 2: the serial bus
   lines read back, the VIC bank, the user port), both timers in every mode that needs
@@ -66,17 +67,18 @@ tests/test_chips_vice.py, tests/data/machine):
   envelope $D41C (ADSR with the real rate table and exponential decay).
 * The KERNAL's start-up writes (:mod:`.power_on`) for a machine without the ROMs.
 
-Not modelled: sprites, collisions, bitmap and other display modes (registers stored
-only), light pen, bad lines and sprite DMA (the cycles the VIC-II takes from the CPU),
-sound output and the filter, the SID's combined waveforms (approximated) and hard
-sync, the CIAs' serial shift register transfers, CNT and FLAG pins, timer outputs on
+Not modelled: the light pen, the VIC-II's tricks that need more than a line's writes
+(sprite crunch, VSP, FLI's half-fetched cells; writes to memory during a frame show as
+the memory is when the frame is drawn), sound output and the filter, the SID's
+combined waveforms (approximated) and hard sync, the CIAs' serial shift register
+transfers, CNT and FLAG pins, timer outputs on
 port B, RESTORE, devices on the serial bus (no drive, no printer at this level),
 paddles, light pens and mice in the control ports.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 NEVER = 1 << 62  # a cycle count that is never reached
 
@@ -91,6 +93,17 @@ CYCLES_PER_FRAME = CYCLES_PER_LINE * LINES_PER_FRAME  # 19,656: 50.125 frames a 
 # The names compiled register source may use besides {chip}, {now} and {value} (the
 # write log, held while it is appended to); the CPU's translated code keeps clear of them.
 COMPILED_NAMES = ("wl",)
+
+
+class Source(NamedTuple):
+    """A register's access as source (see the fast path above): ``code`` is a read's
+    expression or a write's statements; ``before``, statements a read runs first (its
+    own effect); ``guard``, an expression under which the source holds (else the chip's
+    method runs).  A chip may give a plain string for ``code`` alone."""
+
+    code: str
+    before: str = ""
+    guard: str = ""
 
 
 class Chip(Protocol):

@@ -1,0 +1,7 @@
+5 print "{clr}";:rem fre(0) after strings are made and dropped (issue 21)
+10 print fre(0)
+20 a=1:print fre(0)
+30 dim a$(299):print fre(0)
+40 for i=0 to 299:a$(i)="s"+str$(i):next:print fre(0)
+50 for j=1 to 20:b$="":for k=1 to 251:b$=b$+"x":next:next:print fre(0)
+60 b$="":print fre(0):c$=b$:print fre(0)

@@ -1,0 +1,12 @@
+10 print"{clr}";:open15,8,15
+20 open2,8,2,"one,s,w":print#2,"first":close2
+30 open2,8,2,"o*,a":gosub900:print#2,"second":close2
+40 open2,8,2,"one":input#2,a$,b$:printa$"/"b$:close2
+50 open2,8,2,"o?e,s,a":gosub900:print#2,"third":close2
+60 open2,8,2,"n*,a":gosub900:close2
+70 print#15,"c:one=nix":gosub900:print#15,"c:one=p":gosub900:print#15,"c:new=one,nix":gosub900
+80 print#15,"c:new=nix,one":gosub900:print#15,"c:new=one":gosub900:print#15,"c:new=one":gosub900
+99 end
+900 s$=""
+910 get#15,b$:s$=s$+b$:ifst=0then910
+920 printleft$(s$,len(s$)-1);st:return

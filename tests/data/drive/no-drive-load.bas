@@ -1,0 +1,1 @@
+10 print"{clr}";:load"x",8

@@ -1,0 +1,1 @@
+10 print"{clr}";:open4,4,7,"name"

@@ -1,0 +1,13 @@
+10 print"{clr}";:open15,8,15
+20 fori=1to4:readn$:open2,8,2,n$+",w":print#2,n$:close2:next
+30 data"one,s","two,u","three,p","tool,u"
+40 readc$:ifc$="end"thenend
+50 print#15,c$:gosub900:printc$tab(16)left$(s$,2)right$(s$,6):goto40
+100 data"r:a","r:a=","r:new=one,two","r:new,x=one","r:new=o*","r:n*=one"
+110 data"r:new=nix","r:two=one","r","ra=b"
+120 data"c:a","c","c:a,b=one","c:new=o*","c:n?w=one","c:new=*"
+130 data"c:one=nix","c:two=one","c:x=one,nix","c:x=one,two","r:new=one","r:two=nix"
+140 data"end"
+900 s$=""
+910 get#15,b$:s$=s$+b$:ifst=0then910
+920 s$=left$(s$,len(s$)-1):return

@@ -1,0 +1,15 @@
+10 print"{clr}";:open15,8,15
+20 open2,8,2,"one,s,w":print#2,"seq":close2
+30 save"@0:one",8:printst:gosub900
+40 open2,8,2,"@0:one,p,w":gosub900:close2
+50 open2,8,2,"@0:one,w":gosub900:print#2,"new":close2:gosub900
+60 open2,8,2,"one":input#2,a$:printa$:close2
+70 open2,8,2,"@0:one,s,w":gosub900:print#2,"newer":close2:gosub900
+80 open2,8,2,"one":input#2,a$:printa$:close2
+90 save"@0:p",8:gosub900:save"@0:two",8:gosub900
+95 open2,8,2,"two,u,w":print#2,"u":close2:open2,8,2,"@0:two,u,w":gosub900:print#2,"uu":close2
+96 open2,8,2,"@0:two,s,w":gosub900:close2
+99 end
+900 s$=""
+910 get#15,b$:s$=s$+b$:ifst=0then910
+920 printleft$(s$,len(s$)-1);st:return

@@ -1,0 +1,10 @@
+10 print"{clr}";:open15,8,15
+20 fori=1to4:readn$:open2,8,2,n$+",w":print#2,n$:close2:next
+30 data"one,s","two,u","three,p","tool,u"
+40 readc$:ifc$="end"thenend
+50 print#15,c$:gosub900:printc$tab(16)left$(s$,2)right$(s$,6):goto40
+100 data"s:*=u","s:t*=p","s:*=x","s:*=s"
+140 data"end"
+900 s$=""
+910 get#15,b$:s$=s$+b$:ifst=0then910
+920 s$=left$(s$,len(s$)-1):return

@@ -1,0 +1,11 @@
+10 print"{clr}";:open15,8,15
+20 open2,8,2,"old,s,w":print#2,"kept":close2
+30 open3,8,3,"open,s,w":print#3,"before":print#15,"v":gosub900
+40 print#3,"after":close3:gosub900
+50 open3,8,3,"open":input#3,a$,b$:printa$"/"b$;st:close3:gosub900
+60 open3,8,3,"old":input#3,a$:printa$;st:close3
+70 open2,8,2,"more,s,w":print#2,"x":close2:gosub900
+99 end
+900 s$=""
+910 get#15,b$:s$=s$+b$:ifst=0then910
+920 printleft$(s$,len(s$)-1);st:return
