@@ -212,7 +212,9 @@ def test_cli_run_trace_and_missing_sys(tmp_path: Path) -> None:
     prg = tmp_path / "sh.prg"
     prg.write_bytes(SUPERHIRN.to_bytes())
     result = c64tc("run", str(prg), "--sys", "13312", "--input", "4", "--trace", "--max-cycles", "100")
-    assert result.stderr.splitlines()[0].startswith("3400  A9 93     LDA #$93")
+    # the monitor's step line (VICE's register dump): toolchain.monitor.display.trace_line
+    assert result.stderr.splitlines()[0] == (".C:3400  A9 93       LDA #$93       - A:00 X:00 Y:00 SP:f7 "
+                                             "..-.....          0")
     assert result.returncode == 2
     result = c64tc("run", str(prg))
     assert result.returncode == 1 and "--sys 13312" in result.stderr

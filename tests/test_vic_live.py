@@ -4,19 +4,11 @@ named once on standard error after the run; a text program keeps its text cells.
 
 from __future__ import annotations
 
-import fcntl
-import os
-import pty
-import select
-import struct
-import subprocess
-import sys
-import termios
-import time
 from pathlib import Path
 
 import pytest
 
+from tests.pseudo_terminal import PseudoTerminal
 from tests.test_vic_frames import START, program_bytes
 
 
@@ -25,29 +17,10 @@ def live_run(tmp_path: Path, name: str, graphics: str) -> tuple[int, bytes]:
     pixels), read until it ends."""
     program = tmp_path / f"{name}.prg"
     program.write_bytes(program_bytes(name))
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 140, 1120, 800))
-    environment = dict(os.environ, C64TC_GRAPHICS=graphics, TERM="xterm")
-    process = subprocess.Popen([sys.executable, "-m", "toolchain", "run", str(program), "--sys", str(START),
-                                "--max-cycles", "1500000"], stdin=slave, stdout=slave, stderr=slave,
-                               env=environment, close_fds=True)
-    os.close(slave)
-    output = b""
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        if select.select([master], [], [], 0.1)[0]:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            output += chunk
-        elif process.poll() is not None:
-            break
-    status = process.wait(timeout=60)
-    os.close(master)
-    return status, output
+    with PseudoTerminal.c64tc("run", str(program), "--sys", str(START), "--max-cycles", "1500000",
+                              size=(140, 50), pixels=(1120, 800), screen=None,
+                              environment={"C64TC_GRAPHICS": graphics, "TERM": "xterm"}) as terminal:
+        return terminal.finish(120), terminal.output
 
 
 @pytest.mark.parametrize(("graphics", "marker"), [("sixel", b"\x1bP0;1q"), ("kitty", b"\x1b_Ga=T,f=100")])

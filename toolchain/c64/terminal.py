@@ -22,6 +22,7 @@ from toolchain.c64.io import Ticker
 from toolchain.c64.keyboard import RUN_STOP, Keyboard
 from toolchain.c64.memory import COLOUR_RAM, KEYBOARD_COUNT, SCREEN_CELLS, SCREEN_PAGE, visible_screen
 from toolchain.c64.outcome import PAL_CLOCK_HZ, Stop
+from toolchain.display.keys import WARP_TOGGLE
 from toolchain.display.live import LiveScreen
 from toolchain.display.state import COLUMNS, ScreenImage
 
@@ -78,8 +79,11 @@ class LivePlay:
 
     def __init__(self, machine: C64, name: str, *, basic: bool, work: Callable[[], str],
                  machine_cycles: Callable[[], int], screen: LiveScreen | None = None,
-                 ascii: bool = False) -> None:
+                 ascii: bool = False, warp: bool = False) -> None:
         self.machine = machine
+        # at the C64's speed (a game's delay loops as on a C64), or as fast as it goes (VICE's warp)
+        self.warp = warp
+        self._speed_base: tuple[float, int] | None = None
         self.name = name
         self.basic = basic
         self.work = work
@@ -199,6 +203,7 @@ class LivePlay:
         if now < self._next_look:
             return
         self._next_look = now + LOOK_SECONDS
+        self.keep_speed(now)
         self.keyboard.scan()
         if self.basic and self.keyboard.stop_pressed():
             from toolchain.basic.runner.contract import Ended
@@ -214,9 +219,27 @@ class LivePlay:
         if now < self._next_look:
             return
         self._next_look = now + LOOK_SECONDS
+        self.keep_speed(now)
         if not self.machine.cpu.i:
             self.keyboard.scan()
         self.draw()
+
+    def keep_speed(self, now: float) -> None:
+        """Unless in warp: hold the run to the C64's speed, waiting while its clock is
+        ahead of the wall clock (a run slower than a C64 goes as fast as it can)."""
+        if self.warp:
+            self._speed_base = None
+            return
+        cycles = self.machine_cycles()
+        if self._speed_base is None:
+            self._speed_base = (now, cycles)
+            return
+        wall, start = self._speed_base
+        ahead = (cycles - start) / PAL_CLOCK_HZ - (now - wall)
+        if ahead < -PACE_SLACK_SECONDS:  # slower than a C64: no debt to catch up later
+            self._speed_base = (now, cycles)
+        elif ahead > 0:
+            self.screen.idle(min(ahead, PACE_SLACK_SECONDS))
 
     # -- the key source --------------------------------------------------------------------------
     def pressed(self) -> list[int]:
@@ -225,6 +248,9 @@ class LivePlay:
             return []
         self._next_poll = now + POLL_SECONDS
         keys = self.screen.poll_keys()
+        if WARP_TOGGLE in keys:  # F12: warp on or off, as in VICE
+            self.warp = not self.warp
+            keys = [key for key in keys if key != WARP_TOGGLE]
         if self.stop_in_matrix and RUN_STOP in keys:
             self._hold_run_stop()
             keys = [key for key in keys if key != RUN_STOP]

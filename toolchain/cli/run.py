@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import click
 
 from toolchain.c64.outcome import Stop
+from toolchain.c64.run import DEFAULT_RUN_CYCLES
 from toolchain.cli.common import ADDRESS, COUNT, ProgressBar, progress_printer, reports_user_errors
 from toolchain.cli.monitor import monitor_reads_stdin, run_monitor
 from toolchain.diagnostics import UserError, counted
@@ -20,6 +21,15 @@ from toolchain.fileio import STDIO, read_text, write_atomic, write_stdout
 
 if TYPE_CHECKING:
     from toolchain.c64.run import Program
+
+
+def pal_time(seconds: float) -> str:
+    """A time on a PAL C64 as a person reads it: seconds, minutes or hours."""
+    if seconds < 120:
+        return f"{seconds:.2f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.1f} minutes"
+    return f"{seconds / 3600:.1f} hours"
 
 
 def typed_lines_from(stream: TextIO) -> Callable[[], str | None]:
@@ -69,15 +79,19 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
 @click.option("--input", "input_text", help="What the user types; RETURN is '|' or a line break.")
 @click.option("--input-file", type=click.Path(dir_okay=False, allow_dash=True),
               help="Read the typed input from a file ('-': standard input); RETURN is '|' or a line break.")
-@click.option("--max-cycles", type=COUNT, default=2_000_000_000, show_default=True,
-              help="Stop machine code after this many cycles (in BASIC: each SYS or USR call).")
+@click.option("--max-cycles", type=COUNT, default=DEFAULT_RUN_CYCLES, show_default=True,
+              help="Stop the run after this many cycles of C64 time (BASIC's counted as the ROM's "
+              "interpreter takes them, with the machine code it calls); the default is 100 hours.")
+@click.option("--warp", is_flag=True, help="The live screen runs as fast as it can, not at the C64's speed "
+              "(as VICE's warp mode; F12 toggles it while the program runs).")
 @click.option("--max-statements", type=COUNT, help="BASIC: stop after this many statement groups "
               "(the runs between jumps).")
 @click.option("--screen", is_flag=True, help="Print the final screen.")
 @click.option("--transcript", is_flag=True,
               help="Print every screen line as it scrolled by, then the final screen (the default).")
 @click.option("--raw", is_flag=True, help="Print the PETSCII bytes the program printed (not to a terminal).")
-@click.option("--trace", is_flag=True, help="Machine code: print every instruction to standard error.")
+@click.option("--trace", is_flag=True, help="Machine code: print every instruction to standard error, "
+              "as the monitor shows a step (VICE's format: address, bytes, instruction, registers, cycles).")
 @click.option("--screenshot", type=click.Path(dir_okay=False), help="Write the final frame as a PNG "
               "picture, as the VIC-II draws it (384x272, VICE's framing, palette indices).")
 @click.option("--screenshot-every", type=COUNT, help="With --screenshot: also a picture every N statement "
@@ -119,8 +133,8 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
               help="Labels for the monitor (c64tc asm --vice-labels or --symbols).")
 @click.option("--break-line", "break_lines", type=click.IntRange(0, 63999), multiple=True, metavar="LINE",
               help="BASIC: stop each time the run reaches this line (before its first statement; "
-              "repeatable) and read commands: vars [NAME], n, g, break LINE, del LINE, x, q, help; from the "
-              "terminal or --monitor-commands FILE.")
+              "repeatable) and read commands: vars [NAME], n, g, break LINE, del LINE, x, q, help, or a "
+              "BASIC statement (print i*2, i=42); from the terminal or --monitor-commands FILE.")
 @click.option("--audio", "audio_path", type=click.Path(dir_okay=False), metavar="FILE.wav",
               help="Record the SID's sound (reSIDfp) into a WAV file, 16-bit mono, as long as the run's C64 "
               "time (also when a limit stops it).")
@@ -134,7 +148,7 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
               "the tune's start song).")
 @reports_user_errors
 def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, input_text: str | None,
-                input_file: str | None, max_cycles: int, max_statements: int | None, screen: bool,
+                input_file: str | None, max_cycles: int, warp: bool, max_statements: int | None, screen: bool,
                 transcript: bool, raw: bool, trace: bool, screenshot: str | None,
                 screenshot_every: int | None, film_path: str | None, roms_dir: str | None, no_roms: bool,
                 boot: bool, stop_on_brk: bool, disk_path: str | None, no_drive: bool, write_disk: bool,
@@ -165,7 +179,6 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
     from toolchain.c64.machine import UntypableText
     from toolchain.c64.run import Keyboard, Session, load_program
     from toolchain.c64.terminal import LineTerminal, can_show_live_screen, final_screen_text
-    from toolchain.cpu.disassembler import trace_line
 
     if input_text is not None and input_file is not None:
         raise click.UsageError("--input and --input-file cannot go together: give the typed input once")
@@ -237,7 +250,7 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
     # the live screen, unless the monitor or a trace would write over it
     shows_live = (interactive and can_show_live_screen(sys.stdin, sys.stdout) and not monitored
                   and not (trace and sys.stderr.isatty()))
-    live = _live_play(session, ascii_glyphs, compiled_basic) if shows_live else None
+    live = _live_play(session, ascii_glyphs, compiled_basic, warp) if shows_live else None
     terminal = LineTerminal(machine) if interactive and live is None else None
     line_source: Callable[[], str | None] | None = terminal
     if typed_by_hand and not interactive and sys.stdin is not None and not (
@@ -280,12 +293,13 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
             summary = f"{result.message}: {result.cycles:,} cycles ({result.seconds:.2f} s on a PAL C64)"
         else:
             summary = (f"{result.message}: {counted(result.statements, 'statement group')} in "
-                       f"{result.wall_seconds:.2f} s")
+                       f"{result.wall_seconds:.2f} s, {counted(result.cycles, 'cycle')} "
+                       f"({pal_time(result.seconds)} on a PAL C64)")
         typed = program.where_typed(result.line) if result.stop is Stop.ERROR else None
         if typed is not None:  # where to fix it, for the editor
             summary = f"{typed.path}:{typed.source_line}:1: error: {summary}"
     else:
-        tracer = (lambda cpu: click.echo(trace_line(cpu), err=True)) if trace else None
+        tracer = _tracer(machine) if trace else None
         if monitored:
             result = run_monitor(session, keyboard, max_cycles, monitor_commands, label_files, terminal)
         else:
@@ -322,6 +336,20 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
     if silent:  # the live screen could not play the sound: why, once it is gone
         click.echo(f"c64tc: {silent}", err=True)
     sys.exit(result.exit_status)
+
+
+def _tracer(machine: Any) -> Callable[[Any], None]:
+    """--trace: each instruction before it runs, on standard error, as the monitor shows a
+    step (toolchain.monitor.display.trace_line: VICE's format), cycles since the start."""
+    from toolchain.monitor.display import trace_line
+
+    start = machine.cpu.cycles
+    memory = machine.memory
+
+    def trace(cpu: Any) -> None:
+        click.echo(trace_line(cpu, memory.__getitem__, cpu.cycles - start), err=True)
+
+    return trace
 
 
 def _on_the_live_screen(live: Any, run: Callable[..., Any]) -> Callable[..., Any]:
@@ -406,10 +434,9 @@ def _finishing_sound(run: Callable[..., Any], sound: Any, audio_path: str | None
     return run_with_sound
 
 
-def _live_play(session: Any, ascii_glyphs: bool, compiled_basic: bool) -> Any:
+def _live_play(session: Any, ascii_glyphs: bool, compiled_basic: bool, warp: bool = False) -> Any:
     """The live screen for ``session``'s program: its status line counts statement
     groups (BASIC) or cycles (machine code), and its pace follows the C64's clock."""
-    from toolchain.basic.runner.contract import STATEMENT_CYCLES
     from toolchain.c64.terminal import LivePlay
 
     program, machine = session.program, session.machine
@@ -418,16 +445,14 @@ def _live_play(session: Any, ascii_glyphs: bool, compiled_basic: bool) -> Any:
         def statements() -> int:
             return session.runtime.statements if session.runtime is not None else 0
 
-        def basic_cycles() -> int:  # the runner's clock: a statement group takes a millisecond
+        def basic_cycles() -> int:  # the runner's clock (the cost model's, toolchain/basic/runner/costs.py)
             runtime = session.runtime
-            if runtime is None:
-                return machine.cpu.cycles
-            return max(machine.cpu.cycles, runtime.cycle_base + runtime.statements * STATEMENT_CYCLES)
+            return machine.cpu.cycles if runtime is None else runtime.now()
 
         return LivePlay(machine, name, basic=True, work=lambda: counted(statements(), "statement group"),
-                        machine_cycles=basic_cycles, ascii=ascii_glyphs)
+                        machine_cycles=basic_cycles, ascii=ascii_glyphs, warp=warp)
     return LivePlay(machine, name, basic=False, work=lambda: f"{machine.cpu.cycles:,} cycles",
-                    machine_cycles=lambda: machine.cpu.cycles, ascii=ascii_glyphs)
+                    machine_cycles=lambda: machine.cpu.cycles, ascii=ascii_glyphs, warp=warp)
 
 
 Every = tuple[int, Callable[[], None]]
