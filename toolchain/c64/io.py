@@ -97,11 +97,13 @@ def _fill(text: str, index: int, local: bool = True) -> str:
     """A chip's source for the CPU's translated code (``local``: the chip is the region's
     local of its name, {now} and {value} are left for the translator) or for a compiled
     function of the area (the chip is ``io``'s attribute; ``now`` and ``value`` are
-    parameters); ``{changed}`` tells the area the chip's next event may have moved."""
+    parameters); ``{changed}``: the chip's next event may have moved (:meth:`IOArea.moved`;
+    translated code takes the horizon it gives)."""
     chip = CHIP_NAMES[index]
     if local:
-        return text.format(chip=chip, now="{now}", value="{value}", changed=f"io.changed({index})")
-    return text.format(chip=f"io.{chip}", now="now", value="value", changed=f"io.changed({index})")
+        return text.format(chip=chip, now="{now}", value="{value}",
+                           changed=f"horizon = io.moved({index}, horizon)")
+    return text.format(chip=f"io.{chip}", now="now", value="value", changed=f"io.moved({index})")
 
 
 def _indented(text: str, indent: str = "    ") -> str:
@@ -165,6 +167,7 @@ class IOArea:
         self.visible = False
         self.tickers: list[Ticker] = []
         self.hooked: frozenset[int] = frozenset()  # addresses a debugger watches: no compiled writes
+        self.on_moved: Callable[[], int] | None = None  # see moved()
         self._events: list[int | None] = []
         self._pulled: list[bool] = []  # whether the chip pulled its line when its event was worked out
         self._event: int | None = None
@@ -197,6 +200,14 @@ class IOArea:
         else:
             self._events[index] = None
         self._event = None
+
+    def moved(self, index: int, horizon: int = 0) -> int:
+        """A compiled access may have moved chip ``index``'s next event (its source's
+        ``{changed}``): as :meth:`changed`, and the owner's ``on_moved`` (the machine
+        lowers the running blocks' horizon where the event comes sooner: the lower of the
+        two horizons is returned)."""
+        self.changed(index)
+        return horizon if self.on_moved is None else min(horizon, self.on_moved())
 
     @property
     def rescheduling(self) -> bool:

@@ -164,6 +164,7 @@ class C64:
         for address, value in KERNAL_RESET_WRITES:
             self.io.write(address, value, 0)
         self.io.visible = self.map.io_shown()
+        self.io.on_moved = self._horizon_after_move
         self._connect_video()
         self.nmi_line = False  # an NMI is taken when CIA 2 pulls the line (an edge)
         # an event a chip access moved before the running blocks' horizon (see _events_moved)
@@ -360,6 +361,11 @@ class C64:
         if io.rescheduling:
             self._events_moved()
         return ends
+
+    def _horizon_after_move(self) -> int:
+        """A compiled access moved a chip's event: the running blocks' horizon then."""
+        self._events_moved()
+        return self.cpu.horizon
 
     def _events_moved(self) -> None:
         """A chip access may have moved the chips' next event (or pulled an interrupt

@@ -24,8 +24,8 @@ translated code and into its own per-register functions (:mod:`toolchain.c64.io`
 
 * ``compiled_read(register)``: an expression giving what ``read`` gives (its effect,
   if it has one, as statements run before: :class:`Source`), for a register whose read
-  moves no event except through ``{changed}`` (other than what ``advance`` would bring
-  anyway);
+  moves no event, or says so with ``{changed}`` (other than what ``advance`` would
+  bring anyway);
 * ``compiled_write(register)``: statements doing what ``write`` does, for a register
   whose write changes no event (``next_event``) and no interrupt line;
 * ``EVENT_READS``, ``EVENT_WRITES``: the registers whose ``read`` or ``write`` can

@@ -47,6 +47,10 @@ SPRITE_BACKGROUND_SOURCE, SPRITE_SPRITE_SOURCE = 0x02, 0x04  # bits 1 and 2 (the
 COLLISION_SOURCES = SPRITE_BACKGROUND_SOURCE | SPRITE_SPRITE_SOURCE
 CATCH_UP_FRAMES = 2  # after a long time unseen, only this many frames of collisions are drawn
 WATCH_FRAMES = 2  # a program that read the raster this recently gets each stolen cycle where it happens
+# a read extends the watch by a frame more than that, and only once the watch has less
+# than WATCH_FRAMES left: a program polling the raster starts a new watch once a frame,
+# not at every read (each start may move the chip's next event: see compiled_read)
+WATCH_EXTENSION = (WATCH_FRAMES + 1) * CYCLES_PER_FRAME
 
 # the cycles (0-62) in which a sprite's DMA holds BA low: three before its pointer fetch,
 # its two fetch cycles (VICE viciisc's PAL cycle table, the BA column); sprites 0-2 in the
@@ -190,8 +194,8 @@ class Vic:
 
     def read(self, register: int, now: int) -> int:
         register &= 0x3F
-        if register in (CONTROL_1, RASTER):
-            self.watched_until = now + WATCH_FRAMES * CYCLES_PER_FRAME
+        if register in (CONTROL_1, RASTER) and self.watched_until < now + WATCH_FRAMES * CYCLES_PER_FRAME:
+            self.watched_until = now + WATCH_EXTENSION
         if self.beam is not None and register in (INTERRUPT, SPRITE_SPRITE_COLLISION, SPRITE_DATA_COLLISION):
             self._collisions_until(now)
         self.advance(now)
@@ -209,17 +213,19 @@ class Vic:
         return value
 
     # reading the flags or the collisions while collisions are drawn latches them (an
-    # interrupt may come); any write while they are drawn moves their prediction
+    # interrupt may come; the raster's source says itself when its watch starts); any
+    # write while collisions are drawn moves their prediction
     EVENT_READS = frozenset({INTERRUPT, SPRITE_SPRITE_COLLISION, SPRITE_DATA_COLLISION})
 
     @staticmethod
     def compiled_read(register: int) -> Source | str | None:
         """``read`` as source (see toolchain.c64.chips); $D019 needs the method.  Reading
-        the raster marks the program as watching it (its stolen cycles then come where
-        they happen: a change of the chip's next event when it starts watching)."""
+        the raster marks the program as watching it: when it starts watching, its stolen
+        cycles come where they happen, a change of the chip's next event."""
         if register in (RASTER, CONTROL_1):
-            watch = (f"if {{chip}}.watched_until < {{now}} + {CYCLES_PER_FRAME}:\n    {{changed}}\n"
-                     f"{{chip}}.watched_until = {{now}} + {WATCH_FRAMES * CYCLES_PER_FRAME}")
+            # the watch first, then the event worked out again with it
+            watch = (f"if {{chip}}.watched_until < {{now}} + {WATCH_FRAMES * CYCLES_PER_FRAME}:\n"
+                     f"    {{chip}}.watched_until = {{now}} + {WATCH_EXTENSION}\n    {{changed}}")
             if register == RASTER:
                 return Source(f"{_LINE_EXPRESSION} & 0xFF", before=watch)
             return Source(f"{{chip}}.registers[{CONTROL_1}] & 0x7F | {_LINE_EXPRESSION} >> 1 & 0x80",
@@ -371,10 +377,11 @@ class Vic:
         one stall from its first cycle (VICE: the CPU stops at its first read once BA is
         low; the up to three writes it may still make are not told apart here).
 
-        While the program watches the raster (it read $D011/$D012 in the last two frames,
-        or has the raster interrupt on), each stall is taken where it begins (the machine
-        asks at each: :meth:`next_event`); else a frame's stalls are all taken at its last
-        one, an event a frame (an event for each would slow every program down by half):
+        While the program watches the raster (it read $D011/$D012 in the last two or three
+        frames: WATCH_EXTENSION, or has the raster interrupt on), each stall is taken where
+        it begins (the machine asks at each: :meth:`next_event`); else a frame's stalls
+        are all taken at its last one, an event a frame (an event for each would slow
+        every program down by half):
         the CPU's time is right at each frame's end, and nothing but the raster can tell
         where in the frame it waited.  :meth:`settle` takes those of a frame begun when
         a run stops."""
