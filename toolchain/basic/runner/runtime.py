@@ -531,8 +531,9 @@ class Runtime:
             # tests/data/machine/poke-reads.bas); RAM and ROM reads change nothing.
             # The chips are brought up to the program's time first, as for PEEK
             self.catch_up()
-            self.machine.read(address)
-        self.machine.write(address, value)
+            self.machine.poke(address, value)
+        else:
+            self.machine.write(address, value)
         # a program POKEs a vector's low byte, then its high byte: judged after the high byte
         if address in (IRQ_VECTOR, IRQ_VECTOR + 1, EXECUTE_VECTOR + 1, EVALUATE_VECTOR + 1):
             self._vectors_changed()
