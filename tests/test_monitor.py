@@ -94,7 +94,7 @@ def test_the_scripted_monitor_stops_at_the_check_of_3436_and_shows_what_vice_sho
     assert screen[0] == "Displaying 40x25 screen at $0400:"  # VICE
     assert [row[9:] for row in screen[1:16]] == ["1234", "1", "1", "2211", "0", "0", "4333", "1", "2",
                                                   "3344", "1", "2", "3435", "3", "0"]  # VICE
-    assert output.rstrip().endswith("3436\n4\nOK")  # x: the program goes on to the end
+    assert output.rstrip().endswith("3436\n4\nOK\n\nREADY.")  # x: the program goes on to the end
     assert result.stderr.startswith("returned to BASIC: 153,122 instructions")
 
 

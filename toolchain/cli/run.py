@@ -287,6 +287,7 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
             result = run_monitor(session, keyboard, max_cycles, monitor_commands, label_files, terminal)
         else:
             result = run(keyboard, max_cycles, trace=tracer, every=every)
+        session.ready_after_return(result)  # BASIC's READY. after the SYS, as on the C64's screen
         summary = (f"{result.message}: {counted(result.instructions, 'instruction')}, "
                    f"{counted(result.cycles, 'cycle')} ({result.seconds:.2f} s on a PAL C64)")
     if sound is not None:
