@@ -74,3 +74,89 @@ def test_a_basic_program_on_the_roms_goes_on_after_its_sys(tmp_path: Path) -> No
     assert result.exit_code == 0
     assert "AFTER\n\nREADY." in result.stdout
     assert "program ended" in result.stderr
+
+
+# -- 2. a long run shows a progress line on a terminal, and says how far it got ------------------
+
+def _on_a_terminal(arguments: list[str], folder: Path, interrupt_after: str | None = None,
+                   seconds: float = 60) -> tuple[int, str, bytes]:
+    """``c64tc arguments`` with standard input and standard error on a pseudo-terminal and
+    standard output piped into a file (`c64tc run l.bas >out` typed in a shell); Ctrl-C
+    (SIGINT) once ``interrupt_after`` has been shown.  The exit status, what the terminal
+    showed, what went into the file."""
+    import os
+    import pty
+    import select
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    master, slave = pty.openpty()
+    out = folder / "out"
+    with out.open("wb") as stdout:
+        process = subprocess.Popen([sys.executable, "-m", "toolchain", *arguments], stdin=slave,
+                                   stdout=stdout, stderr=slave, close_fds=True)
+    os.close(slave)
+    shown = b""
+    deadline = time.monotonic() + seconds
+    interrupted = False
+    while time.monotonic() < deadline:
+        if select.select([master], [], [], 0.05)[0]:
+            try:
+                shown += os.read(master, 4096)
+            except OSError:
+                break
+        elif process.poll() is not None:
+            break
+        if interrupt_after is not None and not interrupted and interrupt_after.encode() in shown:
+            process.send_signal(signal.SIGINT)
+            interrupted = True
+    returncode = process.wait(timeout=30)
+    os.close(master)
+    return returncode, shown.decode(errors="replace"), out.read_bytes()
+
+
+def test_a_long_basic_run_shows_where_it_is_on_the_terminal_while_its_output_is_piped(
+        tmp_path: Path) -> None:
+    listing = tmp_path / "l.bas"
+    listing.write_text("10 goto 10\n")
+    status, shown, output = _on_a_terminal(["run", str(listing), "--max-statements", "3000000"], tmp_path)
+    assert status == 2
+    progress, summary = shown.rsplit("\r\x1b[K", 1)  # the line is taken away before the summary
+    assert "line 10: " in progress and "statement groups, " in progress and " of C64 time" in progress
+    assert summary.startswith("stopped after 3000000 statement groups in line 10")
+    assert b"\x1b" not in output  # the progress line stays on the terminal
+
+
+def test_ctrl_c_says_how_far_the_run_got(tmp_path: Path) -> None:
+    listing = tmp_path / "l.bas"
+    listing.write_text("10 goto 10\n")
+    status, shown, _ = _on_a_terminal(["run", str(listing)], tmp_path, interrupt_after="line 10: ")
+    assert status == 130
+    assert shown.rsplit("\r\x1b[K", 1)[1].startswith("stopped by Ctrl-C at line 10: ")
+    assert "statement groups, " in shown.splitlines()[-1] and "of C64 time" in shown.splitlines()[-1]
+
+
+def test_a_long_machine_code_run_shows_its_address_and_cycles(tmp_path: Path) -> None:
+    prg = tmp_path / "loop.prg"
+    prg.write_bytes(Prg(0xC000, assemble("*= $c000\nl inx\n bne l\n iny\n jmp l\n").image).to_bytes())
+    status, shown, _ = _on_a_terminal(["run", str(prg), "--sys", "49152"], tmp_path,
+                                      interrupt_after=" cycles, ")
+    assert status == 130
+    progress, summary = shown.rsplit("\r\x1b[K", 1)
+    assert "$C00" in progress and " of C64 time" in progress
+    assert summary.startswith("stopped by Ctrl-C at $C00")
+
+
+def test_no_progress_line_when_standard_error_is_piped(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    listing = tmp_path / "l.bas"
+    listing.write_text("10 goto 10\n")
+    result = subprocess.run([sys.executable, "-m", "toolchain", "run", str(listing), "--max-statements",
+                             "300000"], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert result.returncode == 2
+    assert result.stderr.startswith("stopped after 300000 statement groups in line 10: ")
+    assert result.stderr.count("\n") == 1 and "\r" not in result.stderr and "\x1b" not in result.stderr

@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 import click
 
 from toolchain.c64.outcome import Stop
-from toolchain.cli.common import ADDRESS, COUNT, ProgressBar, progress_printer, reports_user_errors
+from toolchain.cli.common import ADDRESS, COUNT, ProgressBar, reports_user_errors
 from toolchain.cli.monitor import monitor_reads_stdin, run_monitor
+from toolchain.cli.progress import RunProgress
 from toolchain.diagnostics import UserError, counted
 from toolchain.fileio import STDIO, read_text, write_atomic, write_stdout
 
@@ -237,7 +238,10 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
                   and not (trace and sys.stderr.isatty()))
     live = _live_play(session, ascii_glyphs, compiled_basic) if shows_live else None
     terminal = LineTerminal(machine) if interactive and live is None else None
-    line_source: Callable[[], str | None] | None = terminal
+    # the progress line, unless something else writes to the terminal while the program runs
+    progress = RunProgress(session, compiled_basic, sys.stderr.isatty() and live is None and not monitored
+                           and not trace and (terminal is None or not sys.stdout.isatty()))
+    line_source: Callable[[], str | None] | None = progress.before(terminal)
     if typed_by_hand and not interactive and sys.stdin is not None and not (
             monitored and monitor_reads_stdin(monitor, monitor_commands)
             or basic_lines is not None and monitor_commands == STDIO):
@@ -254,7 +258,7 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
     if live is not None and compiled_basic:
         every = _together(every, live.statement_tick(),
                           lambda: session.runtime.statements if session.runtime is not None else 0)
-    run = _stopped_by_ctrl_c(session.run, machine, terminal) if live is None \
+    run = _stopped_by_ctrl_c(session.run, machine, terminal, progress) if live is None \
         else _on_the_live_screen(live, session.run)
     sound, silent = _run_sound(session, live, audio_path, sid_model, sample_rate, mute)
     if sound is not None:
@@ -263,14 +267,10 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
             every = _together(every, (SOUND_STATEMENTS, sound.pump),
                               lambda: session.runtime.statements if session.runtime is not None else 0)
     if program.is_basic:
-        # a progress line would mix with the dialogue when the player is typing (or the monitor's)
-        progress = (progress_printer() if terminal is None and live is None and basic_lines is None
-                    else (lambda message: None))
         basic_monitor = (_break_at_lines(session, basic_lines, break_lines, monitor_commands, terminal)
                          if basic_lines is not None else None)
-        result = run(keyboard, max_cycles, max_statements, progress=lambda done, line: progress(
-            f"line {line}: {counted(done, 'statement group')}"), every=every)
-        progress("")
+        with progress:
+            result = run(keyboard, max_cycles, max_statements, progress=progress.basic, every=every)
         if basic_monitor is not None and basic_monitor.quit_line is not None:
             result.message = f"quit in the monitor at line {basic_monitor.quit_line}"
         if not compiled_basic:  # BASIC in ROM ran it: 6502 cycles, no statement groups
@@ -286,7 +286,8 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
         if monitored:
             result = run_monitor(session, keyboard, max_cycles, monitor_commands, label_files, terminal)
         else:
-            result = run(keyboard, max_cycles, trace=tracer, every=every)
+            with progress:
+                result = run(keyboard, max_cycles, trace=tracer, every=every)
         session.ready_after_return(result)  # BASIC's READY. after the SYS, as on the C64's screen
         summary = (f"{result.message}: {counted(result.instructions, 'instruction')}, "
                    f"{counted(result.cycles, 'cycle')} ({result.seconds:.2f} s on a PAL C64)")
@@ -343,21 +344,24 @@ def _on_the_live_screen(live: Any, run: Callable[..., Any]) -> Callable[..., Any
     return run_live
 
 
-def _stopped_by_ctrl_c(run: Callable[..., Any], machine: Any, terminal: Any) -> Callable[..., Any]:
+def _stopped_by_ctrl_c(run: Callable[..., Any], machine: Any, terminal: Any,
+                       progress: RunProgress) -> Callable[..., Any]:
     """``run``, where Ctrl-C ends c64tc with status 130 (as a shell counts SIGINT) after
     printing what the program had printed so far (the transcript, as a finished run
-    prints it), so a long run stopped by hand still shows where it was."""
+    prints it) and how far it got, so a long run stopped by hand still shows where it
+    was."""
 
     def run_until_ctrl_c(*arguments: Any, **options: Any) -> Any:
         try:
             return run(*arguments, **options)
         except KeyboardInterrupt:
+            progress.clear()
             if terminal is None:
                 click.echo(machine.screen.transcript(), nl=False)
             else:
                 terminal.flush()
                 click.echo()
-            click.echo("stopped by Ctrl-C", err=True)
+            click.echo(f"stopped by Ctrl-C at {progress.where()}", err=True)
             sys.exit(130)
 
     return run_until_ctrl_c
