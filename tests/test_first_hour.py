@@ -160,3 +160,46 @@ def test_no_progress_line_when_standard_error_is_piped(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stderr.startswith("stopped after 300000 statement groups in line 10: ")
     assert result.stderr.count("\n") == 1 and "\r" not in result.stderr and "\x1b" not in result.stderr
+
+
+# -- 3. `c64tc vice` with VICE's headless build: no window will come, say so -----------------------
+
+def _headless_x64sc() -> Path:
+    import shutil
+
+    found = shutil.which("x64sc")
+    if found is None:
+        pytest.skip("VICE's x64sc is not installed (put its headless build on the PATH)")
+    from toolchain.vice import is_headless
+
+    if not is_headless(Path(found)):
+        pytest.skip(f"{found} is a windowed VICE; this test needs the headless build")
+    return Path(found)
+
+
+def test_vice_with_the_headless_build_says_to_use_check(tmp_path: Path) -> None:
+    """The real headless x64sc: refused at once (it used to wait for a window forever)."""
+    import subprocess
+    import sys
+
+    emulator = _headless_x64sc()
+    prg = tmp_path / "a.prg"
+    prg.write_bytes(_program("prints-a").to_bytes())
+    command = [sys.executable, "-m", "toolchain", "vice", str(prg), "--emulator", str(emulator)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert result.returncode == 1
+    assert "VICE's headless build" in result.stderr and "c64tc vice --check" in result.stderr
+
+
+def test_a_windowed_vice_is_started(tmp_path: Path) -> None:
+    """An x64sc without the headless UI's words is started as before (here a stand-in
+    that ends at once with status 0; `c64tc vice` exits with VICE's status)."""
+    emulator = tmp_path / "x64sc"
+    emulator.write_text("#!/bin/sh\nexit 0\n")
+    emulator.chmod(0o755)
+    prg = tmp_path / "a.prg"
+    prg.write_bytes(_program("prints-a").to_bytes())
+    assert c64tc("vice", prg, "--emulator", emulator).exit_code == 0
+    emulator.write_text("#!/bin/sh\n# Initialising headless ui\nsleep 600\n")
+    refused = c64tc("vice", prg, "--emulator", emulator)
+    assert refused.exit_code == 1 and "--check" in refused.output

@@ -71,6 +71,29 @@ def find_emulator(explicit: str | None = None) -> Path:
     return Path(found)
 
 
+# VICE's headless build (./configure --enable-headlessui) says so in its log as it starts
+# (src/arch/headless/ui.c: ui_init); no windowed build (GTK3, SDL) has the words.  Its
+# -help is no help: VICE 3.10's headless build crashes half way through the list.
+HEADLESS_MARK = b"Initialising headless ui"
+
+
+def is_headless(emulator: Path) -> bool:
+    """Whether ``emulator`` is VICE's headless build (it opens no window): its program
+    file holds the headless UI's words (a wrapper script around x64sc does not, and
+    counts as windowed)."""
+    overlap = len(HEADLESS_MARK) - 1
+    try:
+        with emulator.open("rb") as program:
+            tail = b""
+            while chunk := program.read(1 << 20):
+                if HEADLESS_MARK in tail + chunk:
+                    return True
+                tail = chunk[-overlap:]
+    except OSError:
+        return False
+    return False
+
+
 def data_directory(emulator: Path) -> Path | None:
     """Where the ROMs are, for a VICE that was built but not installed (src/x64sc
     beside data/); None when VICE finds its own."""

@@ -107,6 +107,11 @@ def vice_command(target: str | None, program: str | None, sys_address: int | Non
         start = resolve_target(target, program, sys_address, Path(folder))
         executable = vice.find_emulator(emulator)
         if not check:
+            if vice.is_headless(executable):  # it would run with no window, until killed
+                raise UserError.single(str(executable), "this x64sc is VICE's headless build: it opens no "
+                                       "window to play in.  `c64tc vice --check` runs the program on it "
+                                       "(--input, --expect, --screenshot); to play, install a VICE with a "
+                                       "window (GTK3 or SDL) and name it with --emulator or C64TC_VICE")
             sys.exit(vice.start(executable, start, input_text, labels, warp))
         result = vice.run_headless(executable, start, input_text, max_cycles, labels, screenshot=screenshot,
                                    audio=audio, sid_model=sid_model)
