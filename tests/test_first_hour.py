@@ -203,3 +203,36 @@ def test_a_windowed_vice_is_started(tmp_path: Path) -> None:
     emulator.write_text("#!/bin/sh\n# Initialising headless ui\nsleep 600\n")
     refused = c64tc("vice", prg, "--emulator", emulator)
     assert refused.exit_code == 1 and "--check" in refused.output
+
+
+# -- 4. asm --symbols FILE, like -l FILE, --vice-labels FILE and disasm --symbols FILE -------------
+
+@pytest.mark.parametrize(("dialect", "source"), [
+    ("profi", "*= $c000\nchrout = $ffd2\nstart lda #1\n jsr chrout\n rts\n"),
+    ("64tass", "* = $c000\nchrout = $ffd2\nstart lda #1\n jsr chrout\n rts\n"),
+    ("acme", "* = $c000\nchrout = $ffd2\nstart lda #1\n jsr chrout\n rts\n"),
+])  # fmt: skip
+def test_asm_symbols_writes_a_file_that_disasm_reads(dialect: str, source: str, tmp_path: Path) -> None:
+    (tmp_path / "main.asm").write_text(source)
+    symbols = tmp_path / "main.symbols"
+    result = c64tc("asm", tmp_path / "main.asm", "--dialect", dialect, "-o", tmp_path / "main.prg",
+                   "--symbols", symbols)
+    assert result.exit_code == 0, result.output
+    assert "start" in symbols.read_text() and "chrout" in symbols.read_text()
+    assert "start" not in result.stdout  # nothing printed: the table is in the file
+    listed = c64tc("disasm", tmp_path / "main.prg", "--format", "source", "--symbols", symbols)
+    assert listed.exit_code == 0, listed.output
+    assert "start lda #$01" in listed.stdout and "jsr chrout" in listed.stdout
+
+
+def test_asm_symbols_to_standard_output_and_mistakes(tmp_path: Path) -> None:
+    (tmp_path / "main.asm").write_text("*= $c000\nstart rts\n")
+    shown = c64tc("asm", tmp_path / "main.asm", "-o", tmp_path / "main.prg", "--symbols", "-", "-q")
+    assert shown.exit_code == 0 and "start" in shown.stdout
+    both = c64tc("asm", tmp_path / "main.asm", "-o", "-", "--symbols", "-")
+    assert both.exit_code == 2 and "-o and --symbols cannot both write to standard output" in both.output
+    # the old flag, followed by another option: not read as a file named "-o"
+    old = c64tc("asm", tmp_path / "main.asm", "--symbols", "-o", tmp_path / "x.prg")
+    assert old.exit_code == 2 and "'-o' looks like an option: --symbols takes a FILE" in old.output
+    assert not (tmp_path / "x.prg").exists()
+    assert c64tc("asm", tmp_path / "main.asm", "--symbols").exit_code == 2  # FILE is required

@@ -393,9 +393,9 @@ def test_monitor_starts_machine_code_where_it_loads_and_quit_ends_the_run(built:
 
 def test_labels_from_a_symbol_table_and_from_the_commands(built: tuple[Path, Path], tmp_path: Path) -> None:
     symbols = tmp_path / "superhirn2.symbols"
-    listing = CliRunner().invoke(main, ["asm", str(REPO / "sources" / "superhirn2.asm"), "-o",
-                                        str(tmp_path / "x.prg"), "--symbols", "-q"])
-    symbols.write_text(listing.stdout)
+    written = CliRunner().invoke(main, ["asm", str(REPO / "sources" / "superhirn2.asm"), "-o",
+                                        str(tmp_path / "x.prg"), "--symbols", str(symbols), "-q"])
+    assert written.exit_code == 0, written.output
     script = tmp_path / "commands.mon"
     script.write_text("d .antwort .antwort+2\nal 35ae .call_chrout\nd .antwort .antwort+2\nshl\nq\n")
     result = CliRunner().invoke(main, ["monitor", str(built[0]), "--labels", str(symbols),
