@@ -236,3 +236,26 @@ def test_asm_symbols_to_standard_output_and_mistakes(tmp_path: Path) -> None:
     assert old.exit_code == 2 and "'-o' looks like an option: --symbols takes a FILE" in old.output
     assert not (tmp_path / "x.prg").exists()
     assert c64tc("asm", tmp_path / "main.asm", "--symbols").exit_code == 2  # FILE is required
+
+
+# -- 5. verify superhirn --prg with a PRG that is not Superhirn II: said at once ----------------
+
+def test_verify_refuses_a_program_that_loads_elsewhere(tmp_path: Path) -> None:
+    superhirn = (DATA / "superhirn2-mse.bin").read_bytes()[:-1]
+    moved = tmp_path / "moved.prg"
+    moved.write_bytes(b"\x00\xc0" + superhirn[2:])  # the same bytes, loaded at $C000
+    result = c64tc("verify", "superhirn", "--prg", moved, "--sample", "3", "--jobs", "1")
+    assert result.exit_code == 1
+    assert result.stderr == (f"{moved}: error: it loads at $C000-$C20A, but Superhirn II starts at $3400 "
+                             "(SYS 13312), which it does not hold: not Superhirn II's PRG\n")
+    assert result.stdout == ""  # no games played
+
+
+@pytest.mark.parametrize("verifier", ["superhirn", "superhirn3"])
+def test_verify_refuses_a_program_whose_first_game_does_not_play(verifier: str, tmp_path: Path) -> None:
+    junk = tmp_path / "junk.prg"
+    junk.write_bytes(b"\x00\x34" + bytes(64))  # BRKs at $3400
+    result = c64tc("verify", verifier, "--prg", junk, "--sample", "3", "--jobs", "1")
+    assert result.exit_code == 1
+    assert "error: its first game (secret " in result.stderr and "BRK at $3400" in result.stderr
+    assert "games differ" not in result.output

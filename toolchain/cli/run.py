@@ -701,7 +701,7 @@ def verify_command(name: str, prg_file: str | None, sample: int | None, jobs: in
     consistent codes) and Knuth's minimax compared over all 1296 codes.
     """
     from toolchain.inputs import PRG_KINDS, read_program
-    from toolchain.verify import VERIFIERS, guess_statistics, verify_program
+    from toolchain.verify import VERIFIERS, NotTheProgram, guess_statistics, verify_program
     from toolchain.verify.superhirn import secrets_sample
 
     verifier = VERIFIERS[name]
@@ -716,6 +716,8 @@ def verify_command(name: str, prg_file: str | None, sample: int | None, jobs: in
     progress = ProgressBar("games")
     try:
         verification = verify_program(name, prg, secrets_sample(sample) if sample else None, progress, jobs)
+    except NotTheProgram as exc:
+        raise UserError.single(prg_file, str(exc)) from None
     finally:
         progress.close()
     click.echo(guess_statistics(verification), nl=False)

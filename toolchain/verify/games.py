@@ -33,6 +33,11 @@ class Verification:
 Progress = Callable[[int, int], None]
 
 
+class NotTheProgram(Exception):
+    """The program given cannot be the one the verifier checks (it loads elsewhere, its
+    first game does not play): said before a thousand games say only that they differ."""
+
+
 @dataclass(frozen=True)
 class Verifier:
     """A check ``c64tc verify NAME`` runs: on a built program (``default_prg`` names
