@@ -53,9 +53,17 @@ class BuildReport:
 
 def build_program(spec: ProgramSpec) -> Prg:
     if spec.kind == "asm":
-        from toolchain.asm import assemble
+        from toolchain.asm import AssemblyOptions, assemble
+        from toolchain.asm.dialects import detect
 
-        program = assemble(read_text(spec.sources[0]), str(spec.sources[0]))
+        source = str(spec.sources[0])
+        text = read_text(spec.sources[0])
+        dialect, reason = (spec.dialect, "the manifest") if spec.dialect else detect(source, text)
+        # ACME reads relative names from the current folder: in a build, also the manifest's
+        folders = [*spec.include_paths, *([spec.folder] if dialect == "acme" else [])]
+        options = AssemblyOptions(include_paths=tuple(folders), defines=tuple(spec.defines), dialect=dialect,
+                                  dialect_reason=reason)
+        program = assemble(text, source, options)
         return Prg(program.start, program.image)
     if spec.kind == "basic":
         from toolchain.basic import C64_BASIC_START, tokenize
