@@ -259,3 +259,89 @@ def test_verify_refuses_a_program_whose_first_game_does_not_play(verifier: str, 
     assert result.exit_code == 1
     assert "error: its first game (secret " in result.stderr and "BRK at $3400" in result.stderr
     assert "games differ" not in result.output
+
+
+# -- 11. typed input: VICE's -keybuf escapes beside | ----------------------------------------------
+
+def _vice_keybuf(text: str) -> bytes:
+    """VICE 3.10's kbd_buf_parse_string (src/kbdbuf.c), written out again as the oracle:
+    \\\\ a backslash, \\n RETURN, \\xNN the code NN, other characters through
+    charset_p_topetscii (a-z: $41-$5A, A-Z: $C1-$DA, digits and signs as themselves)."""
+    out = bytearray()
+    index = 0
+    while index < len(text):
+        character = text[index]
+        if character == "\\":
+            if text[index + 1 : index + 2] == "\\":
+                out.append(0x5C)
+                index += 1
+            elif text[index + 1 : index + 2] == "n":
+                out.append(0x0D)
+                index += 1
+            elif text[index + 1 : index + 2] == "x" and len(text) > index + 3 and all(
+                    c in "0123456789abcdefABCDEF" for c in text[index + 2 : index + 4]):
+                out.append(int(text[index + 2 : index + 4], 16))
+                index += 3
+        elif character.islower():
+            out.append(ord(character.upper()))
+        elif character.isupper():
+            out.append(ord(character) + 0x80)
+        else:
+            out.append(ord(character))
+        index += 1
+    return bytes(out)
+
+
+@pytest.mark.parametrize("text", [
+    "run\\n", "1\\n1\\n0\\n", "a\\x85b\\n", "\\x93\\x0d", "a\\\\b\\n", "Hello, C64!\\n", "poke 53280,0\\n",
+    "\\x11\\x11\\x1d\\n",
+])  # fmt: skip
+def test_vice_keybuf_escapes_type_what_vice_types(text: str) -> None:
+    from toolchain.c64.keyboard import typed_keys
+
+    assert typed_keys(text) == _vice_keybuf(text)
+
+
+@pytest.mark.parametrize(("vice", "ours"), [("1\\n1\\n", "1|1"), ("3\\n3\\n--\\n", "3|3|--|"),
+                                            ("a\\nb", "a\nb"), ("\\n", "|")])
+def test_backslash_n_is_the_same_return_as_the_bar(vice: str, ours: str) -> None:
+    from toolchain.c64.keyboard import typed_keys
+
+    assert typed_keys(vice) == typed_keys(ours)
+
+
+def test_the_input_option_takes_vice_escapes(tmp_path: Path) -> None:
+    listing = tmp_path / "keys.bas"
+    listing.write_text('10 input a$:print "<"a$">"\n20 get k$:if k$="" then 20\n30 print asc(k$)\n')
+    result = c64tc("run", listing, "--input", "hi\\n\\x85")  # a line, then F1 for GET
+    assert result.exit_code == 0, result.output
+    assert "<HI>" in result.stdout and " 133" in result.stdout
+    wrong = c64tc("run", listing, "--input", "a\\qb")
+    assert wrong.exit_code == 1
+    assert "--input: error: '\\\\q' is not one of VICE's keybuf escapes" in wrong.stderr
+    typed = tmp_path / "typed.txt"
+    typed.write_text("hi\\n\\x85")
+    from_file = c64tc("run", listing, "--input-file", typed)
+    assert from_file.exit_code == 0 and from_file.stdout == result.stdout
+
+
+def test_the_manifest_dialogue_takes_vice_escapes(tmp_path: Path) -> None:
+    (tmp_path / "p.bas").write_text('10 input a$:print "<"a$">"\n')
+    manifest = ('[disk]\nname = "x"\nid = "01"\n[[program]]\nname = "p"\nkind = "basic"\n'
+                'sources = ["p.bas"]\n[[program.check]]\nkind = "dialogue"\ninput = \'{typed}\'\n'
+                'expect = ["<HI>"]\n')
+    (tmp_path / "m.toml").write_text(manifest.format(typed="hi\\n"))
+    built = c64tc("build", "--manifest", tmp_path / "m.toml", "--out", tmp_path / "out")
+    assert built.exit_code == 0, built.output
+    (tmp_path / "m.toml").write_text(manifest.format(typed="hi\\z"))
+    refused = c64tc("build", "--manifest", tmp_path / "m.toml", "--out", tmp_path / "bad")
+    assert refused.exit_code == 1
+    assert "m.toml:10: error: program 'p', check dialogue: 'input': '\\\\z' is not one of VICE's" \
+        in refused.stderr
+
+
+def test_vice_is_given_the_keys_c64tc_types() -> None:
+    from toolchain.vice import _keys
+
+    assert _keys("1|A|\\x85 x") == "1\\n\\xc1\\n\\x85 x\\n"
+    assert _vice_keybuf(_keys("1|A|\\x85 x\\\\")) == b"1\r\xc1\r\x85 X\\\r"

@@ -18,7 +18,6 @@ from typing import Any
 
 from toolchain.diagnostics import Diagnostic, UserError
 from toolchain.fileio import read_text
-from toolchain.petscii import PetsciiError, char_to_petscii
 
 KINDS = ("asm", "basic", "mse")
 DIALECTS = ("profi", "64tass", "acme")  # c64tc asm --dialect
@@ -193,12 +192,13 @@ def _plain_name(name: str) -> bool:
 
 
 def _typed_text_problem(text: str) -> str | None:
-    """Why ``text`` cannot be typed on a C64 keyboard, or None."""
-    for character in text.replace("|", "\n").replace("\n", ""):
-        try:
-            char_to_petscii(character)
-        except (PetsciiError, ValueError, KeyError):
-            return f"{character!r} cannot be typed on a C64 (no PETSCII key)"
+    """Why ``text`` cannot be typed on a C64 keyboard (as --input takes it), or None."""
+    from toolchain.c64.keyboard import UntypableText, typed_keys
+
+    try:
+        typed_keys(text)
+    except UntypableText as exc:
+        return str(exc)
     return None
 
 

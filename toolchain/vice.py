@@ -28,7 +28,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from toolchain.c64.machine import typed_lines
+from toolchain.c64.machine import typed_keys
 from toolchain.c64.memory import BASIC_PROGRAM_START
 from toolchain.c64.screen import COLUMNS, ROWS, screen_row_text
 from toolchain.diagnostics import UserError
@@ -152,9 +152,13 @@ def target_for(path: Path, program: str | None = None, sys_address: int | None =
 
 
 def _keys(text: str) -> str:
-    """Typed keys for VICE's keybuf, with the meaning our own --input has: lines
-    separated by | or line breaks, each ended by RETURN (written \\n for VICE)."""
-    return "".join(line.replace("\\", "\\\\") + "\\n" for line in typed_lines(text))
+    """Typed keys for VICE's keybuf, with the meaning our own --input has (lines
+    separated by |, line breaks or \\n, each ended by RETURN; \\xNN): letters, digits
+    and spaces as themselves (VICE's charset_p_topetscii gives them the codes c64tc
+    does), RETURN as \\n, every other key as \\xNN."""
+    plain = {code: chr(code).lower() for code in (*range(0x41, 0x5B), *range(0x30, 0x3A), 0x20)}
+    plain[0x0D] = "\\n"
+    return "".join(plain.get(key, f"\\x{key:02x}") for key in typed_keys(text))
 
 
 def _quoted(path: Path) -> str:

@@ -29,7 +29,7 @@ from toolchain.c64.chips.vic import Vic
 from toolchain.c64.drive import Drive, SerialBus
 from toolchain.c64.editor import ScreenEditor
 from toolchain.c64.io import CIA1_BASE, SID_BASE, IOArea
-from toolchain.c64.keyboard import Keyboard, UntypableText, text_to_keys, typed_lines
+from toolchain.c64.keyboard import Keyboard, UntypableText, text_to_keys, typed_keys
 from toolchain.c64.memory import (
     ARYTAB,
     BASIC_ROM,
@@ -67,7 +67,7 @@ from toolchain.disk.prg import Prg
 from toolchain.display.state import ScreenImage, lowercase_from_d018
 
 __all__ = ["C64", "DEFAULT_MAX_CYCLES", "Keyboard", "RunResult", "Stop", "UntypableText", "text_to_keys",
-           "typed_lines"]
+           "typed_keys"]
 
 # BASIC's SYS pushes a return address so that the called code's RTS lands back in the
 # interpreter ($E147, after the JMP in the SYS routine at $E12A).

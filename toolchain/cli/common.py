@@ -101,6 +101,10 @@ class IntegerType(click.ParamType):
         return number
 
 
+#: how every --input reads (toolchain.c64.keyboard.typed_keys)
+TYPED_INPUT = ("RETURN is '|', a line break or \\n; \\xNN types the PETSCII code NN, \\\\ the pound key "
+               "(VICE's -keybuf escapes).")
+
 ADDRESS = IntegerType("ADDRESS", 0, 0xFFFF, "an address (2049, $0801 or 0x0801)")
 COUNT = IntegerType("COUNT", 1, 10**15, "a count (a whole number, 1 or more)")
 COLOUR = IntegerType("COLOUR", 0, 15, "a colour number (0-15, or $0-$f)")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import click
 
 from toolchain.c64.outcome import Stop
-from toolchain.cli.common import ADDRESS, COUNT, ProgressBar, reports_user_errors
+from toolchain.cli.common import ADDRESS, COUNT, TYPED_INPUT, ProgressBar, reports_user_errors
 from toolchain.cli.monitor import monitor_reads_stdin, run_monitor
 from toolchain.cli.progress import RunProgress
 from toolchain.diagnostics import UserError, counted
@@ -67,9 +67,9 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
 @click.argument("path", metavar="PROGRAM")
 @click.argument("errata", nargs=-1)
 @click.option("--sys", "sys_address", type=ADDRESS, help="Start address, as SYS takes it (13312 or $3400).")
-@click.option("--input", "input_text", help="What the user types; RETURN is '|' or a line break.")
+@click.option("--input", "input_text", help="What the user types; " + TYPED_INPUT)
 @click.option("--input-file", type=click.Path(dir_okay=False, allow_dash=True),
-              help="Read the typed input from a file ('-': standard input); RETURN is '|' or a line break.")
+              help="Read the typed input from a file ('-': standard input); " + TYPED_INPUT)
 @click.option("--max-cycles", type=COUNT, default=2_000_000_000, show_default=True,
               help="Stop machine code after this many cycles (in BASIC: each SYS or USR call).")
 @click.option("--max-statements", type=COUNT, help="BASIC: stop after this many statement groups "

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from toolchain.cli.common import ADDRESS, COUNT, reports_user_errors
+from toolchain.cli.common import ADDRESS, COUNT, TYPED_INPUT, reports_user_errors
 from toolchain.diagnostics import UserError
 from toolchain.fileio import read_text
 
@@ -64,7 +64,7 @@ def resolve_target(argument: str, program: str | None, sys_address: int | None, 
               help="VICE label file (c64tc asm --vice-labels) for the monitor.")
 @click.option("--emulator", help=f"Path of x64sc (default: ${'C64TC_VICE'}, then the PATH).")
 @click.option("--check", is_flag=True, help="Run headless and compare the final screen.")
-@click.option("--input", "input_text", default="", help="Keys to type; RETURN is '|' or a line break.")
+@click.option("--input", "input_text", default="", help="Keys to type; " + TYPED_INPUT)
 @click.option("--max-cycles", type=COUNT, default=20_000_000, show_default=True,
               help="With --check: stop after this many cycles.")
 @click.option("--expect", multiple=True, help="With --check: text that must be on the final screen "
