@@ -345,3 +345,109 @@ def test_vice_is_given_the_keys_c64tc_types() -> None:
 
     assert _keys("1|A|\\x85 x") == "1\\n\\xc1\\n\\x85 x\\n"
     assert _vice_keybuf(_keys("1|A|\\x85 x\\\\")) == b"1\r\xc1\r\x85 X\\\r"
+
+
+# -- 10. the inconsistencies outside disks and files ----------------------------------------------
+
+ONE_PLURAL = __import__("re").compile(
+    r"\b1 (bytes|lines|files|blocks|games|statement groups|instructions|cycles|errors|guesses)\b")
+
+
+def test_a_count_of_one_is_singular(tmp_path: Path) -> None:
+    (tmp_path / "one.asm").write_text("*= $c000\n rts\n")
+    (tmp_path / "loop.bas").write_text("10 goto 10\n")
+    (tmp_path / "one.mse").write_text("C000 : 60                        C1\n")  # c64tc mse fromprg's
+    (tmp_path / "one.bin").write_bytes(b"\x00")
+    outputs = {
+        "asm": c64tc("asm", tmp_path / "one.asm", "-o", tmp_path / "one.prg"),
+        "run": c64tc("run", tmp_path / "loop.bas", "--max-statements", "1"),
+        "mse": c64tc("mse", "check", tmp_path / "one.mse"),
+        "screen": c64tc("screen", tmp_path / "one.bin"),
+        "d64 create": c64tc("d64", "create", tmp_path / "one.d64"),
+    }
+    outputs["d64 add"] = c64tc("d64", "add", tmp_path / "one.d64", tmp_path / "one.prg")
+    outputs["d64 extract"] = c64tc("d64", "extract", tmp_path / "one.d64", "one", "-d", tmp_path)
+    outputs["d64 validate"] = c64tc("d64", "validate", tmp_path / "one.d64")
+    assert "$C000-$C000, 1 byte (+2 load address)" in outputs["asm"].stderr
+    assert "stopped after 1 statement group in line 10: 1 statement group in " in outputs["run"].stderr
+    assert "one.mse: 1 line, all checksums correct" in outputs["mse"].stdout
+    assert "error: 1 byte is not a dump of screen memory" in outputs["screen"].stderr
+    assert '"ONE" -> ' in outputs["d64 extract"].stdout and "(3 bytes)" in outputs["d64 extract"].stdout
+    assert "1 file, 663 blocks free" in outputs["d64 validate"].stdout
+    for name, result in outputs.items():
+        assert not ONE_PLURAL.search(result.output), (name, result.output)
+
+
+def test_verify_of_one_game_is_one_game() -> None:
+    from toolchain.verify import guess_statistics
+    from toolchain.verify.games import Game, Verification
+
+    report = guess_statistics(Verification("Superhirn II", [Game("1234", ["1234"], "OK")],
+                                           ["1234: machine 1234 OK; model 1234 1111 OK"]))
+    assert report.startswith("Superhirn II: 1 game, 1 solved, mean 1.000 guesses, at most 1\n")
+    assert "worst (1 guess): 1234" in report and "1 game differs from the model:" in report
+
+
+@pytest.mark.parametrize("given", ["abc", "3400", "0801"])
+def test_sys_without_a_hex_prefix_is_an_error_not_a_guess(given: str, tmp_path: Path) -> None:
+    prg = tmp_path / "a.prg"
+    prg.write_bytes(_program("prints-a").to_bytes())
+    result = c64tc("run", prg, "--sys", given)
+    if given == "3400":  # decimal, as the rule says: and outside the program
+        assert result.exit_code == 1 and "did you mean --sys $3400" not in result.output
+        return
+    assert result.exit_code == 2
+    assert f"'{given}' is not an address (2049, $0801 or 0x0801): numbers are decimal; write ${given} or " \
+        f"0x{given} for hex ({int(given, 16)})" in result.output
+
+
+@pytest.mark.parametrize(("name", "magic"), [
+    ("shot.png", b"\x89PNG"), ("shot.jpg", b"\xff\xd8\xff"), ("shot.gif", b"GIF8"), ("shot.bmp", b"BM"),
+    ("shot", b"\x89PNG")])
+def test_screenshot_writes_the_format_its_name_asks_for(name: str, magic: bytes, tmp_path: Path) -> None:
+    from PIL import Image
+
+    prg = tmp_path / "a.prg"
+    prg.write_bytes(_program("prints-a").to_bytes())
+    shot = tmp_path / name
+    result = c64tc("run", prg, "--sys", "49152", "--screenshot", shot)
+    assert result.exit_code == 0, result.output
+    assert shot.read_bytes().startswith(magic)
+    with Image.open(shot) as picture:
+        assert picture.size == (384, 272)
+        # the border's colour (light blue, 14: Pepto's #6C5EB5), whatever the format
+        assert picture.convert("RGB").getpixel((2, 2)) in ((0x6C, 0x5E, 0xB5), (0x6C, 0x5E, 0xB4),
+                                                           (0x6D, 0x5E, 0xB5), (0x6B, 0x5E, 0xB5))
+
+
+def test_a_picture_format_that_cannot_be_written_is_refused_before_the_run(tmp_path: Path) -> None:
+    listing = tmp_path / "l.bas"
+    listing.write_text("10 goto 10\n")
+    result = c64tc("run", listing, "--screenshot", tmp_path / "shot.h5")
+    assert result.exit_code == 1
+    assert "shot.h5: error: cannot write a HDF5 picture" in result.stderr
+    assert "statement group" not in result.stderr  # the program never ran
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["l.bas"]
+
+
+def test_screen_writes_a_jpeg_for_a_jpeg_name(tmp_path: Path) -> None:
+    """`c64tc screen -o x.jpg` wrote the screen as text under a picture's name."""
+    dump = tmp_path / "screen.bin"
+    dump.write_bytes(bytes(1000))
+    result = c64tc("screen", dump, "-o", tmp_path / "x.jpg")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "x.jpg").read_bytes().startswith(b"\xff\xd8\xff")
+    assert "384x272 JPEG" in result.stderr
+
+
+def test_a_rom_call_stop_says_where_it_was(tmp_path: Path) -> None:
+    listing = tmp_path / "rs.bas"
+    listing.write_text('10 print "x"\n20 sys 61308\n')
+    basic = c64tc("run", listing)
+    assert basic.exit_code == 1
+    assert basic.stderr.startswith(f"{listing}:2:1: error: SYS 61308: call to the ROM at $EF7C")
+    prg = tmp_path / "rc.prg"
+    prg.write_bytes(Prg(0xC000, assemble("*= $c000\n jsr $ef7c\n rts\n").image).to_bytes())
+    code = c64tc("run", prg, "--sys", "49152")
+    assert code.exit_code == 1
+    assert code.stderr.startswith(f"{prg}: error: call to the ROM at $EF7C")

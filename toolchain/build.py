@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from toolchain.diagnostics import Diagnostic, UserError
+from toolchain.diagnostics import Diagnostic, UserError, counted
 from toolchain.disk import d64
 from toolchain.disk.prg import Prg
 from toolchain.fileio import FileSet, read_text
@@ -111,7 +111,7 @@ def _check_against_mse_dump(built: BuiltProgram, check: CheckSpec, manifest: Man
         return CheckResult(name, False, f"the dump starts at ${dumped.load_address:04X}, the program "
                            f"at ${prg.load_address:04X}")
     if len(dumped.data) < len(prg.data):
-        return CheckResult(name, False, f"the dump has {len(dumped.data)} bytes, the program "
+        return CheckResult(name, False, f"the dump has {counted(len(dumped.data), 'byte')}, the program "
                            f"{len(prg.data)}")
     for offset, (a, b) in enumerate(zip(prg.data, dumped.data, strict=False)):
         if a != b:
@@ -244,6 +244,6 @@ def summary(report: BuildReport) -> str:
                        for i, (cell, w) in enumerate(zip(row[:5], widths, strict=True))) + "  " + row[5]
              for row in rows]
     disk = report.disk
-    lines.append(f'{report.disk_path}: "{disk.name}" {disk.disk_id}, {len(disk.files)} files, '
+    lines.append(f'{report.disk_path}: "{disk.name}" {disk.disk_id}, {counted(len(disk.files), "file")}, '
                  f"{disk.blocks_free} blocks free; all checks passed")
     return "\n".join(lines) + "\n"

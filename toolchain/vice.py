@@ -34,6 +34,7 @@ from toolchain.c64.screen import COLUMNS, ROWS, screen_row_text
 from toolchain.diagnostics import UserError
 from toolchain.disk.prg import Prg
 from toolchain.display.charset import strip_row
+from toolchain.display.picture_files import picture_file
 from toolchain.fileio import read_bytes, read_text, write_atomic
 
 EMULATOR_ENV = "C64TC_VICE"
@@ -318,7 +319,7 @@ def run_headless(emulator: Path, target: Target, typed: str, cycles: int, labels
         if screenshot is not None:
             if not picture.exists():
                 raise UserError.single(str(emulator), "VICE ended without saving its screenshot")
-            write_atomic(screenshot, picture.read_bytes())
+            write_atomic(screenshot, picture_file(screenshot, picture.read_bytes()))
         if audio is not None:
             if not sound.exists():
                 raise UserError.single(str(emulator), "VICE ended without writing its sound")

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from toolchain.diagnostics import UserError
+from toolchain.diagnostics import UserError, counted
 
 ROMS_ENV = "C64TC_ROMS"
 
@@ -89,7 +89,7 @@ def _read(path: Path, kind: str, size: int) -> bytes:
 
     data = read_bytes(path)  # a regular file, read bounded
     if len(data) != size:
-        raise UserError.single(str(path), f"{len(data)} bytes; a C64 {kind} ROM has {size}")
+        raise UserError.single(str(path), f"{counted(len(data), 'byte')}; a C64 {kind} ROM has {size}")
     return data
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from toolchain.cli.common import print_diagnostics, reports_user_errors
+from toolchain.diagnostics import counted
 from toolchain.fileio import STDIO, write_stdout, write_together
 
 _WARNING_NAMES = ["all", "branch-page", "zp-forward"]
@@ -139,7 +140,8 @@ def asm_command(sources: tuple[str, ...], output: str | None, dialect: str | Non
         click.echo(make_listing(program), nl=False)  # ".opt p" asks for a printed listing
     if not quiet:
         where = "standard output" if output == STDIO else output
-        click.echo(f"{where}: ${program.start:04X}-${program.end - 1:04X}, {len(program.image)} bytes"
+        size = counted(len(program.image), "byte")
+        click.echo(f"{where}: ${program.start:04X}-${program.end - 1:04X}, {size}"
                    + (" (+2 load address)" if output_format == "prg" else ""), err=True)
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from toolchain.cli.common import ADDRESS, reports_user_errors
+from toolchain.diagnostics import counted
 from toolchain.fileio import STDIO, write_atomic
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ def tok_command(sources: tuple[str, ...], output: str | None, load_address: int,
     write_atomic(output, prg.to_bytes())
     where = "standard output" if output == STDIO else output
     click.echo(f"{where}: ${prg.load_address:04X}-${prg.end_address - 1:04X}, "
-               f"{len(prg.data)} bytes (+2 load address)", err=True)
+               f"{counted(len(prg.data), 'byte')} (+2 load address)", err=True)
 
 
 @click.command("detok")

@@ -54,14 +54,19 @@ class OutOfRange(ValueError):
     pass
 
 
+class UnprefixedHex(ValueError):
+    """Hex digits without ``$`` or ``0x``: the reason, and what to write."""
+
+
 def parse_number(value: str) -> int:
     """A number as every option takes it: decimal (13312), or hex with ``$`` or ``0x``
-    ($3400, 0x3400).  Hex digits without a prefix (the old form of --load-address,
-    ``0801``) are still read as hex, with a warning."""
+    ($3400, 0x3400).  Hex digits without a prefix (``abc``, or ``0801``, the old form of
+    --load-address) are an error that names both readings: guessing made ``--sys abc``
+    $0ABC."""
     text = value.strip().lower().replace("_", "")
     if text.startswith(("$", "0x")):
         digits = text.removeprefix("$").removeprefix("0x")
-        if not digits or len(digits) > 16:
+        if not digits or len(digits) > 16 or any(c not in "0123456789abcdef" for c in digits):
             raise ValueError(value)
         return int(digits, 16)
     if len(text) > 16:
@@ -69,9 +74,9 @@ def parse_number(value: str) -> int:
     if text.isdigit() and not (text.startswith("0") and len(text) > 1):
         return int(text)
     if text and all(c in "0123456789abcdef" for c in text):
-        click.echo(f"c64tc: warning: {value!r} is read as hex ${text.upper()}; write ${text} or "
-                   f"0x{text} (hex without a prefix is deprecated: numbers are decimal)", err=True)
-        return int(text, 16)
+        decimal = f" or {int(text)} in decimal" if text.isdigit() else ""
+        raise UnprefixedHex(f"numbers are decimal; write ${text} or 0x{text} for hex ({int(text, 16)})"
+                            f"{decimal}")
     raise ValueError(value)
 
 
@@ -92,6 +97,8 @@ class IntegerType(click.ParamType):
                 number = parse_number(value)
             except OutOfRange:
                 self.fail(f"{value!r} is too large", param, ctx)
+            except UnprefixedHex as exc:
+                self.fail(f"{value!r} is not {self.hint}: {exc}", param, ctx)
             except ValueError:
                 self.fail(f"{value!r} is not {self.hint}", param, ctx)
         if not self.low <= number <= self.high:

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from toolchain.cli.common import print_diagnostics, reports_user_errors
-from toolchain.diagnostics import Diagnostic, UserError
+from toolchain.diagnostics import Diagnostic, UserError, counted
 from toolchain.fileio import STDIO, read_bytes, write_atomic, write_together
 
 _IMAGE = click.Path(dir_okay=False, path_type=Path)
@@ -134,7 +134,7 @@ def d64_extract(image: Path, names: tuple[str, ...], everything: bool, output: P
     targets = [base / name for name in unique_file_names([f.safe_name for f in files])]
     write_together([(target, f.data) for target, f in zip(targets, files, strict=True)])
     for target, f in zip(targets, files, strict=True):
-        click.echo(f'"{f.name}" -> {target} ({len(f.data)} bytes)')
+        click.echo(f'"{f.name}" -> {target} ({counted(len(f.data), "byte")})')
 
 
 @d64_group.command("rm")
@@ -205,8 +205,8 @@ def _print_report(image: Path, report: object) -> None:
     for problem in report.problems:
         click.echo(f"{image}: {problem.severity}: {problem.message}")
     errors, warnings = len(report.errors), len(report.warnings)
-    summary = (f"{report.disk.name}, {report.disk.description}: {len(report.files)} files, "
-               f"{report.blocks_free} blocks free")
+    summary = (f"{report.disk.name}, {report.disk.description}: {counted(len(report.files), 'file')}, "
+               f"{counted(report.blocks_free, 'block')} free")
     if not report.problems:
         click.echo(f"{image}: ok ({summary})")
         return

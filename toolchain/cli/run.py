@@ -79,8 +79,8 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
               help="Print every screen line as it scrolled by, then the final screen (the default).")
 @click.option("--raw", is_flag=True, help="Print the PETSCII bytes the program printed (not to a terminal).")
 @click.option("--trace", is_flag=True, help="Machine code: print every instruction to standard error.")
-@click.option("--screenshot", type=click.Path(dir_okay=False), help="Write the final screen as a PNG "
-              "picture (384x272, VICE's framing).")
+@click.option("--screenshot", type=click.Path(dir_okay=False), help="Write the final screen as a picture "
+              "(384x272, VICE's framing): PNG, or the format the name's extension asks for (.gif, .jpg...).")
 @click.option("--screenshot-every", type=COUNT, help="With --screenshot: also a picture every N statement "
               "groups (BASIC) or cycles (machine code), numbered NAME-0001.png, ... (a film of the run).")
 @click.option("--roms", "roms_dir", type=click.Path(file_okay=False, exists=True),
@@ -278,9 +278,11 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
         else:
             summary = (f"{result.message}: {counted(result.statements, 'statement group')} in "
                        f"{result.wall_seconds:.2f} s")
-        typed = program.where_typed(result.line) if result.stop is Stop.ERROR else None
+        typed = program.where_typed(result.line) if result.stop in (Stop.ERROR, Stop.ROM_CALL) else None
         if typed is not None:  # where to fix it, for the editor
             summary = f"{typed.path}:{typed.source_line}:1: error: {summary}"
+        elif result.stop is Stop.ROM_CALL:  # a user's error, said in the place form
+            summary = f"{program.name}: error: {summary}"
     else:
         tracer = (lambda cpu: click.echo(trace_line(cpu), err=True)) if trace else None
         if monitored:
@@ -291,6 +293,8 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
         session.ready_after_return(result)  # BASIC's READY. after the SYS, as on the C64's screen
         summary = (f"{result.message}: {counted(result.instructions, 'instruction')}, "
                    f"{counted(result.cycles, 'cycle')} ({result.seconds:.2f} s on a PAL C64)")
+        if result.stop is Stop.ROM_CALL:  # a user's error, said in the place form
+            summary = f"{program.name}: error: {summary}"
     if sound is not None:
         seconds = sound.finish(audio_path)
         if audio_path is not None:
@@ -628,12 +632,14 @@ class Pictures:
 
     def __init__(self, machine: Any, path: str, roms_dir: str | None, numbered: bool = False) -> None:
         from toolchain.c64.roms import find_chargen
+        from toolchain.display.picture_files import picture_format
         from toolchain.fileio import FileSet, output_target
 
         self.machine = machine
         self.path = Path(path)
         for name in (self.path, self._numbered(1)) if numbered else (self.path,):
             output_target(name)  # a picture that cannot be written is an error before the run
+        picture_format(self.path)
         found = find_chargen(Path(roms_dir) if roms_dir else None)
         self.chargen = found[0] if found is not None else None
         self.frames = 0
@@ -643,9 +649,10 @@ class Pictures:
         return self.path.with_name(f"{self.path.stem}-{frame:04d}{self.path.suffix or '.png'}")
 
     def _stage(self, path: Path) -> None:
+        from toolchain.display.picture_files import picture_file
         from toolchain.display.png import png_bytes
 
-        self.files.stage(path, png_bytes(self.machine.screen_image(), self.chargen))
+        self.files.stage(path, picture_file(path, png_bytes(self.machine.screen_image(), self.chargen)))
 
     def frame(self) -> None:
         self.frames += 1

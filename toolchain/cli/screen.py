@@ -18,7 +18,8 @@ COLOUR = click.IntRange(0, 15)
 @click.option("--colours", "--colors", "colours_file", type=click.Path(exists=True, dir_okay=False,
               path_type=Path), help="Colour RAM dump (1000 bytes; default: light blue everywhere).")
 @click.option("--format", "output_format", type=click.Choice(["png", "txt", "ansi"]),
-              help="Output format (default: png for an -o name ending in .png, else txt).")
+              help="Output format (default: png, a picture, for an -o name with a picture's extension, "
+              ".png, .gif, .jpg..., in the format it names; else txt).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
               help="Output file (default: standard output; a PNG needs a file or '-').")
 @click.option("--lowercase", is_flag=True, help="The lower/upper case character set ($D018 bit 1).")
@@ -48,7 +49,7 @@ def screen_command(screen_file: Path, colours_file: Path | None, output_format: 
     image = ScreenImage.from_files(screen_file, colours_file, border=border, background=background,
                                    lowercase=lowercase)
     if output_format is None:
-        output_format = "png" if output is not None and output.suffix.lower() == ".png" else "txt"
+        output_format = "png" if output is not None and _names_a_picture(output) else "txt"
     data: bytes
     if output_format == "png":
         from toolchain.c64.roms import find_chargen
@@ -56,10 +57,13 @@ def screen_command(screen_file: Path, colours_file: Path | None, output_format: 
 
         if output is None:
             raise click.UsageError("a PNG goes to a file: give -o FILE.png (or -o - for standard output)")
+        from toolchain.display.picture_files import picture_file, picture_format
+
+        kind = picture_format(output)
         found = find_chargen(roms)
-        data = png_bytes(image, found[0] if found else None)
+        data = picture_file(output, png_bytes(image, found[0] if found else None))
         shapes = f"character ROM {found[1]}" if found else "UNSCII font (no character ROM found: --roms DIR)"
-        click.echo(f"{output}: 384x272 PNG, {shapes}", err=True)
+        click.echo(f"{output}: 384x272 {kind}, {shapes}", err=True)
     elif output_format == "txt":
         glyph = ascii_for if plain else text_for
         rows = [strip_row("".join(glyph(code, lowercase) for code in image.row_codes(row)))
@@ -73,3 +77,11 @@ def screen_command(screen_file: Path, colours_file: Path | None, output_format: 
         sys.stdout.flush()
     else:
         write_atomic(output, data)
+
+
+def _names_a_picture(path: Path) -> bool:
+    """Whether ``path`` ends in an extension of a picture format Pillow writes."""
+    from PIL import Image
+
+    format_name = Image.registered_extensions().get(path.suffix.lower())
+    return format_name is not None and format_name in Image.SAVE

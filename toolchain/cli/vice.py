@@ -72,8 +72,8 @@ def resolve_target(argument: str, program: str | None, sys_address: int | None, 
 @click.option("--expect-screen", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="With --check: the whole expected screen, as text.")
 @click.option("--screenshot", type=click.Path(dir_okay=False, path_type=Path),
-              help="With --check: save VICE's picture of the final screen as a PNG (384x272, Pepto "
-              "palette).")
+              help="With --check: save VICE's picture of the final screen (384x272, Pepto palette): PNG, "
+              "or the format the name's extension asks for (.gif, .jpg, ...).")
 @click.option("--audio", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE.wav",
               help="With --check: record VICE's sound into a WAV file (reSID, 44.1 kHz mono, from the "
               "power-on to the end; the check then runs at the C64's speed), to compare with c64tc run "
@@ -101,6 +101,10 @@ def vice_command(target: str | None, program: str | None, sys_address: int | Non
             raise UserError.single(target, "not built yet: run c64tc build first")
     if screenshot is not None and not check:
         raise click.UsageError("--screenshot needs --check (the picture of a headless run's final screen)")
+    if screenshot is not None:
+        from toolchain.display.picture_files import picture_format
+
+        picture_format(screenshot)  # a format that cannot be written: said before VICE runs
     if audio is not None and not check:
         raise click.UsageError("--audio needs --check (the sound of a headless run)")
     with tempfile.TemporaryDirectory(prefix="c64tc-vice-") as folder:

@@ -33,7 +33,7 @@ from typing import Any
 from d64 import DiskImage
 from d64.exceptions import ConsistencyError, DiskFullError
 
-from toolchain.diagnostics import Diagnostic, UserError
+from toolchain.diagnostics import Diagnostic, UserError, counted
 from toolchain.disk import check as checker
 from toolchain.disk.check import FileEntry, Report
 from toolchain.disk.formats import (
@@ -445,7 +445,8 @@ def add_files(path: Path, files: list[NewFile], replace: bool = False) -> None:
         if needed > free:
             what = (f'"{shown_name(wanted[0][0])}" needs' if len(wanted) == 1
                     else f"the {len(wanted)} files need")
-            raise UserError.single(str(path), f"disk full: {what} {needed} blocks, {free} are free; "
+            raise UserError.single(str(path), f"disk full: {what} {counted(needed, 'block')}, {free} "
+                                   f"{'is' if free == 1 else 'are'} free; "
                                    "nothing was added")
         entries_needed = len(wanted) - len(replaced)
         if entries_needed > _free_entries(report):

@@ -23,6 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from toolchain.diagnostics import counted
+
 BLOCK = 256
 
 
@@ -209,7 +211,8 @@ def describe_size(size: int) -> str:
     if other:
         return f"{other}, which c64tc does not handle"
     known = ", ".join(f"{f.size} ({f.name})" for f in FORMATS.values())
-    return f"{size} bytes; a disk image has {known} bytes, or one more byte per block with error info"
+    return (f"{counted(size, 'byte')}; a disk image has {known} bytes, or one more byte per block with "
+            "error info")
 
 
 def empty_image(disk: DiskFormat, name: bytes, disk_id: bytes) -> bytes:
