@@ -89,7 +89,7 @@ def _read(path: Path, kind: str, size: int) -> bytes:
 
     data = read_bytes(path)  # a regular file, read bounded
     if len(data) != size:
-        raise UserError.single(str(path), f"{counted(len(data), 'byte')}; a C64 {kind} ROM has {size}")
+        raise UserError.single(str(path), f"{counted(len(data), 'byte')}; a C64 {kind} ROM has {size:,}")
     return data
 
 

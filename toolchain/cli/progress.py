@@ -81,8 +81,8 @@ class RunProgress:
         if now - self.last < REDRAW_SECONDS:
             return
         self.last = now
+        self.drawn = True  # before: a Ctrl-C while it is drawn still takes it away
         click.echo("\r\x1b[K" + self.where(), nl=False, err=True)
-        self.drawn = True
 
     def before(self, read_line: Any) -> Any:
         """``read_line`` (the line teletype's, None for none) taking the progress line
