@@ -161,6 +161,7 @@ def test_reverse_video_swaps_the_two_colours() -> None:
 def test_write_png_writes_the_picture_atomically(tmp_path: Path) -> None:
     image = screen_image(1, True)
     target = tmp_path / "out" / "screen.png"
+    target.parent.mkdir()  # outputs go into folders that exist (issue 26)
     write_png(image, target)
     assert target.read_bytes() == png_bytes(image)
     assert palette_indices(Image.open(target)) == palette_indices(render_png(image))

@@ -156,7 +156,7 @@ WRITERS = {
     "disasm": ["disasm", "{prg}", "-o", "OUT"],
     "mse toprg": ["mse", "toprg", "{mse}", "-o", "OUT"],
     "mse fromprg": ["mse", "fromprg", "{prg}", "-o", "OUT"],
-    "d64 create": ["d64", "create", "OUT", "--force"],
+    "d64 create": ["d64", "create", "OUT", "--force", "--format", "d64"],
     "d64 extract": ["d64", "extract", "{d64}", "p", "-o", "OUT"],
     "screen": ["screen", "{screen}", "-o", "OUT"],
     "run --printer": ["run", "{bas}", "--printer", "OUT"],

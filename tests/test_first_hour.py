@@ -451,3 +451,141 @@ def test_a_rom_call_stop_says_where_it_was(tmp_path: Path) -> None:
     code = c64tc("run", prg, "--sys", "49152")
     assert code.exit_code == 1
     assert code.stderr.startswith(f"{prg}: error: call to the ROM at $EF7C")
+
+
+# -- 1. a listing added to a disk is tokenized (VICE loaded the text as garbage) ---------------------
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_a_listing_added_to_a_disk_is_the_program_petcat_makes(tmp_path: Path) -> None:
+    image = tmp_path / "a.d64"
+    assert c64tc("d64", "create", image).exit_code == 0
+    sources = REPO / "sources"
+    result = c64tc("d64", "add", image, sources / "nikolaus.bas", sources / "superhirn2.mse")
+    assert result.exit_code == 0, result.output
+    assert "nikolaus.bas: a BASIC listing, tokenized as `c64tc tok` does ($0801-$0B7F, 895 bytes), added " \
+        'as "NIKOLAUS"' in result.stderr
+    assert 'superhirn2.mse: an MSE dump, made a PRG as `c64tc mse toprg` does' in result.stderr
+    from toolchain.disk import d64
+
+    assert d64.extract(image, "nikolaus") == (DATA / "nikolaus-printed.petcat.prg").read_bytes()  # petcat's
+    assert d64.extract(image, "superhirn2") == (DATA / "superhirn2-mse.bin").read_bytes()  # the magazine's
+
+
+@pytest.mark.parametrize(("name", "text", "advice"), [
+    ("code.asm", "*= $c000\n lda #1\n sta $d020\n rts\n", "`c64tc asm {path}` assembles it into a PRG"),
+    ("notes.txt", "Typed in from 64'er 1/85\nby hand\n",
+     "if it is a BASIC listing, `c64tc tok {path}` it first"),
+])
+def test_text_that_is_no_program_is_refused_with_the_command_that_makes_one(
+        name: str, text: str, advice: str, tmp_path: Path) -> None:
+    image = tmp_path / "a.d64"
+    c64tc("d64", "create", image)
+    before = image.read_bytes()
+    prg = tmp_path / "ok.prg"
+    prg.write_bytes(_program("prints-a").to_bytes())
+    (tmp_path / name).write_text(text)
+    result = c64tc("d64", "add", image, prg, tmp_path / name)
+    assert result.exit_code == 1
+    assert "not a program to store as a PRG: " + advice.format(path=tmp_path / name) in result.stderr
+    assert "--type seq stores its bytes as they are" in result.stderr
+    assert image.read_bytes() == before  # all or none: ok.prg is not added either
+    stored = c64tc("d64", "add", image, tmp_path / name, "--type", "seq")
+    assert stored.exit_code == 0
+    from toolchain.disk import d64
+
+    assert d64.extract(image, Path(name).stem) == text.encode()
+
+
+# -- 10. files and disks: every missing input is "cannot read", kinds are named, outputs stay put ------
+
+@pytest.mark.parametrize("arguments", [
+    ["d64", "add", "{image}", "{missing}"], ["d64", "list", "{missing}"],
+    ["d64", "extract", "{missing}", "--all"],
+    ["d64", "validate", "{missing}"], ["run", "{missing}"], ["tok", "{missing}"], ["screen", "{missing}"],
+    ["disasm", "{prg}", "--labels", "{missing}"], ["disasm", "{prg}", "--symbols", "{missing}"],
+    ["run", "{prg}", "--sys", "49152", "--roms", "{missing}"], ["asm", "{asm}", "-I", "{missing}"],
+])  # fmt: skip
+def test_a_missing_input_is_cannot_read_with_status_1(arguments: list[str], tmp_path: Path) -> None:
+    files = {"image": tmp_path / "a.d64", "missing": tmp_path / "nothere", "prg": tmp_path / "a.prg",
+             "asm": tmp_path / "a.asm"}
+    c64tc("d64", "create", files["image"])
+    files["prg"].write_bytes(_program("prints-a").to_bytes())
+    files["asm"].write_text("*= $c000\n rts\n")
+    result = c64tc(*[argument.format(**files) for argument in arguments])
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith(f"{files['missing']}: error: ")
+    assert "cannot read" in result.stderr or "not a folder" in result.stderr
+    assert "Usage:" not in result.output
+
+
+def test_d64_list_of_a_listing_names_its_kind(tmp_path: Path) -> None:
+    listing = tmp_path / "demo.bas"
+    listing.write_text('10 print "total:";\n20 for i=1 to 3: t=t+i*1.1: next\n30 print t\n')
+    result = c64tc("d64", "list", listing)
+    assert result.exit_code == 1
+    assert result.stderr == (f"{listing}: error: {listing} is a BASIC listing (petcat text), not a disk "
+                             f"image: `c64tc d64 add IMAGE {listing}` puts it on a disk, `c64tc tok "
+                             f"{listing}` makes a PRG of it, `c64tc run {listing}` runs it\n")
+    noise = tmp_path / "noise.bin"
+    noise.write_bytes(bytes(range(256)) * 4)
+    assert "not a disk image: 1024 bytes; a disk image has 174848 (d64)" in c64tc("d64", "list", noise).stderr
+
+
+def test_tok_without_o_writes_beside_where_you_are_not_into_a_new_build_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    listing = tmp_path / "demo.bas"
+    listing.write_text('10 print "hi"\n')
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    for command in (["tok", str(listing)], ["asm", str(REPO / "sources" / "superhirn2.asm"), "-q"]):
+        assert c64tc(*command).exit_code == 0
+    assert sorted(path.name for path in work.iterdir()) == ["demo.prg", "superhirn2.prg"]  # no build/
+    # in a c64tc project: build/, beside what c64tc build makes
+    (work / "sources").mkdir()
+    (work / "sources" / "manifest.toml").write_text("")
+    assert c64tc("tok", listing).exit_code == 0
+    assert (work / "build" / "demo.prg").read_bytes() == (work / "demo.prg").read_bytes()
+    # in its sources folder: nothing is written there
+    monkeypatch.chdir(work / "sources")
+    refused = c64tc("tok", listing)
+    assert refused.exit_code == 2 and "c64tc writes nothing here; give -o FILE" in refused.output
+    assert sorted(path.name for path in (work / "sources").iterdir()) == ["manifest.toml"]
+    # over its own source: never (a Profi-Ass source saved as a PRG, x.prg, would give x.prg)
+    monkeypatch.chdir(tmp_path)
+    from toolchain.basic import tokenize_text
+
+    saved = tokenize_text("100 *= $c000\n110 lda #1\n120 rts\n").to_bytes()  # as typed into Profi-Ass
+    (tmp_path / "x.prg").write_bytes(saved)
+    over = c64tc("asm", "x.prg")
+    assert over.exit_code == 2 and "the output x.prg would replace the source: give -o FILE" in over.output
+    assert (tmp_path / "x.prg").read_bytes() == saved
+
+
+def test_an_output_into_a_folder_that_does_not_exist_is_an_error(tmp_path: Path) -> None:
+    listing = tmp_path / "demo.bas"
+    listing.write_text('10 print "hi"\n')
+    for command in (["tok", listing, "-o", tmp_path / "nonexist" / "x.prg"],
+                    ["asm", REPO / "sources" / "superhirn2.asm", "-o", tmp_path / "nonexist" / "x.prg"],
+                    ["d64", "create", tmp_path / "nonexist" / "x.d64"]):
+        result = c64tc(*command)
+        assert result.exit_code == 1
+        assert f"cannot write: the folder {tmp_path / 'nonexist'} does not exist" in result.stderr
+        assert not (tmp_path / "nonexist").exists()
+    # the folders c64tc makes on purpose: the build's --out, d64 extract -d (as mkdir -p, unzip -d)
+    image = tmp_path / "a.d64"
+    c64tc("d64", "create", image)
+    c64tc("d64", "add", image, listing)
+    assert c64tc("d64", "extract", image, "--all", "-d", tmp_path / "out" / "sub").exit_code == 0
+    assert (tmp_path / "out" / "sub" / "demo.prg").is_file()
+
+
+def test_d64_create_needs_a_format_its_name_does_not_say(tmp_path: Path) -> None:
+    result = c64tc("d64", "create", tmp_path / "x.img")
+    assert result.exit_code == 1
+    assert "the name does not say which format (.d64, .d71 or .d81): give --format" in result.stderr
+    assert not (tmp_path / "x.img").exists()
+    assert c64tc("d64", "create", tmp_path / "x.img", "--format", "d81").exit_code == 0
+    assert (tmp_path / "x.img").stat().st_size == 819200

@@ -19,7 +19,7 @@ from pathlib import Path
 from toolchain.diagnostics import Diagnostic, UserError, counted
 from toolchain.disk import d64
 from toolchain.disk.prg import Prg
-from toolchain.fileio import FileSet, read_text
+from toolchain.fileio import FileSet, make_folder, read_text
 from toolchain.manifest import DEFAULT_CHECK_STATEMENTS, CheckSpec, Manifest, ProgramSpec, load_manifest
 
 
@@ -214,6 +214,7 @@ def build(manifest_path: Path, out_dir: Path,
     # not at all (a killed build is rolled back by the next write, see fileio)
     outputs: dict[Path, bytes | str] = {out_dir / f"{p.spec.name}.prg": p.prg.to_bytes() for p in built}
     outputs[disk_path] = disk
+    make_folder(out_dir)  # the build's own folder, made as `mkdir -p` would (only now: all passed)
     FileSet(outputs).commit()
     return BuildReport(manifest, built, disk_path, d64.directory(disk_path))
 

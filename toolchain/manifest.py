@@ -235,6 +235,9 @@ def load_manifest(path: Path) -> Manifest:
             if not _plain_name(file):
                 reader.error(("disk",), "file", f"[disk]: 'file' = {file!r} must be a plain file name "
                              "(it is written into the output folder)")
+            elif Path(file).suffix.lower() not in (".d64", ".d71", ".d81"):
+                reader.error(("disk",), "file", f"[disk]: 'file' = {file!r} must say the image's format: "
+                             "NAME.d64, NAME.d71 or NAME.d81")
             else:
                 disk_file = file
     entries = data.get("program")

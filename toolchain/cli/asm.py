@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from toolchain.cli.common import print_diagnostics, reports_user_errors
-from toolchain.diagnostics import counted
+from toolchain.cli.common import default_output, print_diagnostics, reports_user_errors
+from toolchain.diagnostics import UserError, counted
 from toolchain.fileio import STDIO, write_stdout, write_together
 
 _WARNING_NAMES = ["all", "branch-page", "zp-forward"]
@@ -38,7 +38,8 @@ def _output_file(ctx: click.Context, param: click.Parameter, value: str | None) 
 @click.command("asm")
 @click.argument("sources", nargs=-1, required=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
-              help="Output file (default: build/NAME.prg after the first SOURCE); '-' for standard output.")
+              help="Output file; '-' for standard output (default: NAME.prg after the first SOURCE in the "
+                   "current folder, or build/NAME.prg in a c64tc project).")
 @click.option("--dialect", type=click.Choice(["profi", "64tass", "acme"]),
               help="The source's assembler: profi (Profi-Ass 64, the magazine's), 64tass or acme.  Default: "
                    "ACME for .a/.acme files, else the first directive decides (!to, !source, !cpu... are "
@@ -55,7 +56,7 @@ def _output_file(ctx: click.Context, param: click.Parameter, value: str | None) 
               help="Write the symbol table, by name and by value (what disasm --symbols and the monitor's "
               "--labels read); '-' for standard output.")
 @click.option("-I", "--include-path", "include_paths", multiple=True,
-              type=click.Path(exists=True, file_okay=False, path_type=Path),
+              type=click.Path(path_type=Path),
               help="Look for .include and .binary files here too (after the including file's folder).")
 @click.option("-D", "--define", "defines", multiple=True, callback=_defines, metavar="NAME=VALUE",
               help="Define a symbol before the source (VALUE as in the source: 12, $0c; default 1).")
@@ -103,6 +104,10 @@ def asm_command(sources: tuple[str, ...], output: str | None, dialect: str | Non
         raise click.UsageError(f"{' and '.join(to_stdout)} cannot both write to standard output")
     if sources.count(STDIO) > 1:
         raise click.UsageError("standard input ('-') can be read only once")
+    for folder in include_paths:  # as every input: status 1, "cannot read"
+        if not folder.is_dir():
+            raise UserError.single(str(folder), "cannot read: " + ("not a folder (-I names a folder)"
+                                                                   if folder.exists() else "no such folder"))
     enabled = frozenset(WARNINGS) if "all" in warnings else frozenset(warnings)
     texts = [(load_source(source), source) for source in sources]
     if dialect is None:
@@ -120,8 +125,7 @@ def asm_command(sources: tuple[str, ...], output: str | None, dialect: str | Non
         output_format = "raw" if program.raw_output else "prg"
     print_diagnostics(program.warnings)
     if output is None:
-        stem = _output_stem(sources[0])
-        output = str(Path("build") / f"{stem}.prg")
+        output = default_output(_output_stem(sources[0]), list(sources))
     image = Prg(program.start, program.image).to_bytes() if output_format == "prg" else program.image
     # the program, its listing and its labels are written together or not at all
     outputs: list[tuple[str | Path, bytes | str]] = [(output, image)]

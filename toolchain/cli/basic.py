@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from toolchain.cli.common import ADDRESS, reports_user_errors
+from toolchain.cli.common import ADDRESS, default_output, reports_user_errors
 from toolchain.diagnostics import counted
 from toolchain.fileio import STDIO, write_atomic
 
@@ -32,8 +32,8 @@ def _header_name(file: InputFile) -> str:
 @click.command("tok")
 @click.argument("sources", nargs=-1, required=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
-              help="Output PRG (default: build/NAME.prg, NAME from the first source; standard output when it "
-                   "is '-'); '-' for standard output.")
+              help="Output PRG; '-' for standard output (default: NAME.prg in the current folder, NAME from "
+                   "the first source, or build/NAME.prg in a c64tc project; standard output when it is '-').")
 @click.option("--load-address", type=ADDRESS, default="$0801", show_default=True,
               help="BASIC start of the target machine ($0801 C64, $1001 VIC-20/C16).")
 @click.option("-v", "--verbose", is_flag=True, help="Say which lines the errata replaced or deleted.")
@@ -63,7 +63,7 @@ def tok_command(sources: tuple[str, ...], output: str | None, load_address: int,
             click.echo(f"{event.by.path}:{event.by.source_line}: line {event.number} {event.action}",
                        err=True)
     if output is None:
-        output = STDIO if sources[0] == STDIO else str(Path("build") / f"{files[0].stem}.prg")
+        output = STDIO if sources[0] == STDIO else default_output(files[0].stem, list(sources))
     write_atomic(output, prg.to_bytes())
     where = "standard output" if output == STDIO else output
     click.echo(f"{where}: ${prg.load_address:04X}-${prg.end_address - 1:04X}, "

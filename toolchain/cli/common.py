@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -48,6 +49,28 @@ def reports_user_errors(command: Callable[..., Any]) -> Callable[..., Any]:
         sys.exit(1)
 
     return wrapper
+
+
+def default_output(stem: str, sources: list[str]) -> str:
+    """Where a command's PRG goes without -o (``tok``, ``asm``).  In a c64tc project
+    (``sources/manifest.toml`` in the current folder): ``build/STEM.prg``, beside what
+    ``c64tc build`` makes (the folder made as the build makes it).  Elsewhere:
+    ``STEM.prg`` in the current folder, as compilers write theirs (64tass's a.out,
+    gcc -c's foo.o): no new folder anywhere (``./build/`` appeared wherever one was).
+    In a project's sources folder nothing is written (c64tc never writes into
+    ``sources/``), nor over a source."""
+    from toolchain.fileio import make_folder
+
+    if Path("sources", "manifest.toml").is_file():
+        return str(make_folder("build") / f"{stem}.prg")
+    if Path("manifest.toml").is_file():
+        raise click.UsageError("this folder holds a c64tc manifest (a project's sources): c64tc writes "
+                               "nothing here; give -o FILE, or run it from the project's folder (build/ is "
+                               "there)")
+    output = f"{stem}.prg"
+    if any(source != "-" and Path(source).resolve() == Path(output).resolve() for source in sources):
+        raise click.UsageError(f"the output {output} would replace the source: give -o FILE")
+    return output
 
 
 class OutOfRange(ValueError):

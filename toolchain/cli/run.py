@@ -83,7 +83,7 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
               "(384x272, VICE's framing): PNG, or the format the name's extension asks for (.gif, .jpg...).")
 @click.option("--screenshot-every", type=COUNT, help="With --screenshot: also a picture every N statement "
               "groups (BASIC) or cycles (machine code), numbered NAME-0001.png, ... (a film of the run).")
-@click.option("--roms", "roms_dir", type=click.Path(file_okay=False, exists=True),
+@click.option("--roms", "roms_dir", type=click.Path(),
               help="Run the C64's own ROMs (kernal, basic, chargen) from this folder; default: "
               "C64TC_ROMS, then the ROMs of the VICE on the PATH; without them, c64tc's models.")
 @click.option("--no-roms", is_flag=True, help="Run on c64tc's models of the ROMs even where ROMs are found.")
@@ -114,7 +114,7 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
 @click.option("--monitor-commands", type=click.Path(dir_okay=False, allow_dash=True), help="Machine code, "
               "or BASIC with --break-line: run these monitor commands ('-': standard input), like VICE's "
               "-moncommands.")
-@click.option("--labels", "label_files", type=click.Path(dir_okay=False, exists=True), multiple=True,
+@click.option("--labels", "label_files", type=click.Path(), multiple=True,
               help="Labels for the monitor (c64tc asm --vice-labels or --symbols).")
 @click.option("--break-line", "break_lines", type=click.IntRange(0, 63999), multiple=True, metavar="LINE",
               help="BASIC: stop each time the run reaches this line (before its first statement; "

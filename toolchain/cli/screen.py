@@ -14,9 +14,9 @@ COLOUR = click.IntRange(0, 15)
 
 
 @click.command("screen")
-@click.argument("screen_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--colours", "--colors", "colours_file", type=click.Path(exists=True, dir_okay=False,
-              path_type=Path), help="Colour RAM dump (1000 bytes; default: light blue everywhere).")
+@click.argument("screen_file", type=click.Path(path_type=Path))
+@click.option("--colours", "--colors", "colours_file", type=click.Path(path_type=Path),
+              help="Colour RAM dump (1000 bytes; default: light blue everywhere).")
 @click.option("--format", "output_format", type=click.Choice(["png", "txt", "ansi"]),
               help="Output format (default: png, a picture, for an -o name with a picture's extension, "
               ".png, .gif, .jpg..., in the format it names; else txt).")

@@ -60,7 +60,7 @@ def resolve_target(argument: str, program: str | None, sys_address: int | None, 
 @click.option("--sys", "sys_address", type=ADDRESS, help="Start address of machine code (default: where "
               "it loads).")
 @click.option("--warp", is_flag=True, help="Start in warp mode.")
-@click.option("--labels", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+@click.option("--labels", type=click.Path(path_type=Path),
               help="VICE label file (c64tc asm --vice-labels) for the monitor.")
 @click.option("--emulator", help=f"Path of x64sc (default: ${'C64TC_VICE'}, then the PATH).")
 @click.option("--check", is_flag=True, help="Run headless and compare the final screen.")
@@ -69,7 +69,7 @@ def resolve_target(argument: str, program: str | None, sys_address: int | None, 
               help="With --check: stop after this many cycles.")
 @click.option("--expect", multiple=True, help="With --check: text that must be on the final screen "
               "(several: in this order).")
-@click.option("--expect-screen", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+@click.option("--expect-screen", type=click.Path(path_type=Path),
               help="With --check: the whole expected screen, as text.")
 @click.option("--screenshot", type=click.Path(dir_okay=False, path_type=Path),
               help="With --check: save VICE's picture of the final screen (384x272, Pepto palette): PNG, "

@@ -124,8 +124,8 @@ def _read_image(path: Path) -> tuple[DiskFormat, bytes]:
     with os.fdopen(open_regular(path, "not a disk image", _IMAGES_ARE_FILES), "rb") as handle:
         try:
             size = os.fstat(handle.fileno()).st_size
-            if format_for_size(size) is None:  # not read: it may be huge
-                raise UserError.single(str(path), f"not a disk image: {describe_size(size)}")
+            if format_for_size(size) is None:  # not read whole: it may be huge
+                raise _not_an_image(path, size, handle.read(_CLASSIFIED) if size <= _CLASSIFIED else None)
             data = handle.read(size + 1)  # a file that grows meanwhile is not read on for ever
         except OSError as exc:
             raise UserError.single(str(path), f"cannot read: {exc.strerror or exc}") from None
@@ -136,12 +136,12 @@ _IMAGES_ARE_FILES = "c64tc reads disk images from regular files"
 
 
 def _must_exist(path: Path, shown: Path | None = None) -> None:
-    """A missing image is "no such disk image" (other problems, a name too long for
-    the file system, are reported when it is opened)."""
+    """A missing image is "cannot read: no such disk image" (other problems, a name too
+    long for the file system, are reported when it is opened)."""
     try:
         os.stat(path)
     except FileNotFoundError:
-        raise UserError.single(str(shown or path), "no such disk image") from None
+        raise UserError.single(str(shown or path), "cannot read: no such disk image") from None
     except OSError:
         pass
 
@@ -149,8 +149,25 @@ def _must_exist(path: Path, shown: Path | None = None) -> None:
 def _format_of(path: Path, data: bytes) -> DiskFormat:
     disk = format_for_size(len(data))
     if disk is None:
-        raise UserError.single(str(path), f"not a disk image: {describe_size(len(data))}")
+        raise _not_an_image(path, len(data), data)
     return disk
+
+
+_CLASSIFIED = 1 << 20  # a file this small that is no image is read to say what it is
+
+
+def _not_an_image(path: Path, size: int, data: bytes | None) -> UserError:
+    """The error for a file that is no disk image: what it is, when its bytes (``data``)
+    tell (a BASIC listing, a PRG: the command that fits it), else its size."""
+    if data is not None:
+        from toolchain.inputs import PRG_KINDS, InputFile, Kind, classify, shown_argument, wrong_kind
+
+        kind = classify(data, path.name)
+        if kind.kind not in (Kind.BINARY, Kind.DISK_IMAGE):
+            onto = (f"`c64tc d64 add IMAGE {shown_argument(str(path))}` puts it on a disk"
+                    if kind.kind in (Kind.BASIC_LISTING, Kind.MSE_DUMP, *PRG_KINDS) else "")
+            return wrong_kind(InputFile(str(path), str(path), data, kind), "a disk image", "d64", onto)
+    return UserError.single(str(path), f"not a disk image: {describe_size(size)}")
 
 
 def inspect(path: Path) -> Report:
@@ -550,8 +567,9 @@ def rename(path: Path, old: str, new: str, *more: str) -> None:
 
 # -- creating ----------------------------------------------------------------------
 def format_named(name: str | None, path: Path) -> DiskFormat:
-    """The format ``--format`` names, or the one the extension says (.d64, .d71,
-    .d81; a 35-track D64 for any other)."""
+    """The format ``--format`` names, or the one the extension says (.d64: 35 tracks,
+    .d71, .d81); another name needs ``--format`` (a D64 made silently under any name
+    surprised: c1541's format command, too, is told the type)."""
     if name:
         try:
             return FORMATS[name.lower()]
@@ -560,7 +578,11 @@ def format_named(name: str | None, path: Path) -> DiskFormat:
                                    f"{', '.join(FORMATS)})") from None
     if path.suffix.lower() == ".t64":
         raise UserError.single(str(path), "c64tc reads T64 tape images but does not write them")
-    return format_for_extension(path) or D64
+    found = format_for_extension(path)
+    if found is None:
+        raise UserError.single(str(path), "the name does not say which format (.d64, .d71 or .d81): give "
+                               f"--format ({', '.join(FORMATS)})")
+    return found
 
 
 def new_image(disk: DiskFormat, disk_name: str, disk_id: str) -> bytes:
