@@ -76,6 +76,67 @@ def test_a_basic_program_on_the_roms_goes_on_after_its_sys(tmp_path: Path) -> No
     assert "program ended" in result.stderr
 
 
+BLINK = DATA / "cursor-blink"
+
+
+def test_vice_shows_the_cursor_two_jiffies_after_ready_for_twenty() -> None:
+    """VICE's screenshots after hi.bas ends (tests/data/cursor-blink/measure.py, one a
+    jiffy): READY. without the cursor for the two jiffies BLNCT ($CD) was left at by
+    printing READY. ($EA13), then the cursor reversed for 20 jiffies, off for 20, ...:
+    the phase c64tc's end picture shows."""
+    sweep = json.loads((BLINK / "blink.json").read_text())["sweep"]
+    ready = next(index for index, shot in enumerate(sweep) if shot["ready"])
+    shown = [shot["cursor_reversed"] for shot in sweep[ready:]]
+    assert shown[:2] == [False, False] and shown[2:22] == [True] * 20 and shown[22:42] == [False] * 20
+    assert shown[42:] and all(shown[42:])
+
+
+def _text_rows(picture: Path, first: int, rows: int) -> list[tuple[int, ...]]:
+    """The pixels of ``rows`` text rows from ``first`` in a 384x272 picture in VICE's framing."""
+    from PIL import Image
+
+    image = Image.open(picture).convert("RGB")
+    top = 35 + first * 8
+    return [image.getpixel((x, y)) for y in range(top, top + rows * 8) for x in range(32, 32 + 320)]
+
+
+@pytest.mark.parametrize("roms", [False, True], ids=["models", "roms"])
+def test_the_picture_at_ready_shows_the_cursor_as_vice_does(roms: bool, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """`run hi.bas --screenshot` ends at READY.: the picture shows the cursor reversed
+    below it, pixel for pixel as VICE's screenshot in the first blink phase (HI, the
+    empty row, READY. and the cursor's row; VICE's rows 12-15, after its LOAD and RUN)."""
+    from tests.conftest import c64_rom_folder
+
+    folder = c64_rom_folder()
+    monkeypatch.setenv("C64TC_ROMS", str(folder))  # the character ROM for the picture
+    picture = tmp_path / "hi.png"
+    options = ["--roms", folder, "--boot"] if roms else ["--no-roms"]
+    result = c64tc("run", BLINK / "hi.bas", "--screenshot", picture, *options)
+    assert result.exit_code == 0, result.output
+    first = 7 if roms else 0  # --boot: the banner, READY. and RUN above
+    vice_first = json.loads((BLINK / "blink.json").read_text())["sweep"][-1]["cursor_row"] - 3
+    assert _text_rows(picture, first, 4) == _text_rows(BLINK / "vice-ready.png", vice_first, 4)
+
+
+def test_pictures_show_the_cursor_where_the_editor_waits(tmp_path: Path) -> None:
+    """After BREAK, an error or INPUT with the typed input used up the editor waits
+    too (its cursor blinks); a program stopped by c64tc's limit shows no cursor."""
+    from PIL import Image
+
+    light_blue = (108, 94, 181)
+    for text, cursor, waits in (('10 print "hi":stop\n', (4, 0), True), ("10 x=1/0\n", (3, 0), True),
+                                ("10 input a\n", (0, 2), True), ("10 goto 10\n", (0, 0), False)):
+        listing = tmp_path / "p.bas"
+        listing.write_text(text)
+        picture = tmp_path / "p.png"
+        c64tc("run", listing, "--screenshot", picture, "--max-statements", "1000")  # a reversed space: any font
+        image = Image.open(picture).convert("RGB")
+        x, y = 32 + cursor[1] * 8, 35 + cursor[0] * 8
+        lit = sum(image.getpixel((x + i, y + j)) == light_blue for i in range(8) for j in range(8))
+        assert lit == (64 if waits else 0), text
+
+
 # -- 2. a long run shows a progress line on a terminal, and says how far it got ------------------
 
 def _on_a_terminal(arguments: list[str], folder: Path, interrupt_after: str | None = None,

@@ -301,7 +301,7 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
             click.echo(f"{audio_path}: {seconds:.2f} s of sound (SID {sid_model}, reSIDfp, {sample_rate} Hz)",
                        err=True)
     if pictures is not None:
-        pictures.final()
+        pictures.final(result.stop)
     if dump_python:
         click.echo(machine.cpu.translated_source(), nl=False)
     elif screen:
@@ -625,6 +625,11 @@ def _detach_disk(disk: Any, write_disk: bool, result: Any) -> None:
                    "back)", err=True)
 
 
+CURSOR_COLOUR, BLINK_ON = 0x0286, 0xCF  # COLOR and BLNON, see toolchain/c64/editor.py
+# the stops after which the C64's editor waits for a typed line, its cursor blinking
+WAITS_FOR_A_LINE = frozenset({Stop.END, Stop.RETURNED, Stop.READY, Stop.BREAK, Stop.ERROR, Stop.INPUT_EXHAUSTED})
+
+
 class Pictures:
     """--screenshot: the final screen as a PNG, and with --screenshot-every numbered
     frames beside it (NAME-0001.png, ...): all of them or none (a FileSet: the frames
@@ -648,19 +653,35 @@ class Pictures:
     def _numbered(self, frame: int) -> Path:
         return self.path.with_name(f"{self.path.stem}-{frame:04d}{self.path.suffix or '.png'}")
 
-    def _stage(self, path: Path) -> None:
+    def _stage(self, path: Path, cursor_shown: bool = False) -> None:
         from toolchain.display.picture_files import picture_file
         from toolchain.display.png import png_bytes
 
-        self.files.stage(path, picture_file(path, png_bytes(self.machine.screen_image(), self.chargen)))
+        image = self.machine.screen_image()
+        if cursor_shown:
+            image = image.cursor_flashed(self.machine.memory[CURSOR_COLOUR])
+        self.files.stage(path, picture_file(path, png_bytes(image, self.chargen)))
 
     def frame(self) -> None:
         self.frames += 1
         self._stage(self._numbered(self.frames))
 
-    def final(self) -> None:
-        self._stage(self.path)
+    def final(self, stop: Stop | None = None) -> None:
+        """The final picture.  A run that ends with the editor waiting for a line
+        (READY. after the program, BREAK, an error, INPUT with the typed input used up)
+        shows the cursor as VICE's screenshot does then: printing READY. left the blink
+        countdown BLNCT ($CD) at 2 ($EA13), so the IRQ shows the cursor reversed two
+        jiffies later and keeps it 20 (measured: tests/data/cursor-blink)."""
+        self._stage(self.path, stop in WAITS_FOR_A_LINE and self._cursor_can_blink())
         self.files.commit()
+
+    def _cursor_can_blink(self) -> bool:
+        """The editor's cursor is on the screen the VIC-II shows and not already
+        reversed by the blink (BLNON, $CF)."""
+        from toolchain.c64.memory import SCREEN_PAGE, visible_screen
+
+        memory = self.machine.memory
+        return memory[SCREEN_PAGE] << 8 == visible_screen(memory) and not memory[BLINK_ON] & 1
 
     def discard(self) -> None:
         """The frames of a run that did not get to its final picture: removed."""
