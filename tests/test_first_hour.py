@@ -130,7 +130,8 @@ def test_pictures_show_the_cursor_where_the_editor_waits(tmp_path: Path) -> None
         listing = tmp_path / "p.bas"
         listing.write_text(text)
         picture = tmp_path / "p.png"
-        c64tc("run", listing, "--screenshot", picture, "--max-statements", "1000")  # a reversed space: any font
+        # a reversed space is all text colour in any font: no character ROM needed
+        c64tc("run", listing, "--screenshot", picture, "--max-statements", "1000")
         image = Image.open(picture).convert("RGB")
         x, y = 32 + cursor[1] * 8, 35 + cursor[0] * 8
         lit = sum(image.getpixel((x + i, y + j)) == light_blue for i in range(8) for j in range(8))

@@ -627,7 +627,8 @@ def _detach_disk(disk: Any, write_disk: bool, result: Any) -> None:
 
 CURSOR_COLOUR, BLINK_ON = 0x0286, 0xCF  # COLOR and BLNON, see toolchain/c64/editor.py
 # the stops after which the C64's editor waits for a typed line, its cursor blinking
-WAITS_FOR_A_LINE = frozenset({Stop.END, Stop.RETURNED, Stop.READY, Stop.BREAK, Stop.ERROR, Stop.INPUT_EXHAUSTED})
+WAITS_FOR_A_LINE = frozenset({Stop.END, Stop.RETURNED, Stop.READY, Stop.BREAK, Stop.ERROR,
+                              Stop.INPUT_EXHAUSTED})
 
 
 class Pictures:
