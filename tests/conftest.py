@@ -62,56 +62,12 @@ def shared_path(*parts: str) -> Path:
 
 
 def play_on_terminal(arguments: list[str], answers: list[str]) -> tuple[int, list[str]]:
-    """Run ``c64tc arguments`` on a pseudo-terminal, typing each answer when the
-    program has had time to ask; the exit status and the non-empty lines shown."""
-    import os
-    import pty
-    import select
-    import subprocess
-    import sys
-    import time
+    """Run ``c64tc arguments`` on a pseudo-terminal (tests/pseudo_terminal.py), typing
+    each answer when the program waits for a line; the exit status and the non-empty
+    lines shown until it ended."""
+    from tests.pseudo_terminal import PseudoTerminal
 
-    master, slave = pty.openpty()
-    process = subprocess.Popen([sys.executable, "-m", "toolchain", *arguments],
-                               stdin=slave, stdout=slave, stderr=slave, close_fds=True)
-    os.close(slave)
-    output = b""
-
-    def read_for(seconds: float) -> bool:
-        """Read what the program shows for ``seconds``; whether anything came."""
-        nonlocal output
-        before = len(output)
-        end = time.time() + seconds
-        while time.time() < end:
-            if select.select([master], [], [], 0.05)[0]:
-                try:
-                    output += os.read(master, 4096)
-                except OSError:
-                    break
-        return len(output) > before
-
-    def wait_for_prompt(start: int) -> None:
-        """Until something came after ``start`` (the program's first words, or the
-        echo of the last answer) and then all went quiet for a while: the program
-        waits.  Robust on a loaded machine, where start-up is slow."""
-        deadline = time.time() + 20
-        while len(output) <= start and time.time() < deadline:
-            read_for(0.1)
-        while read_for(0.4) and time.time() < deadline:
-            pass
-
-    shown = 0
-    for answer in answers:
-        wait_for_prompt(shown)
-        shown = len(output)
-        os.write(master, answer.encode() + b"\r")
-    # everything the program shows until it ends (a loaded machine starts Python slowly:
-    # a fixed pause lost the last lines), then what is still in the terminal's buffer
-    deadline = time.time() + 20
-    while process.poll() is None and time.time() < deadline:
-        read_for(0.1)
-    read_for(0.2)
-    returncode = process.wait(timeout=20)
-    os.close(master)
-    lines = output.decode(errors="replace").replace("\r", "").split("\n")
-    return returncode, [line.rstrip() for line in lines if line.strip()]
+    with PseudoTerminal.c64tc(*arguments) as terminal:
+        for answer in answers:
+            terminal.answer(answer)
+        return terminal.finish(), terminal.lines()

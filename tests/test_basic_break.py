@@ -209,11 +209,11 @@ def test_machine_code_has_no_lines(tmp_path: Path) -> None:
 
 
 def test_a_script_s_mistakes_are_reported_before_anything_runs(tmp_path: Path) -> None:
-    result = run(tmp_path, LOOP, "vars\nfly\nbreak 300\nbreak x\n", "--break-line", "20")
+    result = run(tmp_path, LOOP, "vars\ndel 20 30\nbreak 300\nbreak x\n", "--break-line", "20")
     assert result.exit_code == 1
     script = tmp_path / "commands.txt"
     assert [line for line in result.output.splitlines() if ": error: " in line] == [
-        f"{script}:2:1: error: unknown command fly (help lists them)",
+        f"{script}:2:5: error: del takes one line number",
         f"{script}:3:7: error: line 300 is not in the program (its lines: 10-70)",
         f"{script}:4:7: error: break takes one line number",
     ]
@@ -236,7 +236,7 @@ def test_typed_commands_on_a_terminal(tmp_path: Path) -> None:
     assert status == 0
     assert shown[:9] == [" .333333333", "BREAK AT LINE 50", "(LINE 50) vars s", "S = .333333333",
                          "(LINE 50) g", " 1", "BREAK AT LINE 50", "(LINE 50) fly",
-                         "error: unknown command fly (help lists them)"]
+                         "?SYNTAX  ERROR"]  # not a command: a BASIC statement, as the C64 reads it
     assert shown[9:11] == ["(LINE 50) vars i", "I = 2"]
 
 
@@ -300,3 +300,84 @@ def test_the_order_is_the_real_rom_s(tmp_path: Path) -> None:
         names.append(name(address))
         address += word(address + 2)
     assert names == [shown.removeprefix("DIM ").split()[0].split("(")[0] for shown in ORDER_SHOWN]
+
+
+# -- BASIC statements at a break (issue 26, item 8) -----------------------------------------------------
+
+STATEMENTS = """\
+10 dim a$(5):for i=1 to 3
+20 a$(i)="n"+str$(i)
+30 print i;a$(i);a$(3)
+40 next
+50 print "end";i
+"""
+
+
+def test_print_and_assignments_at_a_break_see_and_change_the_program_s_variables(tmp_path: Path) -> None:
+    """PRINT (and ?) show the values the program has, as its own PRINT would; an
+    assignment changes them for the program, which goes on with them after g."""
+    result = run(tmp_path, STATEMENTS, 'print i*2\n? a$(1);"/";a$(2)\ni=2\na$(3)="x"\nprint a$(3)\ng\nx\n',
+                 "--break-line", "30")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert after(lines, "print i*2") == [" 2"]  # the program's own PRINT of 2 says " 2 "
+    assert after(lines, '? a$(1);"/";a$(2)') == ["N 1/"]
+    assert after(lines, "i=2") == [] and after(lines, 'a$(3)="x"') == []
+    assert after(lines, "print a$(3)") == ["X"]
+    # the program goes on with the values given at the break: line 30 prints i=2, a$(2) (not
+    # set: line 20 ran for i=1) and a$(3)="X"; its next round sets a$(3) again
+    assert [line for line in lines if line.strip()][-4:] == [" 2 X", " 3 N 3N 3", "END 4", "READY."]
+
+
+def test_statements_at_a_break_error_as_basic_does_and_the_run_goes_on(tmp_path: Path) -> None:
+    """A mistake is BASIC's error in direct mode (no line number), and the program is
+    still stopped there: g goes on."""
+    result = run(tmp_path, STATEMENTS, 'print i*\nprint "a"+1\nprint a$(9)\ni$=1\ng\nx\n',
+                 "--break-line", "30")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert after(lines, "print i*") == ["?SYNTAX  ERROR"]
+    assert after(lines, 'print "a"+1') == ["?TYPE MISMATCH  ERROR"]
+    assert after(lines, "print a$(9)") == ["?BAD SUBSCRIPT  ERROR"]
+    assert after(lines, "i$=1") == ["?TYPE MISMATCH  ERROR"]
+    assert "END 4" in lines  # the program ran to its end
+    assert result.stderr.startswith("program ended")
+
+
+def test_statements_that_would_leave_the_break_are_refused(tmp_path: Path) -> None:
+    result = run(tmp_path, STATEMENTS, "goto 50\nnext i\n50 print 1\ncont\nx\n", "--break-line", "30")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert after(lines, "goto 50")[0].startswith("GOTO would leave the stopped program")
+    assert after(lines, "next i")[0].startswith("NEXT would leave the stopped program")
+    assert after(lines, "50 print 1")[0].startswith("a numbered line would change the program")
+    assert lines.count("BREAK AT LINE 30") == 2  # cont goes on, as g: to the next stop
+    assert "END 4" in lines
+
+
+def test_statements_typed_on_a_terminal(tmp_path: Path) -> None:
+    program = listing(tmp_path, STATEMENTS)
+    status, shown = play_on_terminal(["run", str(program), "--break-line", "30"],
+                                     ["print i*2", "i=3", "print a$(", "x"])
+    assert status == 0
+    assert shown[:7] == ["BREAK AT LINE 30", "(LINE 30) print i*2", " 2", "(LINE 30) i=3",
+                         "(LINE 30) print a$(", "?SYNTAX  ERROR", "(LINE 30) x"]
+    assert shown[7:9] == [" 3", "END 4"]  # i=3: the loop's last round (a$(3) not set yet)
+
+
+def test_help_fits_80_columns(tmp_path: Path) -> None:
+    result = run(tmp_path, STATEMENTS, "help\nx\n", "--break-line", "30")
+    shown = after(result.stdout.splitlines(), "help")
+    assert any(line.startswith("STATEMENT") for line in shown)
+    assert max(len(line) for line in shown) <= 80
+
+
+def test_list_and_functions_at_a_break(tmp_path: Path) -> None:
+    """LIST prints the program as the C64 lists it; a function defined at the break
+    works on the program's variables."""
+    result = run(tmp_path, STATEMENTS, "list 20-30\ndef fn t(x)=x*3\nprint fn t(i)\nx\n",
+                 "--break-line", "30")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert after(lines, "list 20-30") == ['20 A$(I)="N"+STR$(I)', "30 PRINT I;A$(I);A$(3)"]
+    assert after(lines, "print fn t(i)") == [" 3"]

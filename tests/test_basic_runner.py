@@ -429,11 +429,13 @@ def test_wait_for_a_key_and_peek_of_the_key_count() -> None:
     assert stop is Stop.INPUT_EXHAUSTED
 
 
-def test_cli_max_cycles_bounds_each_sys(tmp_path: Path) -> None:
+def test_cli_max_cycles_bounds_the_runs_c64_time_basic_and_its_sys(tmp_path: Path) -> None:
+    """One limit for the run (issue 22): the POKEs take BASIC's time, the SYS the rest."""
     (tmp_path / "spin.bas").write_text("10 poke 828,76:poke 829,60:poke 830,3:sys 828\n")  # JMP $033C
-    result = CliRunner().invoke(main, ["run", str(tmp_path / "spin.bas"), "--max-cycles", "10000"])
+    result = CliRunner().invoke(main, ["run", str(tmp_path / "spin.bas"), "--max-cycles", "100000"])
     assert result.exit_code == 2
-    assert result.stderr.startswith("SYS 828: stopped after 1000")  # within one instruction
+    assert result.stderr.startswith("SYS 828: stopped after ")
+    assert ", 100,00" in result.stderr  # the run's cycles: within one instruction of the limit
 
 
 def test_peek_reads_what_machine_code_wrote_to_the_screen() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 import shutil
 import subprocess
 from collections.abc import Callable
@@ -14,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 from d64 import DiskImage  # type: ignore[import-untyped]
 
+from toolchain.c64.drive import Drive
 from toolchain.cli import main
 from toolchain.disk import check, d64
 from toolchain.disk.formats import D64
@@ -268,3 +270,47 @@ def test_d64_fsck_command_agrees_on_one_image(base: bytes, tmp_path: Path) -> No
     theirs = subprocess.run([command, "-q", str(image)], capture_output=True, timeout=60)
     assert theirs.returncode == 1 and b"unfixed errors" in theirs.stderr
     assert CliRunner().invoke(main, ["d64", "validate", str(image)]).exit_code == 1
+
+
+# -- the drive reads a damaged disk as the checker does -------------------------------------------
+_BROKEN_AT = re.compile(r"(?:links back to|links to|starts at) (\d+)/(\d+)(?:, which is not on the disk)?$")
+
+
+def _read_on_the_drive(drive: Drive, entry: check.FileEntry) -> bytes | str:
+    """The file's bytes as OPEN and GET# read them from the drive, or its error message."""
+    drive.open(2, entry.raw_name + b"," + entry.file_type[:1].encode() + b",R")
+    if not drive.status_text().startswith("00,"):
+        return drive.status_text()
+    data = bytearray()
+    while (answer := drive.talk_byte(2)) is not None:
+        data.append(answer[0])
+        if answer[1]:
+            break
+    drive.close(2)
+    return bytes(data)
+
+
+@pytest.mark.parametrize("name", sorted(DAMAGES))
+def test_the_drive_reads_each_file_as_the_checker_does(base: bytes, name: str) -> None:
+    """One walk of the chains (toolchain/disk/chains.py) for the drive and the checker:
+    a file the checker can read comes out of the drive byte for byte; one whose chain
+    loops or leaves the disk is the drive's 66, ILLEGAL TRACK OR SECTOR at the very
+    link the checker's finding names."""
+    data = damaged(base, name)
+    report = check.check(data, D64)
+    drive = Drive(data)
+    compared = 0
+    for entry in report.files:
+        if entry.file_type not in ("PRG", "SEQ", "USR") or not entry.closed:
+            continue  # REL is beyond the drive's model; an unclosed file is 60, WRITE FILE OPEN
+        found = _read_on_the_drive(drive, entry)
+        broken = _BROKEN_AT.search(entry.unreadable or "")
+        if entry.unreadable is None:
+            assert found == report.read(entry), entry.label
+        elif broken:
+            track, sector = (int(number) % 100 for number in broken.groups())
+            assert found == f"66,ILLEGAL TRACK OR SECTOR,{track:02d},{sector:02d}", entry.unreadable
+        else:
+            continue
+        compared += 1
+    assert compared >= 8

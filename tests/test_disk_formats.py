@@ -139,6 +139,41 @@ def test_wildcards_match_as_the_dos_does(named: Path, pattern: str, names: list[
     assert [f.name for f in d64.directory(named, pattern).files] == names
 
 
+@pytest.fixture
+def shifted_space(tmp_path: Path) -> Path:
+    """A disk with "LANG"NAME (a shifted space inside the name, the classic directory
+    trick: LIST shows NAME after the closing quote) and LANGX."""
+    image = tmp_path / "lang.d64"
+    d64.create(image, "names", "nm")
+    d64.add_files(image, [d64.NewFile("lang-name", b"\x01\x08L"), d64.NewFile("langx", b"\x01\x08X")])
+    data = bytearray(image.read_bytes())
+    data[check.check(bytes(data), FORMATS["d64"]).files[0].entry_offset + 5 + 4] = 0xA0
+    image.write_bytes(bytes(data))
+    return image
+
+
+def test_a_name_ends_at_its_first_shifted_space_as_the_dos_compares_it(shifted_space: Path) -> None:
+    # measured: the 1541 finds "LANG"NAME for LANG (tests/data/drive/pattern-types), and so
+    # do c1541's read, list and delete (VICE 3.10: cbmdos_parse_wildcard_compare)
+    assert d64.extract(shifted_space, "lang") == b"\x01\x08L"
+    assert [f.name for f in d64.directory(shifted_space, "lang").files] == ["LANG{$a0}NAME"]
+    assert [f.name for f in d64.directory(shifted_space, "lang?").files] == ["LANGX"]
+    assert d64.remove(shifted_space, "lang") == ["LANG{$a0}NAME"]
+    assert [f.name for f in d64.directory(shifted_space).files] == ["LANGX"]
+
+
+def test_c1541_finds_the_same_file_for_a_name_with_a_shifted_space(shifted_space: Path,
+                                                                   tmp_path: Path) -> None:
+    c1541 = shutil.which("c1541")
+    if c1541 is None:
+        pytest.skip("VICE's c1541 is not on the PATH")
+    for pattern in ("lang", "lang?", "lang*", "l??g"):
+        out = tmp_path / "read.prg"
+        subprocess.run([c1541, str(shifted_space), "-read", pattern, str(out)], capture_output=True,
+                       check=True, timeout=60)
+        assert out.read_bytes() == d64.extract(shifted_space, pattern), pattern
+
+
 def test_extract_names_files_safely_with_their_type(named: Path, tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     folder = tmp_path / "out"

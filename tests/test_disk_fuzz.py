@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from toolchain.cli import main
 from toolchain.disk import check, d64
 from toolchain.disk.formats import BLOCK, FORMATS, DiskFormat
+from toolchain.disk.names import shown_name
 
 
 def _made_image(disk: DiskFormat) -> bytes:
@@ -104,8 +105,11 @@ def run_every_command(data: bytes, name: str) -> None:
                 assert after == data, f"{where} changed the image"
                 continue
             before_files = check.check(data, disk).files
-            touched = {e.entry_offset for e in before_files
-                       if e.name.lower() in command[2:] or (command[0] == "rm" and e.name.startswith("D"))}
+            # the files the command names, by their names as the DOS compares them: up to
+            # the first shifted space (as the 1541 and c1541 find "R"NAME for R)
+            named = {e.entry_offset: shown_name(e.raw_name.split(b"\xa0")[0]) for e in before_files}
+            touched = {place for place, shown in named.items()
+                       if shown.lower() in command[2:] or (command[0] == "rm" and shown.startswith("D"))}
             now = _readable(after, disk)
             for place, kept in _readable(data, disk).items():
                 if place not in touched:

@@ -4,53 +4,26 @@ runs it (keys without Enter, cursor keys, Esc, Ctrl-C, SIGTERM, a small window).
 
 from __future__ import annotations
 
-import fcntl
 import os
-import pty
 import select
 import signal
-import struct
-import subprocess
 import sys
 import termios
-import time
 from collections.abc import Callable, Iterator
 
 import pytest
 
-from tests.conftest import REPO
+from tests.pseudo_terminal import DEADLINE, PseudoTerminal, pty_pair, read_available, set_size
 from toolchain.diagnostics import UserError
 from toolchain.display.ansi import ColourDepth
 from toolchain.display.live import LiveScreen
 from toolchain.display.state import ScreenImage
 
 
-def _set_size(fd: int, columns: int, lines: int) -> None:
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
-
-
-def _read_available(master: int, seconds: float = 0.2) -> bytes:
-    """What the terminal received, until it has been quiet for a moment (or
-    ``seconds`` have passed)."""
-    data = b""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if not select.select([master], [], [], 0.03)[0]:
-            break
-        try:
-            data += os.read(master, 65536)
-        except OSError:
-            break
-    return data
-
-
 @pytest.fixture
 def terminal() -> Iterator[tuple[int, int]]:
-    master, slave = pty.openpty()
-    _set_size(slave, 80, 30)
-    yield master, slave
-    os.close(master)
-    os.close(slave)
+    with pty_pair(80, 30) as ends:
+        yield ends
 
 
 class Clock:
@@ -78,7 +51,7 @@ def test_frames_are_limited_drawn_by_difference_and_the_terminal_restored(termin
                     depth=ColourDepth.TRUE_COLOUR) as live:
         assert termios.tcgetattr(slave)[3] & termios.ICANON == 0
         assert live.maybe_draw(provider(blank), "status one")
-        first = _read_available(master)
+        first = read_available(master)
         assert b"\x1b[?1049h" in first and b"status one" in first and len(first) > 1000
         assert not any(live.maybe_draw(provider(blank)) for _ in range(100))  # not due yet
         assert len(built) == 1
@@ -86,11 +59,11 @@ def test_frames_are_limited_drawn_by_difference_and_the_terminal_restored(termin
         codes[41] = 0x01  # an A at row 1, column 1
         clock.now += 1 / 30
         assert live.maybe_draw(provider(ScreenImage(bytes(codes))))
-        second = _read_available(master)
+        second = read_available(master)
         assert b"\x1b[4;6H" in second and b"A" in second and len(second) < 100  # one cell moved
         clock.now += 1 / 30
-        assert live.maybe_draw(provider(ScreenImage(bytes(codes)))) and _read_available(master) == b""
-    assert b"\x1b[?1049l" in _read_available(master)
+        assert live.maybe_draw(provider(ScreenImage(bytes(codes)))) and read_available(master) == b""
+    assert b"\x1b[?1049l" in read_available(master)
     assert termios.tcgetattr(slave) == before
 
 
@@ -101,81 +74,43 @@ def test_the_terminal_is_restored_after_an_exception(terminal: tuple[int, int]) 
         live.draw(ScreenImage.blank())
         raise RuntimeError("boom")
     assert termios.tcgetattr(slave) == before
-    assert _read_available(master).endswith(b"\x1b[?25h\x1b[?1049l")
+    assert read_available(master).endswith(b"\x1b[?25h\x1b[?1049l")
     assert signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, signal.default_int_handler)
 
 
 def test_a_small_terminal_is_refused_with_a_message(terminal: tuple[int, int]) -> None:
     master, slave = terminal
-    _set_size(slave, 40, 25)
+    set_size(slave, 40, 25)
     with pytest.raises(UserError, match="40x25; the C64 screen needs at least 40x26"):
         LiveScreen(input_fd=slave, output_fd=slave).__enter__()
-    assert _read_available(master, 0.05) == b""  # nothing drawn, nothing to restore
+    assert read_available(master) == b""  # nothing drawn, nothing to restore
 
 
 def test_keys_arrive_without_enter(terminal: tuple[int, int]) -> None:
     master, slave = terminal
     with LiveScreen(input_fd=slave, output_fd=slave) as live:
         os.write(master, b"q\x1b[D")
-        time.sleep(0.05)
+        assert select.select([slave], [], [], DEADLINE)[0]  # the keys have arrived
         assert live.poll_keys() == [0x51, 0x9D]
         assert live.poll_keys() == []
 
 
 # -- the demo, as a user runs it -----------------------------------------------------------------
 
-class Demo:
+def demo_on_terminal(columns: int = 80, lines: int = 30) -> PseudoTerminal:
     """``python -m toolchain.display.live_demo`` on a pseudo-terminal of its own
     (its controlling terminal, so Ctrl-C is SIGINT as for a user)."""
-
-    def __init__(self, columns: int = 80, lines: int = 30) -> None:
-        self.master, self.slave = pty.openpty()
-        _set_size(self.slave, columns, lines)
-        self.attributes = termios.tcgetattr(self.slave)
-        environment = dict(os.environ, COLORTERM="truecolor", PYTHONPATH=str(REPO))
-
-        def controlling_terminal() -> None:
-            os.setsid()
-            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-
-        self.process = subprocess.Popen([sys.executable, "-m", "toolchain.display.live_demo"], cwd=REPO,
-                                        stdin=self.slave, stdout=self.slave, stderr=self.slave,
-                                        env=environment, preexec_fn=controlling_terminal)
-        self.output = b""
-
-    def wait_for(self, text: bytes, seconds: float = 10.0) -> bytes:
-        """Output up to ``text``'s appearance (fails after ``seconds``)."""
-        start = len(self.output)
-        end = time.monotonic() + seconds
-        while text not in self.output[start:] and time.monotonic() < end:
-            self.output += _read_available(self.master, 0.05)
-        assert text in self.output[start:], self.output[start:][-500:]
-        return self.output[start:]
-
-    def type(self, data: bytes) -> None:
-        os.write(self.master, data)
-
-    def finish(self) -> int:
-        code = self.process.wait(timeout=10)
-        self.output += _read_available(self.master, 0.1)
-        return code
-
-    def close(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
-        os.close(self.master)
-        os.close(self.slave)
+    return PseudoTerminal([sys.executable, "-m", "toolchain.display.live_demo"], size=(columns, lines),
+                          environment={"COLORTERM": "truecolor"})
 
 
 @pytest.fixture
-def demo() -> Iterator[Demo]:
-    running = Demo()
-    yield running
-    running.close()
+def demo() -> Iterator[PseudoTerminal]:
+    with demo_on_terminal() as running:
+        yield running
 
 
-def test_demo_draws_echoes_keys_and_ends_on_ctrl_c_with_the_terminal_restored(demo: Demo) -> None:
+def test_demo_draws_echoes_keys_and_ends_on_ctrl_c_with_the_terminal_restored(demo: PseudoTerminal) -> None:
     shown = demo.wait_for(b"Ctrl-C ends")
     assert b"\x1b[?1049h" in shown and b"READY." in shown and b";48;2;53;40;121m" in shown  # on blue
     demo.type(b"a")  # no Enter
@@ -191,7 +126,7 @@ def test_demo_draws_echoes_keys_and_ends_on_ctrl_c_with_the_terminal_restored(de
     assert termios.tcgetattr(demo.slave) == demo.attributes
 
 
-def test_demo_restores_the_terminal_on_sigterm(demo: Demo) -> None:
+def test_demo_restores_the_terminal_on_sigterm(demo: PseudoTerminal) -> None:
     demo.wait_for(b"Ctrl-C ends")
     demo.process.send_signal(signal.SIGTERM)
     assert demo.finish() == 128 + signal.SIGTERM
@@ -200,10 +135,7 @@ def test_demo_restores_the_terminal_on_sigterm(demo: Demo) -> None:
 
 
 def test_demo_in_a_small_window_says_so() -> None:
-    small = Demo(columns=39, lines=30)
-    try:
+    with demo_on_terminal(columns=39, lines=30) as small:
         assert small.finish() == 1
         assert b"the terminal is 39x30; the C64 screen needs at least 40x26" in small.output
         assert termios.tcgetattr(small.slave) == small.attributes
-    finally:
-        small.close()

@@ -140,43 +140,26 @@ def test_pictures_show_the_cursor_where_the_editor_waits(tmp_path: Path) -> None
 
 # -- 2. a long run shows a progress line on a terminal, and says how far it got ------------------
 
-def _on_a_terminal(arguments: list[str], folder: Path, interrupt_after: str | None = None,
-                   seconds: float = 60) -> tuple[int, str, bytes]:
-    """``c64tc arguments`` with standard input and standard error on a pseudo-terminal and
-    standard output piped into a file (`c64tc run l.bas >out` typed in a shell); Ctrl-C
-    (SIGINT) once ``interrupt_after`` has been shown.  The exit status, what the terminal
-    showed, what went into the file."""
-    import os
-    import pty
-    import select
-    import signal
-    import subprocess
+def _on_a_terminal(arguments: list[str], folder: Path,
+                   interrupt_after: str | None = None) -> tuple[int, str, bytes]:
+    """``c64tc arguments`` typed in a shell as `c64tc run l.bas >out`: standard input and
+    standard error on a terminal (tests/pseudo_terminal.py), standard output into a
+    file; Ctrl-C typed once ``interrupt_after`` has been shown.  The exit status, what
+    the terminal showed, what went into the file."""
     import sys
-    import time
 
-    master, slave = pty.openpty()
+    from tests.pseudo_terminal import PseudoTerminal
+
     out = folder / "out"
-    with out.open("wb") as stdout:
-        process = subprocess.Popen([sys.executable, "-m", "toolchain", *arguments], stdin=slave,
-                                   stdout=stdout, stderr=slave, close_fds=True)
-    os.close(slave)
-    shown = b""
-    deadline = time.monotonic() + seconds
-    interrupted = False
-    while time.monotonic() < deadline:
-        if select.select([master], [], [], 0.05)[0]:
-            try:
-                shown += os.read(master, 4096)
-            except OSError:
-                break
-        elif process.poll() is not None:
-            break
-        if interrupt_after is not None and not interrupted and interrupt_after.encode() in shown:
-            process.send_signal(signal.SIGINT)
-            interrupted = True
-    returncode = process.wait(timeout=30)
-    os.close(master)
-    return returncode, shown.decode(errors="replace"), out.read_bytes()
+    command = ["sh", "-c", 'out="$1"; shift; exec "$@" >"$out"', "sh", str(out),
+               sys.executable, "-m", "toolchain", *arguments]
+    with PseudoTerminal(command, screen=None) as terminal:
+        if interrupt_after is not None:
+            terminal.wait_for(interrupt_after.encode())
+            terminal.type(b"\x03")  # Ctrl-C, as the user types it: SIGINT from the terminal
+        status = terminal.finish()
+        shown = terminal.output
+    return status, shown.decode(errors="replace"), out.read_bytes()
 
 
 def test_a_long_basic_run_shows_where_it_is_on_the_terminal_while_its_output_is_piped(

@@ -420,7 +420,7 @@ def test_a_file_without_labels_is_an_error(tmp_path: Path, built: tuple[Path, Pa
 
 def test_mistakes_in_the_commands_are_reported_with_their_place_and_nothing_runs(
         built: tuple[Path, Path], tmp_path: Path) -> None:
-    result = monitor(built, tmp_path, "r\nfoo 1\nm 10000\nbreak .nowhere\nbreak 3400 if A = 1\nio\n"
+    result = monitor(built, tmp_path, "r\nfoo 1\nm 10000\nbreak .nowhere\nbreak 3400 if A = 1\ndump\n"
                      'll "missing.labels"\n')
     assert result.exit_code == 1
     assert result.stdout == ""
@@ -430,7 +430,7 @@ def test_mistakes_in_the_commands_are_reported_with_their_place_and_nothing_runs
         f"{path}:3:3: error: $10000 is not an address ($0000-$FFFF)",
         f"{path}:4:7: error: unknown label .nowhere (labels come from --labels, 'al' and 'll')",
         f"{path}:5:17: error: unexpected '='",
-        f"{path}:6:1: error: 'io' is a command of VICE's monitor that c64tc's monitor does not have "
+        f"{path}:6:1: error: 'dump' is a command of VICE's monitor that c64tc's monitor does not have "
         "(help lists the commands)",
         f"{path}:7:1: error: missing.labels: cannot read: No such file or directory",
         "6 errors; no output written"]
@@ -585,53 +585,19 @@ def test_help_lists_the_commands(loop: Path) -> None:
 
 def session_on_terminal(arguments: list[str], typed: list[str]) -> tuple[int, list[str]]:
     """Run ``c64tc arguments`` on a pseudo-terminal that is its controlling terminal (so
-    that Ctrl-C, "\\x03", is a SIGINT), typing each line when the output has gone quiet;
-    the exit status and the lines shown."""
-    import fcntl
-    import os
-    import pty
-    import select
-    import subprocess
-    import sys
-    import termios
-    import time
+    that Ctrl-C, "\\x03", is a SIGINT), typing each line when the monitor waits for one
+    and Ctrl-C once the program it runs has been computing a while; the exit status and
+    the lines shown."""
+    from tests.pseudo_terminal import PseudoTerminal
 
-    master, slave = pty.openpty()
-
-    def controlling_terminal() -> None:
-        os.setsid()
-        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-
-    process = subprocess.Popen([sys.executable, "-m", "toolchain", *arguments], stdin=slave, stdout=slave,
-                               stderr=slave, close_fds=True, preexec_fn=controlling_terminal)
-    os.close(slave)
-    output = b""
-
-    def quiet(seconds: float = 0.5, limit: float = 20) -> None:
-        """Until something new was shown and then nothing for ``seconds``."""
-        nonlocal output
-        before = len(output)
-        deadline, last = time.time() + limit, time.time()
-        while (len(output) == before or time.time() - last < seconds) and time.time() < deadline:
-            if select.select([master], [], [], 0.05)[0]:
-                try:
-                    output += os.read(master, 4096)
-                except OSError:
-                    return
-                last = time.time()
-
-    try:
+    with PseudoTerminal.c64tc(*arguments) as terminal:
         for line in typed:
-            quiet()
-            os.write(master, line.encode() + (b"" if line == "\x03" else b"\r"))
-        quiet()
-        status = process.wait(timeout=20)
-    finally:
-        if process.poll() is None:
-            process.kill()
-        os.close(master)
-    lines = output.decode(errors="replace").replace("\r", "").split("\n")
-    return status, [line.rstrip() for line in lines if line.strip()]
+            if line == "\x03":
+                terminal.wait_until_busy()
+                terminal.type(b"\x03")
+            else:
+                terminal.answer(line)
+        return terminal.finish(), terminal.lines()
 
 
 @pytest.mark.slow

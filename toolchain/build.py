@@ -147,7 +147,7 @@ def _dialogue(prg: Prg, name: str, sys: int | None, typed: str, expect: tuple[st
               max_statements: int | None, max_cycles: int) -> CheckResult:
     """A dialogue's outcome depends only on the program and the check: worked out once
     per process (the tests build the same programs many times)."""
-    from toolchain.c64.run import Keyboard, Stop, program_from_prg, run_program
+    from toolchain.c64.run import DEFAULT_RUN_CYCLES, Keyboard, Stop, program_from_prg, run_program
 
     check_name = "dialogue"
     try:
@@ -155,8 +155,11 @@ def _dialogue(prg: Prg, name: str, sys: int | None, typed: str, expect: tuple[st
     except UserError as exc:
         return CheckResult(check_name, False, exc.report())
     statements = max_statements or DEFAULT_CHECK_STATEMENTS
-    result, machine = run_program(program, Keyboard(typed), max_cycles=max_cycles,
-                                  max_statements=statements)
+    # a BASIC program is bounded by its statement groups, each SYS and USR by max_cycles
+    result, machine = run_program(program, Keyboard(typed),
+                                  max_cycles=DEFAULT_RUN_CYCLES if program.is_basic else max_cycles,
+                                  max_statements=statements,
+                                  max_call_cycles=max_cycles if program.is_basic else None)
     if program.is_basic:
         allowed = {Stop.END} | ({Stop.STATEMENT_LIMIT} if max_statements is not None else set())
         if result.stop not in allowed:

@@ -6,7 +6,7 @@ being misread ("build/seeds.d64 is a D64 disk image, not a BASIC program: ...").
 
 * :func:`classify` tells from a file's bytes (and name) which :class:`Kind` it is:
   BASIC listing (petcat text), assembler source (Profi-Ass, as text or saved as a
-  BASIC program), MSE dump, other text, PRG with BASIC lines, machine-code PRG,
+  BASIC program), MSE dump, MLX listing, other text, PRG with BASIC lines, machine-code PRG,
   disk or tape image, SID tune (PSID/RSID), other binary data, or empty;
 * :func:`read_input` reads an argument: a file, ``-`` (standard input) or
   ``IMAGE:NAME`` (a file on a disk image, ``build/seeds.d64:"fox hunt"``);
@@ -44,6 +44,7 @@ class Kind(Enum):
     ASSEMBLER_SOURCE = "assembler source (Profi-Ass text)"
     TOKENIZED_ASSEMBLER_SOURCE = "assembler source saved as a BASIC program (Profi-Ass)"
     MSE_DUMP = "an MSE hex dump"
+    MLX_LISTING = "an MLX listing (COMPUTE!'s machine-code rows)"
     TEXT = "a text file"
     BASIC_PRG = "a BASIC program (PRG)"
     MACHINE_CODE_PRG = "a machine-code PRG"
@@ -58,7 +59,8 @@ PRG_KINDS = frozenset({Kind.BASIC_PRG, Kind.TOKENIZED_ASSEMBLER_SOURCE, Kind.MAC
 #: The kinds that are BASIC lines (a Profi-Ass source saved as a BASIC program is too).
 BASIC_LINES = frozenset({Kind.BASIC_PRG, Kind.TOKENIZED_ASSEMBLER_SOURCE})
 #: The kinds that are text a person typed.
-TEXT_KINDS = frozenset({Kind.BASIC_LISTING, Kind.ASSEMBLER_SOURCE, Kind.MSE_DUMP, Kind.TEXT})
+TEXT_KINDS = frozenset({Kind.BASIC_LISTING, Kind.ASSEMBLER_SOURCE, Kind.MSE_DUMP, Kind.MLX_LISTING,
+                        Kind.TEXT})
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +86,7 @@ class FileKind:
 
 _MSE_LINE = re.compile(r"\s*[0-9a-f]{4}\s*:(\s*[0-9a-z]{2}){2,9}\s*$", re.IGNORECASE)
 _MSE_HEADER = re.compile(r"\s*programm\s*:", re.IGNORECASE)
+_MLX_1984_ROW = re.compile(r"\s*\d{1,5}\s*:\s*\d{1,3}(\s*,\s*\d{1,3}){6}\s*$")
 _LINE_NUMBER = re.compile(r"[ \t]*(\d+)")
 _WORD = re.compile(r"[a-z_][a-z0-9_]*")
 # `name = value` with a decimal value (or a name) is a definition in Profi-Ass and an
@@ -173,7 +176,9 @@ def _text_kind(text: str) -> Kind:
         return Kind.TEXT
     dump_lines = sum(1 for line in lines if _MSE_LINE.match(line) or _MSE_HEADER.match(line))
     if dump_lines * 2 > len(lines):
-        return Kind.MSE_DUMP
+        return _dump_kind(lines)
+    if sum(1 for line in lines if _MLX_1984_ROW.match(line)) * 2 > len(lines):
+        return Kind.MLX_LISTING
     assembler, other, numbered = assembler_statements(text)
     # A BASIC listing has no line an assembler alone takes; a quarter is plenty for a
     # source (the 64'er corpus: BASIC listings 0 of 60, sources 45% to 93% of lines)
@@ -182,6 +187,25 @@ def _text_kind(text: str) -> Kind:
     if numbered * 2 > len(lines):
         return Kind.BASIC_LISTING
     return Kind.TEXT
+
+
+_ROWS_LOOKED_AT = 400  # enough to tell, and bounded work on any input
+
+
+def _dump_kind(lines: list[str]) -> Kind:
+    """An MSE dump and a new-MLX listing look alike (an address, eight hex bytes, a
+    checksum): the checksums tell them apart, MSE's winning ties (and its header)."""
+    from toolchain import mse
+    from toolchain.typein import mlx
+
+    if any(_MSE_HEADER.match(line) for line in lines):
+        return Kind.MSE_DUMP
+    text = "\n".join(lines[:_ROWS_LOOKED_AT])
+    fits_mse = sum(1 for row in mse.parse(text).lines
+                   if mse.checksum(row.address, row.data) == row.printed_checksum)
+    fits_mlx = sum(1 for row in mlx.parse(text, format=mlx.Format.MLX_1985).rows
+                   if mlx.checksum(row.address, row.data) == row.printed_checksum)
+    return Kind.MLX_LISTING if fits_mlx > fits_mse else Kind.MSE_DUMP
 
 
 def _disk_kind(data: bytes) -> FileKind | None:
@@ -235,12 +259,13 @@ def classify(data: bytes, name: str = "") -> FileKind:
     ``.prg``, a PRG on a disk, standard input) or binary data.
 
     Text (no 0 byte, hardly any control characters) is an MSE dump when most lines
-    are dump lines, assembler source when at least a quarter of its statements are
-    ones only an assembler takes (instructions, directives, ``*=``, ``name = $hex``;
-    REM, comments and decimal definitions count for neither), a BASIC listing when
-    most lines start with a line number, and other text otherwise.  A disk or tape
-    image is known by its size or signature, a BASIC program by lines that chain
-    (as LOAD relinks them) and ascend."""
+    are dump lines (an MLX listing when the new MLX's checksums fit more of them than
+    MSE's), an MLX listing when most lines are MLX's decimal rows, assembler source
+    when at least a quarter of its statements are ones only an assembler takes
+    (instructions, directives, ``*=``, ``name = $hex``; REM, comments and decimal
+    definitions count for neither), a BASIC listing when most lines start with a line
+    number, and other text otherwise.  A disk or tape image is known by its size or
+    signature, a BASIC program by lines that chain (as LOAD relinks them) and ascend."""
     if not data:
         return FileKind(Kind.EMPTY)
     tune = _tune_kind(data)
@@ -387,14 +412,16 @@ def fitting_commands(file: InputFile, command: str, disk_names: bool = True,
         return f"`c64tc asm {path}` assembles it, `c64tc list {path}` shows the source"
     if kind is Kind.MSE_DUMP:
         return f"`c64tc mse check {path}` verifies it, `c64tc mse toprg {path}` makes the PRG"
+    if kind is Kind.MLX_LISTING:
+        return f"`c64tc mlx check {path}` verifies it, `c64tc mlx toprg {path}` makes the PRG"
     if kind is Kind.BASIC_PRG:
         return f"`c64tc list {path}` shows it, `c64tc run {path}` runs it"
     if kind is Kind.MACHINE_CODE_PRG:
         load = int.from_bytes(file.data[:2], "little")
         return f"`c64tc disasm {path}` shows its code, `c64tc run {path} --sys {load}` runs it"
     if kind is Kind.TEXT:
-        return ("a BASIC listing has a line number on each line, an MSE dump 'ADDR : bytes checksum' "
-                "lines, assembler source 6502 instructions")
+        return ("a BASIC listing has a line number on each line, an MSE dump or MLX listing 'ADDR : bytes "
+                "checksum' lines, assembler source 6502 instructions")
     return ""
 
 
@@ -418,7 +445,8 @@ class ProgramInput:
 
     name: str  # for messages
     prg: Prg
-    kind: Kind  # BASIC_LISTING, BASIC_PRG, TOKENIZED_ASSEMBLER_SOURCE, MACHINE_CODE_PRG or MSE_DUMP
+    kind: Kind  # BASIC_LISTING, BASIC_PRG, TOKENIZED_ASSEMBLER_SOURCE, MACHINE_CODE_PRG, MSE_DUMP or
+    # MLX_LISTING
     file: InputFile
     lines: tuple[TokenizedLine, ...] = ()  # a listing's lines, for where each was typed
 
@@ -486,6 +514,10 @@ def read_program(argument: str | Path | InputFile, command: str, wanted: str, ac
         from toolchain import mse
 
         return ProgramInput(file.name, mse.to_prg(mse.parse(as_text(file.data), file.name)), kind, file)
+    if kind is Kind.MLX_LISTING and Kind.MSE_DUMP in accept:  # typed machine code, as an MSE dump is
+        from toolchain.typein import mlx
+
+        return ProgramInput(file.name, mlx.to_prg(mlx.parse(as_text(file.data), file.name)), kind, file)
     if kind is Kind.BINARY and Kind.MACHINE_CODE_PRG in accept and len(file.data) >= 2 \
             and not file.kind.detail:
         kind = Kind.MACHINE_CODE_PRG  # a PRG by another name

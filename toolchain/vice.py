@@ -28,7 +28,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from toolchain.c64.machine import typed_keys
+from toolchain.c64.keyboard import typed_keys
 from toolchain.c64.memory import BASIC_PROGRAM_START
 from toolchain.c64.screen import COLUMNS, ROWS, screen_row_text
 from toolchain.diagnostics import UserError

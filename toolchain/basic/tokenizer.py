@@ -63,6 +63,7 @@ def _line_number_value(digits: str) -> int | None:
     significant = digits.lstrip("0")
     return None if len(significant) > _MOST_DIGITS else int(significant or "0")
 QUESTION_MARK = 0x3F  # typed for PRINT
+PI = 0xFF  # a token of its own: CRUNCH keeps it
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,17 +75,24 @@ class TokenizedLine:
     warning: Diagnostic | None = None  # the line cannot be typed on a C64 (TYPED_LINE)
 
 
-def crunch(units: list[Unit], question_mark_is_print: bool = False) -> bytes:
+def crunch(units: list[Unit], question_mark_is_print: bool = False, shifted_dropped: bool = False) -> bytes:
     """A line's text crunched as the ROM's CRUNCH does ($A57C): keywords outside quotes,
     REM and DATA become tokens (first match in token order).  ``question_mark_is_print``:
     ``?`` becomes PRINT, as for a line typed on a C64 ($A5A4); petcat's text format keeps
-    it a character.  Brace codes (units without a character) are copied as they are."""
+    it a character.  ``shifted_dropped``: a byte of $80 or more (but pi, $FF) where a token
+    could start, outside quotes and REM, is left out, as CRUNCH does with a typed line
+    ($A585: BPL, else skip; DATA too: its check comes after; measured on VICE,
+    tests/data/checksums); petcat's text keeps it.  Brace codes (units without a
+    character) are copied as they are."""
     out = bytearray()
     state = LineState()
     i = 0
     n = len(units)
     while i < n:
         unit = units[i]
+        if shifted_dropped and unit.byte >= 0x80 and unit.byte != PI and not (state.quote or state.rem):
+            i += 1
+            continue
         if unit.char is None:  # a brace code: copied as it is (petcat does not track quotes here)
             out.append(unit.byte)
             i += 1

@@ -28,13 +28,31 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from toolchain.diagnostics import Diagnostic, UserError
+from toolchain.disk import check
+from toolchain.disk.chains import (
+    CLOSED,
+    DATA_BYTES,
+    ENTRY_SIZE,
+    LOCKED,
+    NAME_LENGTH,
+    PADDING,
+    Block,
+    Chain,
+    Entry,
+    chain_data,
+    entries,
+    follow,
+    read_entry,
+    write_entry,
+)
 from toolchain.disk.formats import BLOCK, D64, DiskFormat, empty_image, format_for_size
+from toolchain.disk.names import Pattern, type_for_letter
+from toolchain.disk.tape import is_tape
+from toolchain.fileio import output_target, write_atomic
 
 __all__ = ["AttachedImage", "Drive", "DriveUnsupported", "Printer", "SerialBus", "error_message"]
 
-DATA_BYTES = BLOCK - 2  # a block's bytes after its link
-ENTRY_SIZE, ENTRIES_PER_BLOCK, NAME_LENGTH = 32, 8, 16
-PADDING = 0xA0  # a name on disk is padded with shifted spaces
 RETURN = 0x0D
 COMMAND_CHANNEL = 15
 DATA_CHANNELS = 3  # files a 1541 keeps open at once besides the command channel (measured: 70, NO CHANNEL)
@@ -45,9 +63,9 @@ DEVICE_NOT_PRESENT, END_OF_FILE, READ_TIMEOUT = 0x80, 0x40, 0x02
 
 # Directory entry types (the low bits of the type byte); $80 closed, $40 locked
 DEL, SEQ, PRG, USR, REL = range(5)
-TYPE_NAMES = ("DEL", "SEQ", "PRG", "USR", "REL", "???", "???", "???")
+# OPEN's type letters (",S" ...; its table at $FEB6: D S P U L); a pattern's "=S" has its own
+# (toolchain.disk.names: the listing's D S P U R)
 TYPE_LETTERS = {ord("S"): SEQ, ord("P"): PRG, ord("U"): USR, ord("L"): REL, ord("D"): DEL}
-CLOSED, LOCKED = 0x80, 0x40
 
 # The 1541's messages (its table at $E4FC, decoded: the words it abbreviates, FILE, NOT,
 # ERROR ..., are sent with a space in front, so some messages begin with one).
@@ -95,35 +113,7 @@ class DriveUnsupported(Exception):
     what); the run stops there."""
 
 
-Block = tuple[int, int]
-
-
 # -- the disk ------------------------------------------------------------------------------------
-
-@dataclass
-class Entry:
-    """A directory entry: where it is (block and slot), and its fields as on disk."""
-
-    block: Block
-    slot: int
-    offset: int  # of its 32 bytes in the image
-    type_byte: int
-    start: Block
-    name: bytes  # without the padding
-    blocks: int
-
-    @property
-    def file_type(self) -> int:
-        return self.type_byte & 7
-
-    @property
-    def closed(self) -> bool:
-        return bool(self.type_byte & CLOSED)
-
-    @property
-    def locked(self) -> bool:
-        return bool(self.type_byte & LOCKED)
-
 
 class Disk:
     """A disk image's bytes with the DOS's bookkeeping: the BAM, the directory, chains."""
@@ -238,39 +228,19 @@ class Disk:
         raise DosError(DISK_FULL)
 
     # -- the directory -----------------------------------------------------------------------------
-    def directory_blocks(self) -> Iterator[Block]:
-        block: Block = (self.format.dir_track, self.format.dir_sector)
-        seen: set[Block] = set()
-        while block not in seen and self.format.valid(*block) and len(seen) < 255:
-            seen.add(block)
-            yield block
-            start = self.format.block_offset(*block)
-            if self.image[start] == 0:
-                return
-            block = (self.image[start], self.image[start + 1])
+    def directory_blocks(self) -> list[Block]:
+        """The directory's chain of blocks as far as it goes (255 at the most)."""
+        return follow(self.format, self.image, (self.format.dir_track, self.format.dir_sector)).blocks[:255]
 
     def entries(self) -> Iterator[Entry]:
         """Every slot of the directory, used or not, in order."""
-        for block in self.directory_blocks():
-            base = self.format.block_offset(*block)
-            for slot in range(ENTRIES_PER_BLOCK):
-                yield self._entry(block, slot, base + slot * ENTRY_SIZE)
-
-    def _entry(self, block: Block, slot: int, offset: int) -> Entry:
-        image = self.image
-        raw = bytes(image[offset + 5 : offset + 5 + NAME_LENGTH])
-        end = raw.find(bytes([PADDING]))
-        return Entry(block, slot, offset, image[offset + 2], (image[offset + 3], image[offset + 4]),
-                     raw if end < 0 else raw[:end], image[offset + 30] | image[offset + 31] << 8)
+        return entries(self.format, self.image, self.directory_blocks())
 
     def files(self) -> list[Entry]:
         return [entry for entry in self.entries() if entry.type_byte]
 
-    def find(self, pattern: Pattern, types: tuple[int, ...] | None = None) -> Entry | None:
-        for entry in self.files():
-            if pattern.matches(entry.name) and (types is None or entry.file_type in types):
-                return entry
-        return None
+    def find(self, pattern: Pattern) -> Entry | None:
+        return next((entry for entry in self.files() if pattern.matches(entry.name, entry.type_name)), None)
 
     def new_entry(self) -> Entry:
         """A free directory slot (the first), or a new directory block on the directory
@@ -286,41 +256,32 @@ class Disk:
         if sector is None:
             raise DosError(DISK_FULL)
         new = (track, sector)
-        self.write_block(new, bytes([0, 0xFF]) + bytes(BLOCK - 2))
+        self.write_block(new, bytes([0, 0xFF]) + bytes(DATA_BYTES))
         self.write_block(last, bytes(new))
-        return self._entry(new, 0, self.format.block_offset(*new))
+        return read_entry(self.format, self.image, new, 0)
 
     def write_entry(self, entry: Entry) -> None:
-        image, offset = self.image, entry.offset
-        image[offset + 2] = entry.type_byte
-        image[offset + 3], image[offset + 4] = entry.start
-        name = entry.name[:NAME_LENGTH]
-        image[offset + 5 : offset + 5 + NAME_LENGTH] = name + bytes([PADDING]) * (NAME_LENGTH - len(name))
-        image[offset + 30], image[offset + 31] = entry.blocks & 0xFF, entry.blocks >> 8
+        write_entry(self.image, entry)
 
     # -- files -------------------------------------------------------------------------------------
-    def chain(self, start: Block) -> Iterator[tuple[Block, bytes]]:
-        """The blocks of a file and the data bytes of each; a link that leaves the disk
-        or loops is 66, ILLEGAL TRACK OR SECTOR."""
-        block = start
-        seen: set[Block] = set()
-        while True:
-            if block in seen:
-                raise DosError(ILLEGAL_BLOCK, *block)
-            seen.add(block)
-            data = self.read_block(block)
-            if data[0] == 0:
-                yield block, data[2 : max(2, data[1] + 1)]
-                return
-            yield block, data[2:]
-            block = (data[0], data[1])
+    def chain(self, start: Block) -> Chain:
+        """A file's chain of blocks; one that leaves the disk or loops is 66, ILLEGAL
+        TRACK OR SECTOR at the link that does."""
+        chain = follow(self.format, self.image, start)
+        if not chain.intact:
+            raise DosError(ILLEGAL_BLOCK, *chain.link)
+        return chain
+
+    def read_file(self, start: Block) -> bytes:
+        """A file's bytes: the data bytes of its blocks, of the last as many as its size
+        byte says; a broken chain is 66 (see :meth:`chain`)."""
+        chain = self.chain(start)
+        return chain_data(self.format, self.image, chain.blocks, chain.last_bytes)
 
     def free_chain(self, start: Block) -> None:
-        try:
-            for block, _ in self.chain(start):
-                self.free(block)
-        except DosError:
-            pass  # a broken chain: its blocks up to the break are freed, as far as the DOS gets
+        # a broken chain: its blocks up to the break are freed, as far as the DOS gets
+        for block in follow(self.format, self.image, start).blocks:
+            self.free(block)
 
     def header_name(self) -> bytes:
         header = self.format.block_offset(*self.format.header)
@@ -333,26 +294,6 @@ class Disk:
 
 
 # -- names and patterns ---------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Pattern:
-    """A name as the DOS compares it: ``*`` matches the rest, ``?`` any one character (a
-    character must be there: measured, ``AB?`` finds ABC, not AB)."""
-
-    raw: bytes
-
-    @property
-    def has_wildcards(self) -> bool:
-        return b"*" in self.raw or b"?" in self.raw
-
-    def matches(self, name: bytes) -> bool:
-        for index, wanted in enumerate(self.raw[:NAME_LENGTH]):
-            if wanted == 0x2A:
-                return True
-            if index >= len(name) or (wanted != 0x3F and wanted != name[index]):
-                return False
-        return len(name) == min(len(self.raw), NAME_LENGTH)
-
 
 def _split_drive(text: bytes) -> tuple[int | None, bytes]:
     """``0:NAME`` -> drive 0, NAME; the character before the colon is the drive number
@@ -759,9 +700,9 @@ class Drive:
         if entry.file_type == REL:
             raise DriveUnsupported(f"relative (REL) files: the program reads \"{_shown(entry.name)}\", a REL "
                                    "file, which c64tc's drive does not model")
-        data = b"".join(part for _, part in self.disk.chain(entry.start))
+        data = self.disk.read_file(entry.start)
         if channel == 0:
-            self.last_file = entry.name  # what LOAD"*" loads again (measured: OPENs do not count)
+            self.last_file = entry.dos_name  # what LOAD"*" loads again (measured: OPENs do not count)
         self._searched_directory()
         return ReadChannel(stream_of(data))
 
@@ -810,13 +751,13 @@ class Drive:
             raise DosError(FILE_NOT_FOUND)
         if request.file_type is not None and entry.file_type != request.file_type:
             raise DosError(TYPE_MISMATCH)
-        chain = list(self.disk.chain(entry.start))
-        blocks = [block for block, _ in chain]
+        chain = self.disk.chain(entry.start)
+        last = chain_data(self.disk.format, self.disk.image, [chain.last_block], chain.last_bytes)
         entry.type_byte &= ~CLOSED & 0xFF
         self.disk.write_entry(entry)
         self.changed = True
         self._searched_directory()
-        return WriteChannel(self.disk, entry, blocks[0], None, blocks, chain[-1][1])
+        return WriteChannel(self.disk, entry, chain.blocks[0], None, chain.blocks, last)
 
     def _open_buffer(self, name: bytes) -> Channel:
         """``#``: a free buffer, the highest numbered first; ``#N``: buffer N (0-3; 4
@@ -845,25 +786,23 @@ class Drive:
         any other channel the directory track's blocks as a file (measured: the header
         block and the directory blocks, 254 bytes of each)."""
         if channel != 0:
-            start = self.disk.format.header
-            return ReadChannel(b"".join(part for _, part in self.disk.chain(start)))
+            return ReadChannel(self.disk.read_file(self.disk.format.header))
         rest = name[1:]
         drive = None
         if rest[:1] in (b"0", b"1"):
             drive, rest = rest[0] - 0x30, rest[1:]
         self._use_drive(drive)
         patterns: list[Pattern] = []
-        wanted_type: int | None = None
+        wanted_type: str | None = None
         if rest.startswith(b":"):
             body, _, types = rest[1:].partition(b"=")
             patterns = [Pattern(part) for part in body.split(b",") if part]
-            if types[:1] and types[0] in TYPE_LETTERS:
-                wanted_type = TYPE_LETTERS[types[0]]
+            wanted_type = type_for_letter(types[:1])
             if not patterns and not body:
                 patterns = [] if types else [Pattern(b"")]
         return ReadChannel(self.directory_listing(patterns, wanted_type))
 
-    def directory_listing(self, patterns: list[Pattern] | None = None, file_type: int | None = None) -> bytes:
+    def directory_listing(self, patterns: list[Pattern] | None = None, file_type: str | None = None) -> bytes:
         """The directory as the drive sends it for ``LOAD"$",8``: a BASIC program at
         $0401 whose lines are the header, the files (blocks as the line number, 32 bytes
         a line) and BLOCKS FREE."""
@@ -873,7 +812,7 @@ class Drive:
         for entry in disk.files():
             if patterns and not any(pattern.matches(entry.name) for pattern in patterns):
                 continue
-            if file_type is not None and entry.file_type != file_type:
+            if file_type is not None and entry.type_name != file_type:
                 continue
             line = bytearray(b"\x20" * 27 + b"\x00")
             blocks = entry.blocks
@@ -882,9 +821,9 @@ class Drive:
             start = self.disk.format.block_offset(*entry.block) + entry.slot * ENTRY_SIZE + 5
             raw = bytes(disk.image[start : start + NAME_LENGTH])
             line[position + 1 : position + 17] = _no_padding(raw)
-            line[position + 1 + len(entry.name)] = 0x22
+            line[position + 1 + len(entry.dos_name)] = 0x22
             line[position + 18] = 0x20 if entry.closed else 0x2A
-            line[position + 19 : position + 22] = TYPE_NAMES[entry.file_type].encode("ascii")
+            line[position + 19 : position + 22] = entry.type_name.encode("ascii")
             line[position + 22] = 0x3C if entry.locked else 0x20
             out += bytes([0x01, 0x01, blocks & 0xFF, blocks >> 8]) + line[:27] + b"\x00"
         free = disk.blocks_free()
@@ -972,19 +911,17 @@ class Drive:
             raise DosError(NOT_READY, *where)
 
     def _scratch(self, files: FileSets) -> None:
-        """S:NAME,NAME... (patterns), or S:PATTERN=T: only the files of type T (D, S, P,
-        U, L; another letter chooses no type: measured, S:*=X scratches them all)."""
-        wanted = TYPE_LETTERS.get(files.right[0][0]) if files.right and files.right[0] else None
+        """S:NAME,NAME... (patterns), or S:PATTERN=T: only the files of type T (S, P, U,
+        R; another letter chooses no type: measured, S:*=X and S:*=L scratch them all)."""
+        wanted = type_for_letter(files.right[0][:1]) if files.right else None
         count = 0
         for part in files.left:
             _, part = _split_drive(part)
             if not part:
                 continue
-            pattern = Pattern(part)
+            pattern = Pattern(part, wanted)
             for entry in self.disk.files():
-                if not pattern.matches(entry.name) or entry.locked:
-                    continue
-                if wanted is not None and entry.file_type != wanted:
+                if not pattern.matches(entry.name, entry.type_name) or entry.locked:
                     continue
                 if entry.closed:
                     self.disk.free_chain(entry.start)
@@ -1024,7 +961,7 @@ class Drive:
                 raise DosError(FILE_NOT_FOUND)
             if index == 0:
                 file_type = entry.file_type
-            data += b"".join(piece for _, piece in self.disk.chain(entry.start))
+            data += self.disk.read_file(entry.start)
         self._check_new_name(new)
         if self.disk.find(Pattern(new)) is not None:
             raise DosError(FILE_EXISTS)
@@ -1051,7 +988,7 @@ class Drive:
                 entry.type_byte = 0
                 disk.write_entry(entry)
                 continue
-            used.update(block for block, _ in disk.chain(entry.start))
+            used.update(disk.chain(entry.start).blocks)
         for track in range(1, disk_format.tracks + 1):
             free = {sector for sector in range(disk_format.sectors[track - 1]) if (track, sector) not in used}
             disk_format.write_bam_entry(disk.image, track, free)
@@ -1217,7 +1154,7 @@ def _formatted(disk_format: DiskFormat, name: bytes, disk_id: bytes) -> bytes:
     """A freshly formatted image, as the drive's N command leaves it."""
     if disk_format.name != "d81":
         return empty_image(disk_format, name, disk_id)
-    from toolchain.disk.d64 import new_image
+    from toolchain.disk.d64 import new_image  # (the d64 package, loaded only here)
 
     image = bytearray(new_image(disk_format, "X", "XX"))
     header = disk_format.block_offset(*disk_format.header)
@@ -1416,9 +1353,7 @@ class AttachedImage:
     to the file only when asked (:meth:`write_back`)."""
 
     def __init__(self, path: Path) -> None:
-        from toolchain.diagnostics import UserError
-        from toolchain.disk.d64 import inspect
-        from toolchain.disk.tape import is_tape
+        from toolchain.disk.d64 import inspect  # (the d64 package: loaded when a disk is attached)
 
         if is_tape(path):
             raise UserError.single(str(path), "a T64 tape image is no disk: the drive takes D64, D71 or D81 "
@@ -1433,17 +1368,14 @@ class AttachedImage:
 
     def open_files(self) -> list[str]:
         """The files the program left open for writing (a 1541 leaves them unclosed)."""
-        return [f'"{_shown(channel.entry.name)}"' for channel in self.drive.channels.values()
+        return [f'"{_shown(channel.entry.dos_name)}"' for channel in self.drive.channels.values()
                 if isinstance(channel, WriteChannel) and not channel.closed and not channel.orphaned]
 
     def write_back(self) -> None:
         """The disk as the program left it, over the image file: atomically, under the
         image's lock, only if the file is still what was read (another program may have
         changed it meanwhile) and only if the checker finds the new image sound."""
-        from toolchain.diagnostics import Diagnostic, UserError
-        from toolchain.disk import check
-        from toolchain.disk.d64 import _locked
-        from toolchain.fileio import output_target, write_atomic
+        from toolchain.disk.d64 import locked_image
 
         new = self.drive.image_bytes()
         if new == self.original:
@@ -1454,7 +1386,7 @@ class AttachedImage:
             raise UserError([Diagnostic(shown, 0, 0, f"the disk as the program left it is damaged: "
                                         f"{problem.message}; the image file is unchanged")
                              for problem in report.errors])
-        with _locked(self.path, output_target(self.path)) as current:
+        with locked_image(self.path, output_target(self.path)) as current:
             if current != self.original:
                 raise UserError.single(shown, "the image file was changed by another program while c64tc "
                                        "ran; it is left as it is (the program's changes are not written)")

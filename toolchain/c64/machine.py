@@ -15,10 +15,12 @@ KERNAL's IRQ entry, ($0314) and its handler, or a program's.  BRK goes through
 
 from __future__ import annotations
 
+import functools
 import pickle
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import cast
 
 from toolchain.c64 import kernal
 from toolchain.c64.chips.cia import Cia, SerialBusAndUserPort
@@ -159,6 +161,7 @@ class C64:
                          Cia(SerialBusAndUserPort(), "nmi", name="CIA 2"))
         for address, value in KERNAL_RESET_WRITES:
             self.io.write(address, value, 0)
+        self._connect_video()
         self.nmi_line = False  # an NMI is taken when CIA 2 pulls the line (an edge)
         self.cpu = TranslatingCPU(self.memory, break_on_brk=True, watch=self.map.watch,
                                   on_write=self._on_write, io_read=self.read_io)
@@ -229,6 +232,7 @@ class C64:
         memory_map.under[:] = state.under
         memory_map.io[:] = state.io
         self.io.plug(*pickle.loads(state.chips))  # fresh copies: faster than deepcopy
+        self._connect_video()
         self.nmi_line = False
         self.cpu.restore_memory(state.ram)
         memory_map.switch(memory_map.port_bits())
@@ -242,6 +246,12 @@ class C64:
         self.output_log.clear()
         self.printer.clear()
         self.bus.reset()
+
+    def _connect_video(self) -> None:
+        """The VIC-II reads the machine's memory (for its sprite collisions)."""
+        from toolchain.c64.video import video_memory
+
+        cast(Vic, self.io.vic).video = functools.partial(video_memory, self)
 
     @property
     def keyboard(self) -> Keyboard:
@@ -539,8 +549,9 @@ class C64:
                     event = known_event = io.next_event(now)
                     irq = io.irq  # (changes only with the chips: at an event, or touched)
                 if event <= now or (irq and cpu.i):
-                    # an interrupt waits for the I flag: look again after a block
-                    event = now + MAX_BLOCK_CYCLES
+                    # an interrupt waits for the I flag: look again after a block (or at the
+                    # chips' next event, if sooner: the VIC-II's stolen cycles)
+                    event = now + MAX_BLOCK_CYCLES if event <= now else min(event, now + MAX_BLOCK_CYCLES)
                 horizon = min(limit - margin, event)
                 if trace is None:
                     cpu.horizon = horizon
@@ -567,14 +578,19 @@ class C64:
                 if trace is not None:
                     trace(cpu)
                 cpu.step()
+                if cpu.cycles >= event:  # the chips' time has come (on this path too)
+                    self._interrupts()
                 if cpu.cycles >= limit:
                     raise MachineStopped(Stop.CYCLE_LIMIT,
                                    f"stopped after {cpu.cycles - start_cycles} cycles at ${cpu.pc:04X}")
         except MachineStopped as stopped:
+            if stopped.stop is not Stop.BREAK:  # a run that ends: the stolen cycles up to its end
+                cpu.cycles += cast(Vic, io.vic).settle(cpu.cycles)  # (a break goes on where it was)
             return RunResult(stopped.stop, stopped.message, cpu.cycles - start_cycles,
                              cpu.instructions - start_instructions, line=stopped.line,
                              printer=bytes(self.printer))
         except CpuHalted as halted:
+            cpu.cycles += cast(Vic, io.vic).settle(cpu.cycles)
             return RunResult(Stop.HALTED, str(halted), cpu.cycles - start_cycles,
                              cpu.instructions - start_instructions, printer=bytes(self.printer))
 
@@ -584,6 +600,10 @@ class C64:
         cpu, io = self.cpu, self.io
         self._chips_touched = True
         io.advance(cpu.cycles)
+        stolen = cast(Vic, io.vic).steal(cpu.cycles)  # bad lines and sprite DMA: the CPU waited
+        if stolen:
+            cpu.cycles += stolen
+            io.advance(cpu.cycles)
         nmi = io.nmi
         if nmi and not self.nmi_line:
             cpu.nmi()
@@ -616,6 +636,7 @@ class C64:
             cpu.cycles = max(cpu.cycles, event)
         cpu.cycles = max(cpu.cycles, until)
         io.advance(cpu.cycles)
+        cast(Vic, io.vic).start_stalls(cpu.cycles)  # no CPU ran: the VIC-II took nothing from it
         return None
 
     # -- hooks for a debugger (the monitor) ------------------------------------------------------

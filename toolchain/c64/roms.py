@@ -18,7 +18,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from toolchain import vice
 from toolchain.diagnostics import UserError, counted
+from toolchain.fileio import read_bytes
 
 ROMS_ENV = "C64TC_ROMS"
 
@@ -43,8 +45,6 @@ class RomSet:
 
 def _vice_data_folders() -> tuple[list[Path], Path | None]:
     """Where the VICE that c64tc would run keeps its data, and that VICE's x64sc."""
-    from toolchain import vice
-
     try:
         emulator = vice.find_emulator()
     except UserError:
@@ -85,8 +85,6 @@ def _find_file(folder: Path, names: tuple[str, ...]) -> Path | None:
 
 
 def _read(path: Path, kind: str, size: int) -> bytes:
-    from toolchain.fileio import read_bytes
-
     data = read_bytes(path)  # a regular file, read bounded
     if len(data) != size:
         raise UserError.single(str(path), f"{counted(len(data), 'byte')}; a C64 {kind} ROM has {size:,}")

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from toolchain.c64.io import Ticker
 from toolchain.c64.machine import C64, DEFAULT_MAX_CYCLES, Keyboard
-from toolchain.c64.outcome import RunResult, Stop
+from toolchain.c64.outcome import PAL_CLOCK_HZ, RunResult, Stop
 from toolchain.c64.roms import RomSet
 from toolchain.cpu.core import CPU
 from toolchain.diagnostics import UserError
@@ -35,8 +35,14 @@ if TYPE_CHECKING:
     from toolchain.basic.runner import Runtime
     from toolchain.inputs import InputFile
 
-__all__ = ["DEFAULT_MAX_CYCLES", "Keyboard", "Program", "RunResult", "Session", "Stop", "load_program",
-           "program_from_prg", "run_program"]
+__all__ = ["DEFAULT_MAX_CYCLES", "DEFAULT_RUN_CYCLES", "Keyboard", "Program", "RunResult", "Session", "Stop",
+           "load_program", "program_from_prg", "run_program"]
+
+
+# The one limit of a run's C64 time, BASIC's (as the ROM's interpreter would take it,
+# toolchain/basic/runner/costs.py) and machine code's: 100 hours of a PAL C64 (Nikolaus
+# takes 68.6 by the cost model, about 64 on the ROM).  The statement groups are a second bound.
+DEFAULT_RUN_CYCLES = 100 * 3600 * PAL_CLOCK_HZ
 
 
 @dataclass(frozen=True)
@@ -161,13 +167,16 @@ class Session:
         self.runtime: Runtime | None = None  # a BASIC program's, once it has run
         self._runs = 0
 
-    def run(self, keyboard: Keyboard | None = None, max_cycles: int = DEFAULT_MAX_CYCLES,
+    def run(self, keyboard: Keyboard | None = None, max_cycles: int = DEFAULT_RUN_CYCLES,
             max_statements: int | None = None, trace: Callable[[CPU], None] | None = None,
             progress: Progress | None = None,
-            every: tuple[int, Callable[[], None]] | None = None) -> RunResult:
-        """Run the program: BASIC as RUN would (``max_cycles`` bounds each SYS and USR
-        call), machine code as SYS would (``trace`` sees every instruction).  ``every``:
-        a callback every so many statement groups (BASIC) or cycles (machine code)."""
+            every: tuple[int, Callable[[], None]] | None = None,
+            max_call_cycles: int | None = None) -> RunResult:
+        """Run the program: BASIC as RUN would, machine code as SYS would (``trace``
+        sees every instruction).  ``max_cycles`` bounds the run's C64 time, BASIC's and
+        machine code's; ``max_call_cycles`` also each SYS and USR call of BASIC's.
+        ``every``: a callback every so many statement groups (BASIC) or cycles (machine
+        code)."""
         machine = self.machine
         if self._runs:
             machine.reset(self._loaded, keyboard)
@@ -196,19 +205,18 @@ class Session:
         else:
             self.runtime.restart()
         self.runtime.max_cycles = max_cycles
+        self.runtime.max_call_cycles = max_call_cycles
         return self.runtime.run(max_statements, progress, every)
 
 
     def clock(self) -> int:
         """The C64's clock during a run: the CPU's cycle count, or while the compiled
-        runner runs BASIC, the runner's (a statement group takes STATEMENT_CYCLES; the
+        runner runs BASIC, the runner's (its cost model of the ROM's interpreter; the
         machine's own clock catches up where a program can notice the time)."""
-        from toolchain.basic.runner.contract import STATEMENT_CYCLES
-
         machine, runtime = self.machine, self.runtime
         if runtime is None:
             return machine.cpu.cycles
-        return max(machine.cpu.cycles, runtime.cycle_base + runtime.statements * STATEMENT_CYCLES)
+        return runtime.cycle_reached()
 
     def ready_after_return(self, result: RunResult) -> None:
         """After machine code returned to BASIC (SYS, as typed at READY.): the screen as
@@ -239,11 +247,13 @@ class Session:
 
 
 def run_program(program: Program, keyboard: Keyboard | None = None, machine: C64 | None = None,
-                max_cycles: int = DEFAULT_MAX_CYCLES, max_statements: int | None = None,
+                max_cycles: int = DEFAULT_RUN_CYCLES, max_statements: int | None = None,
                 trace: Callable[[CPU], None] | None = None,
-                progress: Progress | None = None) -> tuple[RunResult, C64]:
+                progress: Progress | None = None,
+                max_call_cycles: int | None = None) -> tuple[RunResult, C64]:
     """Run ``program`` once on a fresh C64 (or ``machine``); the result and the machine,
     whose screen shows how it ended."""
     session = Session(program, machine)
-    result = session.run(keyboard, max_cycles, max_statements, trace, progress)
+    result = session.run(keyboard, max_cycles, max_statements, trace, progress,
+                         max_call_cycles=max_call_cycles)
     return result, session.machine

@@ -40,6 +40,7 @@ class Screen:
     def __init__(self, memory: bytearray | None = None) -> None:
         self.memory = memory if memory is not None else power_on_memory()
         self.history: list[str] = []  # rows that scrolled away or were cleared
+        self.scrolled = 0  # rows scrolled away (BASIC's clock counts the editor's time for them)
 
     @property
     def lowercase(self) -> bool:
@@ -76,6 +77,7 @@ class Screen:
     def record_scroll(self, row: bytes) -> None:
         """A row about to scroll off the top (the editor's on_scroll)."""
         self.history.append(screen_row_text(row, self.lowercase))
+        self.scrolled += 1
 
     def record_clear(self, rows: list[bytes]) -> None:
         """The rows a clear is about to wipe (the editor's on_clear): kept up to the last

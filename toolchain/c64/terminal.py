@@ -22,6 +22,7 @@ from toolchain.c64.io import Ticker
 from toolchain.c64.keyboard import RUN_STOP, Keyboard
 from toolchain.c64.memory import COLOUR_RAM, KEYBOARD_COUNT, SCREEN_CELLS, SCREEN_PAGE, visible_screen
 from toolchain.c64.outcome import PAL_CLOCK_HZ, Stop
+from toolchain.display.keys import WARP_TOGGLE
 from toolchain.display.live import LiveScreen
 from toolchain.display.state import COLUMNS, ScreenImage
 
@@ -78,8 +79,11 @@ class LivePlay:
 
     def __init__(self, machine: C64, name: str, *, basic: bool, work: Callable[[], str],
                  machine_cycles: Callable[[], int], screen: LiveScreen | None = None,
-                 ascii: bool = False) -> None:
+                 ascii: bool = False, warp: bool = False) -> None:
         self.machine = machine
+        # at the C64's speed (a game's delay loops as on a C64), or as fast as it goes (VICE's warp)
+        self.warp = warp
+        self._speed_base: tuple[float, int] | None = None
         self.name = name
         self.basic = basic
         self.work = work
@@ -98,6 +102,7 @@ class LivePlay:
         self._last_wait = -1.0
         self._pace_base: tuple[float, int] | None = None
         self._shown: tuple[bytes, ScreenImage] | None = None  # the last image and the memory it shows
+        self._told_cells = False
 
     def __enter__(self) -> LivePlay:
         self.screen.__enter__()
@@ -106,12 +111,16 @@ class LivePlay:
         machine.warn = self.warnings.append  # a warning would scribble over the screen
         self._ticker = Ticker(TICK_CYCLES, self.tick_machine, machine.cpu.cycles)
         machine.io.tickers.append(self._ticker)
+        from toolchain.c64.video import FrameRecorder
+
+        self.recorder = FrameRecorder(machine)  # the VIC-II's frames, for pictures beyond text
         return self
 
     def __exit__(self, *exception: Any) -> None:
         machine = self.machine
         if self._ticker in machine.io.tickers:
             machine.io.tickers.remove(self._ticker)
+        self.recorder.detach()
         machine.warn = self._saved_warn
         self.screen.__exit__(*exception)
 
@@ -163,8 +172,22 @@ class LivePlay:
         return f"{self.name}: {self.work()}{state}   Esc: RUN/STOP  Ctrl-C: quit"
 
     def draw(self) -> None:
-        """A frame, if one is due."""
-        self.screen.maybe_draw(self.image, self.status)
+        """A frame, if one is due: the text screen, or the VIC-II's picture when it shows
+        more than text (the first time in character cells, that is said after the run)."""
+        beyond = self.recorder.shows()
+        if beyond is None:
+            self.screen.maybe_draw(self.image, self.status)
+            return
+        from toolchain.display.graphics import GraphicsKind
+
+        if self.screen.graphics is GraphicsKind.CELLS and not self._told_cells:
+            self._told_cells = True
+            how = "one coloured space a pixel" if self.screen.ascii else "2x3 pixels a character"
+            self.warnings.append(f"the program shows {beyond}: the live screen drew the VIC-II's frames in "
+                                 f"character cells ({how}, at a fraction of their resolution; this terminal "
+                                 "offers neither the kitty graphics protocol nor sixels): --screenshot and "
+                                 "--film draw them whole")
+        self.screen.maybe_draw_frame(self.recorder.picture, self.status)
 
     # -- while the program runs ------------------------------------------------------------------
     def statement_tick(self) -> tuple[int, Callable[[], None]]:
@@ -180,6 +203,7 @@ class LivePlay:
         if now < self._next_look:
             return
         self._next_look = now + LOOK_SECONDS
+        self.keep_speed(now)
         self.keyboard.scan()
         if self.basic and self.keyboard.stop_pressed():
             from toolchain.basic.runner.contract import Ended
@@ -195,9 +219,27 @@ class LivePlay:
         if now < self._next_look:
             return
         self._next_look = now + LOOK_SECONDS
+        self.keep_speed(now)
         if not self.machine.cpu.i:
             self.keyboard.scan()
         self.draw()
+
+    def keep_speed(self, now: float) -> None:
+        """Unless in warp: hold the run to the C64's speed, waiting while its clock is
+        ahead of the wall clock (a run slower than a C64 goes as fast as it can)."""
+        if self.warp:
+            self._speed_base = None
+            return
+        cycles = self.machine_cycles()
+        if self._speed_base is None:
+            self._speed_base = (now, cycles)
+            return
+        wall, start = self._speed_base
+        ahead = (cycles - start) / PAL_CLOCK_HZ - (now - wall)
+        if ahead < -PACE_SLACK_SECONDS:  # slower than a C64: no debt to catch up later
+            self._speed_base = (now, cycles)
+        elif ahead > 0:
+            self.screen.idle(min(ahead, PACE_SLACK_SECONDS))
 
     # -- the key source --------------------------------------------------------------------------
     def pressed(self) -> list[int]:
@@ -206,6 +248,9 @@ class LivePlay:
             return []
         self._next_poll = now + POLL_SECONDS
         keys = self.screen.poll_keys()
+        if WARP_TOGGLE in keys:  # F12: warp on or off, as in VICE
+            self.warp = not self.warp
+            keys = [key for key in keys if key != WARP_TOGGLE]
         if self.stop_in_matrix and RUN_STOP in keys:
             self._hold_run_stop()
             keys = [key for key in keys if key != RUN_STOP]

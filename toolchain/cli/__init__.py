@@ -1,7 +1,7 @@
 """The ``c64tc`` command line.  Thin: it parses options and calls the packages' APIs.
 
 One module per command group: ``asm``, ``disasm``, ``basic`` (tok, detok, list),
-``build``, ``disk`` (d64), ``monitor``, ``mse``, ``run`` (run, verify), ``screen``,
+``build``, ``disk`` (d64), ``mlx``, ``monitor``, ``mse``, ``run`` (run, verify), ``screen``,
 ``vice``; ``common`` holds what they share (user errors as messages, number options, progress
 display).
 """
@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from toolchain.cli import asm, basic, build, disasm, disk, monitor, mse, run, screen, vice
+from toolchain.cli import asm, basic, build, disasm, disk, mlx, monitor, mse, run, screen, vice
 
 
 class _Commands(click.Group):
@@ -34,7 +34,8 @@ def main() -> None:
 
 
 for _command in (asm.asm_command, disasm.disasm_command, basic.tok_command, basic.detok_command,
-                 basic.list_command, build.build_command, disk.d64_group, monitor.monitor_command,
+                 basic.list_command, build.build_command, disk.d64_group, mlx.mlx_group,
+                 monitor.monitor_command,
                  mse.mse_group, run.run_command, run.verify_command, screen.screen_command,
                  vice.vice_command):
     main.add_command(_command)

@@ -84,8 +84,9 @@ def _output_shower(terminal: LineTerminal) -> Callable[[], None]:
     return show
 
 
-# commands after which an empty line repeats nothing (VICE: those that leave the monitor)
-_LEAVING = frozenset({"goto", "exit", "until", "return", "quit"})
+# commands after which an empty line repeats nothing (VICE: those that leave the monitor,
+# and a that opens assemble mode, where an empty line ends the mode)
+_LEAVING = frozenset({"goto", "exit", "until", "return", "quit", "reset", "assemble"})
 
 
 def _interactive(monitor: Monitor) -> None:
@@ -93,7 +94,7 @@ def _interactive(monitor: Monitor) -> None:
     or the end of input); a mistake is a message, and the session goes on.  An empty
     line repeats the last one (z, n, m, as in VICE), unless it left the monitor."""
     from toolchain.monitor.session import CommandError
-    from toolchain.monitor.syntax import MonitorSyntaxError, parse_line
+    from toolchain.monitor.syntax import MonitorSyntaxError, parse_assembly_line, parse_line
 
     try:
         import readline  # noqa: F401  (line editing and history for input())
@@ -109,14 +110,19 @@ def _interactive(monitor: Monitor) -> None:
         except KeyboardInterrupt:
             click.echo()
             continue
-        if not line.strip():
+        assembling = monitor.assemble_at is not None
+        if not line.strip() and not assembling:
             if last is None:
                 continue
             line = last
         try:
-            commands = parse_line(line)
+            commands = [parse_assembly_line(line)] if assembling else parse_line(line)
         except MonitorSyntaxError as exc:
-            click.echo(f"error: {exc.message}", err=True)
+            if assembling:  # as in VICE, a line that is no instruction ends assemble mode
+                monitor.assemble_at = None
+                click.echo(f"error: {exc.message} (assemble mode ended)", err=True)
+            else:
+                click.echo(f"error: {exc.message}", err=True)
             continue
         last = None if any(command.name in _LEAVING for command in commands) else line
         for command in commands:
@@ -174,13 +180,20 @@ class _interruptible:
               help="Run the C64's own ROMs from this folder (see c64tc run --help).")
 @click.option("--no-roms", is_flag=True, help="Run on c64tc's models of the ROMs even where ROMs are found.")
 @click.option("--stop-on-brk", is_flag=True, help="Stop at a BRK instead of the C64's warm start.")
+@click.option("--disk", "disk_path", type=click.Path(dir_okay=False),
+              help="Put this disk image in drive 8 (the monitor's device 8: s \"NAME\" 8 ..., l \"NAME\" 8); "
+              "changed in memory only, unless --write-disk.")
+@click.option("--write-disk", is_flag=True,
+              help="When the run ends, write the disk in drive 8 back to its image.")
 @click.pass_context
 @reports_user_errors
 def monitor_command(ctx: click.Context, path: str, sys_address: int | None, commands: str | None,
                     label_files: tuple[str, ...], input_text: str | None, input_file: str | None,
-                    max_cycles: int, roms_dir: str | None, no_roms: bool, stop_on_brk: bool) -> None:
+                    max_cycles: int, roms_dir: str | None, no_roms: bool, stop_on_brk: bool,
+                    disk_path: str | None, write_disk: bool) -> None:
     """Run machine code under a monitor in the style of VICE's, opened before the first
-    instruction: r, m, d, z, n, ret, g, x, q, break, watch, del, sc, help.
+    instruction: r, m, d, a, f, h, c, t, z, n, ret, g, x, q, break, watch, del, s, l, bs,
+    bl, io, bank, reset, sc, help.
 
     Numbers in the monitor are hex ($c000 or c000; +49152 decimal); .name is a label.
     Scripted: --monitor-commands FILE runs the commands without a terminal (each echoed
@@ -194,7 +207,8 @@ def monitor_command(ctx: click.Context, path: str, sys_address: int | None, comm
         sys_address = _load_address_of_machine_code(path)
     ctx.invoke(run_command, path=path, sys_address=sys_address, input_text=input_text, input_file=input_file,
                max_cycles=max_cycles, roms_dir=roms_dir, no_roms=no_roms, stop_on_brk=stop_on_brk,
-               monitor=True, monitor_commands=commands, label_files=label_files)
+               monitor=True, monitor_commands=commands, label_files=label_files, disk_path=disk_path,
+               write_disk=write_disk)
 
 
 def _load_address_of_machine_code(path: str) -> int | None:

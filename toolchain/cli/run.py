@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
 from toolchain.c64.outcome import Stop
-from toolchain.cli.common import ADDRESS, COUNT, TYPED_INPUT, ProgressBar, reports_user_errors
+from toolchain.c64.run import DEFAULT_RUN_CYCLES
+from toolchain.cli.common import (
+    ADDRESS,
+    COUNT,
+    TYPED_INPUT,
+    ProgressBar,
+    reports_user_errors,
+)
 from toolchain.cli.monitor import monitor_reads_stdin, run_monitor
 from toolchain.cli.progress import RunProgress
 from toolchain.diagnostics import UserError, counted
@@ -21,6 +29,15 @@ from toolchain.fileio import STDIO, read_text, write_atomic, write_stdout
 
 if TYPE_CHECKING:
     from toolchain.c64.run import Program
+
+
+def pal_time(seconds: float) -> str:
+    """A time on a PAL C64 as a person reads it: seconds, minutes or hours."""
+    if seconds < 120:
+        return f"{seconds:.2f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.1f} minutes"
+    return f"{seconds / 3600:.1f} hours"
 
 
 def typed_lines_from(stream: TextIO) -> Callable[[], str | None]:
@@ -70,19 +87,26 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
 @click.option("--input", "input_text", help="What the user types; " + TYPED_INPUT)
 @click.option("--input-file", type=click.Path(dir_okay=False, allow_dash=True),
               help="Read the typed input from a file ('-': standard input); " + TYPED_INPUT)
-@click.option("--max-cycles", type=COUNT, default=2_000_000_000, show_default=True,
-              help="Stop machine code after this many cycles (in BASIC: each SYS or USR call).")
+@click.option("--max-cycles", type=COUNT, default=DEFAULT_RUN_CYCLES, show_default=True,
+              help="Stop the run after this many cycles of C64 time (BASIC's counted as the ROM's "
+              "interpreter takes them, with the machine code it calls); the default is 100 hours.")
+@click.option("--warp", is_flag=True, help="The live screen runs as fast as it can, not at the C64's speed "
+              "(as VICE's warp mode; F12 toggles it while the program runs).")
 @click.option("--max-statements", type=COUNT, help="BASIC: stop after this many statement groups "
               "(the runs between jumps).")
 @click.option("--screen", is_flag=True, help="Print the final screen.")
 @click.option("--transcript", is_flag=True,
               help="Print every screen line as it scrolled by, then the final screen (the default).")
 @click.option("--raw", is_flag=True, help="Print the PETSCII bytes the program printed (not to a terminal).")
-@click.option("--trace", is_flag=True, help="Machine code: print every instruction to standard error.")
-@click.option("--screenshot", type=click.Path(dir_okay=False), help="Write the final screen as a picture "
-              "(384x272, VICE's framing): PNG, or the format the name's extension asks for (.gif, .jpg...).")
+@click.option("--trace", is_flag=True, help="Machine code: print every instruction to standard error, "
+              "as the monitor shows a step (VICE's format: address, bytes, instruction, registers, cycles).")
+@click.option("--screenshot", type=click.Path(dir_okay=False), help="Write the final frame as a picture, "
+              "as the VIC-II draws it (384x272, VICE's framing, palette indices): PNG, or the format the "
+              "name's extension asks for (.gif, .jpg...).")
 @click.option("--screenshot-every", type=COUNT, help="With --screenshot: also a picture every N statement "
-              "groups (BASIC) or cycles (machine code), numbered NAME-0001.png, ... (a film of the run).")
+              "groups (BASIC) or cycles (machine code), numbered NAME-0001.png, ...")
+@click.option("--film", "film_path", type=click.Path(dir_okay=False), help="Write every frame of the run as "
+              "an animated GIF (.gif) or APNG (.png), 50 frames a second as on a PAL C64.")
 @click.option("--roms", "roms_dir", type=click.Path(),
               help="Run the C64's own ROMs (kernal, basic, chargen) from this folder; default: "
               "C64TC_ROMS, then the ROMs of the VICE on the PATH; without them, c64tc's models.")
@@ -118,8 +142,8 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
               help="Labels for the monitor (c64tc asm --vice-labels or --symbols).")
 @click.option("--break-line", "break_lines", type=click.IntRange(0, 63999), multiple=True, metavar="LINE",
               help="BASIC: stop each time the run reaches this line (before its first statement; "
-              "repeatable) and read commands: vars [NAME], n, g, break LINE, del LINE, x, q, help; from the "
-              "terminal or --monitor-commands FILE.")
+              "repeatable) and read commands: vars [NAME], n, g, break LINE, del LINE, x, q, help, or a "
+              "BASIC statement (print i*2, i=42); from the terminal or --monitor-commands FILE.")
 @click.option("--audio", "audio_path", type=click.Path(dir_okay=False), metavar="FILE.wav",
               help="Record the SID's sound (reSIDfp) into a WAV file, 16-bit mono, as long as the run's C64 "
               "time (also when a limit stops it).")
@@ -133,10 +157,10 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
               "the tune's start song).")
 @reports_user_errors
 def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, input_text: str | None,
-                input_file: str | None, max_cycles: int, max_statements: int | None, screen: bool,
+                input_file: str | None, max_cycles: int, warp: bool, max_statements: int | None, screen: bool,
                 transcript: bool, raw: bool, trace: bool, screenshot: str | None,
-                screenshot_every: int | None, roms_dir: str | None, no_roms: bool, boot: bool,
-                stop_on_brk: bool, disk_path: str | None, no_drive: bool, write_disk: bool,
+                screenshot_every: int | None, film_path: str | None, roms_dir: str | None, no_roms: bool,
+                boot: bool, stop_on_brk: bool, disk_path: str | None, no_drive: bool, write_disk: bool,
                 printer_path: str | None, dump_python: bool,
                 ascii_glyphs: bool, monitor: bool, monitor_commands: str | None,
                 label_files: tuple[str, ...], break_lines: tuple[int, ...] = (),
@@ -164,7 +188,6 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
     from toolchain.c64.machine import UntypableText
     from toolchain.c64.run import Keyboard, Session, load_program
     from toolchain.c64.terminal import LineTerminal, can_show_live_screen, final_screen_text
-    from toolchain.cpu.disassembler import trace_line
 
     if input_text is not None and input_file is not None:
         raise click.UsageError("--input and --input-file cannot go together: give the typed input once")
@@ -236,7 +259,7 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
     # the live screen, unless the monitor or a trace would write over it
     shows_live = (interactive and can_show_live_screen(sys.stdin, sys.stdout) and not monitored
                   and not (trace and sys.stderr.isatty()))
-    live = _live_play(session, ascii_glyphs, compiled_basic) if shows_live else None
+    live = _live_play(session, ascii_glyphs, compiled_basic, warp) if shows_live else None
     terminal = LineTerminal(machine) if interactive and live is None else None
     # the progress line, unless something else writes to the terminal while the program runs
     progress = RunProgress(session, compiled_basic, sys.stderr.isatty() and live is None and not monitored
@@ -251,8 +274,9 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
     except UntypableText as exc:
         raise UserError.single(str(input_file or "--input"), str(exc)) from None
     pictures = None
-    if screenshot is not None:  # however the run ends, no frame is left without the final picture
-        pictures = Pictures(machine, screenshot, roms_dir, bool(screenshot_every))
+    if screenshot is not None or film_path is not None:
+        # however the run ends, no frame is left without the final picture
+        pictures = Pictures(machine, screenshot, roms_dir, bool(screenshot_every), film_path)
         click.get_current_context().call_on_close(pictures.discard)
     every = (screenshot_every, pictures.frame) if pictures is not None and screenshot_every else None
     if live is not None and compiled_basic:
@@ -277,14 +301,15 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
             summary = f"{result.message}: {result.cycles:,} cycles ({result.seconds:.2f} s on a PAL C64)"
         else:
             summary = (f"{result.message}: {counted(result.statements, 'statement group')} in "
-                       f"{result.wall_seconds:.2f} s")
+                       f"{result.wall_seconds:.2f} s, {counted(result.cycles, 'cycle')} "
+                       f"({pal_time(result.seconds)} on a PAL C64)")
         typed = program.where_typed(result.line) if result.stop in (Stop.ERROR, Stop.ROM_CALL) else None
         if typed is not None:  # where to fix it, for the editor
             summary = f"{typed.path}:{typed.source_line}:1: error: {summary}"
         elif result.stop is Stop.ROM_CALL:  # a user's error, said in the place form
             summary = f"{program.name}: error: {summary}"
     else:
-        tracer = (lambda cpu: click.echo(trace_line(cpu), err=True)) if trace else None
+        tracer = _tracer(machine) if trace else None
         if monitored:
             result = run_monitor(session, keyboard, max_cycles, monitor_commands, label_files, terminal)
         else:
@@ -325,6 +350,20 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
     if silent:  # the live screen could not play the sound: why, once it is gone
         click.echo(f"c64tc: {silent}", err=True)
     sys.exit(result.exit_status)
+
+
+def _tracer(machine: Any) -> Callable[[Any], None]:
+    """--trace: each instruction before it runs, on standard error, as the monitor shows a
+    step (toolchain.monitor.display.trace_line: VICE's format), cycles since the start."""
+    from toolchain.monitor.display import trace_line
+
+    start = machine.cpu.cycles
+    memory = machine.memory
+
+    def trace(cpu: Any) -> None:
+        click.echo(trace_line(cpu, memory.__getitem__, cpu.cycles - start), err=True)
+
+    return trace
 
 
 def _on_the_live_screen(live: Any, run: Callable[..., Any]) -> Callable[..., Any]:
@@ -412,10 +451,9 @@ def _finishing_sound(run: Callable[..., Any], sound: Any, audio_path: str | None
     return run_with_sound
 
 
-def _live_play(session: Any, ascii_glyphs: bool, compiled_basic: bool) -> Any:
+def _live_play(session: Any, ascii_glyphs: bool, compiled_basic: bool, warp: bool = False) -> Any:
     """The live screen for ``session``'s program: its status line counts statement
     groups (BASIC) or cycles (machine code), and its pace follows the C64's clock."""
-    from toolchain.basic.runner.contract import STATEMENT_CYCLES
     from toolchain.c64.terminal import LivePlay
 
     program, machine = session.program, session.machine
@@ -424,16 +462,14 @@ def _live_play(session: Any, ascii_glyphs: bool, compiled_basic: bool) -> Any:
         def statements() -> int:
             return session.runtime.statements if session.runtime is not None else 0
 
-        def basic_cycles() -> int:  # the runner's clock: a statement group takes a millisecond
+        def basic_cycles() -> int:  # the runner's clock (the cost model's, toolchain/basic/runner/costs.py)
             runtime = session.runtime
-            if runtime is None:
-                return machine.cpu.cycles
-            return max(machine.cpu.cycles, runtime.cycle_base + runtime.statements * STATEMENT_CYCLES)
+            return machine.cpu.cycles if runtime is None else runtime.now()
 
         return LivePlay(machine, name, basic=True, work=lambda: counted(statements(), "statement group"),
-                        machine_cycles=basic_cycles, ascii=ascii_glyphs)
+                        machine_cycles=basic_cycles, ascii=ascii_glyphs, warp=warp)
     return LivePlay(machine, name, basic=False, work=lambda: f"{machine.cpu.cycles:,} cycles",
-                    machine_cycles=lambda: machine.cpu.cycles, ascii=ascii_glyphs)
+                    machine_cycles=lambda: machine.cpu.cycles, ascii=ascii_glyphs, warp=warp)
 
 
 Every = tuple[int, Callable[[], None]]
@@ -625,56 +661,101 @@ def _detach_disk(disk: Any, write_disk: bool, result: Any) -> None:
                    "back)", err=True)
 
 
-CURSOR_COLOUR, BLINK_ON = 0x0286, 0xCF  # COLOR and BLNON, see toolchain/c64/editor.py
+BLINK_SWITCH, BLINK_COUNT, BLINK_ON = 0xCC, 0xCD, 0xCF  # BLNSW, BLNCT, BLNON: see toolchain/c64/editor.py
 # the stops after which the C64's editor waits for a typed line, its cursor blinking
 WAITS_FOR_A_LINE = frozenset({Stop.END, Stop.RETURNED, Stop.READY, Stop.BREAK, Stop.ERROR,
                               Stop.INPUT_EXHAUSTED})
 
 
-class Pictures:
-    """--screenshot: the final screen as a PNG, and with --screenshot-every numbered
-    frames beside it (NAME-0001.png, ...): all of them or none (a FileSet: the frames
-    wait as temporary files until the final picture is written with them)."""
+@contextlib.contextmanager
+def _cursor_flashed(machine: Any) -> Iterator[None]:
+    """The machine's memory as the IRQ's next cursor flash leaves it ($EA34-$EA60, the
+    editor's ``blink``: the character under the cursor reversed in the cursor colour),
+    for a picture; put back afterwards (the run's screen text stays the program's)."""
+    memory = machine.memory
+    saved = bytes(memory)
+    try:
+        memory[BLINK_SWITCH], memory[BLINK_COUNT] = 0, 1  # the editor waits; this jiffy blinks
+        machine.editor.blink()
+        yield
+    finally:
+        memory[:] = saved
 
-    def __init__(self, machine: Any, path: str, roms_dir: str | None, numbered: bool = False) -> None:
+
+class Pictures:
+    """--screenshot: the final frame as a PNG, with --screenshot-every numbered frames
+    beside it (NAME-0001.png, ...); --film: every frame, as an animated GIF or APNG.
+    All of them or none: a FileSet, where the frames wait as temporary files until the
+    final picture is written with them.  Drawn by the VIC-II renderer from the chip's
+    write log (nothing is logged or drawn for a run without pictures)."""
+
+    def __init__(self, machine: Any, path: str | None, roms_dir: str | None, numbered: bool = False,
+                 film: str | None = None) -> None:
         from toolchain.c64.roms import find_chargen
+        from toolchain.c64.video import FrameRecorder
         from toolchain.display.picture_files import picture_format
+        from toolchain.display.png import FILM_FORMATS, Film, character_rom_of
         from toolchain.fileio import FileSet, output_target
 
+        if film is not None and Path(film).suffix.lower() not in FILM_FORMATS:
+            raise click.UsageError(f"--film {film}: a film is a .gif or .png (APNG) file")
         self.machine = machine
-        self.path = Path(path)
-        for name in (self.path, self._numbered(1)) if numbered else (self.path,):
-            output_target(name)  # a picture that cannot be written is an error before the run
-        picture_format(self.path)
-        found = find_chargen(Path(roms_dir) if roms_dir else None)
-        self.chargen = found[0] if found is not None else None
+        self.path = Path(path) if path is not None else None
+        # a picture that cannot be written is an error before the run
+        if self.path is not None:
+            for name in (self.path, self._numbered(1)) if numbered else (self.path,):
+                output_target(name)
+            picture_format(self.path)
+        if film is not None:
+            output_target(film)
+        if machine.roms is not None:
+            chargen = machine.roms.chargen
+        else:
+            found = find_chargen(Path(roms_dir) if roms_dir else None)
+            chargen = found[0] if found is not None else None
+        self.film_path = film
+        self.film = Film() if film is not None else None
+        self.recorder = FrameRecorder(machine, character_rom_of(chargen),
+                                      on_frame=self.film.add if self.film is not None else None)
         self.frames = 0
         self.files = FileSet()
 
     def _numbered(self, frame: int) -> Path:
+        assert self.path is not None
         return self.path.with_name(f"{self.path.stem}-{frame:04d}{self.path.suffix or '.png'}")
 
     def _stage(self, path: Path, cursor_shown: bool = False) -> None:
         from toolchain.display.picture_files import picture_file
-        from toolchain.display.png import png_bytes
+        from toolchain.display.png import frame_png
 
-        image = self.machine.screen_image()
         if cursor_shown:
-            image = image.cursor_flashed(self.machine.memory[CURSOR_COLOUR])
-        self.files.stage(path, picture_file(path, png_bytes(image, self.chargen)))
+            with _cursor_flashed(self.machine):
+                picture = self.recorder.picture()
+        else:
+            picture = self.recorder.picture()
+        self.files.stage(path, picture_file(path, frame_png(picture)))
 
     def frame(self) -> None:
         self.frames += 1
         self._stage(self._numbered(self.frames))
 
     def final(self, stop: Stop | None = None) -> None:
-        """The final picture.  A run that ends with the editor waiting for a line
-        (READY. after the program, BREAK, an error, INPUT with the typed input used up)
-        shows the cursor as VICE's screenshot does then: printing READY. left the blink
-        countdown BLNCT ($CD) at 2 ($EA13), so the IRQ shows the cursor reversed two
-        jiffies later and keeps it 20 (measured: tests/data/cursor-blink)."""
-        self._stage(self.path, stop in WAITS_FOR_A_LINE and self._cursor_can_blink())
+        """The final picture (and the film).  A run that ends with the editor waiting
+        for a line (READY. after the program, BREAK, an error, INPUT with the typed input
+        used up) shows the cursor as VICE's screenshot does then: printing READY. left
+        the blink countdown BLNCT ($CD) at 2 ($EA13), so the IRQ shows the cursor
+        reversed two jiffies later and keeps it 20 (measured: tests/data/cursor-blink)."""
+        from toolchain.display.png import FILM_FORMATS
+
+        if self.path is not None:
+            self._stage(self.path, stop in WAITS_FOR_A_LINE and self._cursor_can_blink())
+        if self.film is not None and self.film_path is not None:
+            if not len(self.film):  # the run ended within its first frame: the picture so far
+                self.film.add(self.recorder.picture())
+            kind = FILM_FORMATS[Path(self.film_path).suffix.lower()]
+            self.files.stage(self.film_path, self.film.encode(kind))
         self.files.commit()
+        self.recorder.detach()
 
     def _cursor_can_blink(self) -> bool:
         """The editor's cursor is on the screen the VIC-II shows and not already
@@ -687,6 +768,7 @@ class Pictures:
     def discard(self) -> None:
         """The frames of a run that did not get to its final picture: removed."""
         self.files.discard()
+        self.recorder.detach()
 
 
 class _VerifierName(click.Choice):

@@ -107,14 +107,13 @@ def _prepare(machine: C64, tune: SidTune, song: int) -> tuple[Callable[[int], Ru
     from toolchain.sound.psid import SONG_REGISTERS, load_tune, store_ram
 
     if tune.is_basic:
-        from toolchain.basic.runner.contract import STATEMENT_CYCLES
         from toolchain.c64.run import Program, Session
         from toolchain.disk.prg import Prg
 
         store_ram(machine, SONG_REGISTERS, bytes([song - 1] * 3))
         session = Session(Program(Prg(tune.load, tune.data), tune.path, is_basic=True), machine)
-        return (lambda cycles: session.run(max_cycles=cycles, max_statements=cycles // STATEMENT_CYCLES),
-                session.clock)
+        # --max-cycles bounds BASIC's time too (the cost model's, issue 22)
+        return lambda cycles: session.run(max_cycles=cycles), session.clock
     start = load_tune(machine, tune, song)
 
     def run(cycles: int) -> RunResult:

@@ -33,16 +33,6 @@ def disassemble(memory: Sequence[int], address: int) -> tuple[str, int]:
     return text, op.length
 
 
-def trace_line(cpu: object) -> str:
-    """One line per instruction, as VICE's and py65's traces show it."""
-    memory = cpu.memory  # type: ignore[attr-defined]
-    pc = cpu.pc  # type: ignore[attr-defined]
-    text, length = disassemble(memory, pc)
-    raw = " ".join(f"{memory[(pc + i) & 0xFFFF]:02X}" for i in range(length))
-    return (f"{pc:04X}  {raw:<8}  {text:<16} A:{cpu.a:02X} X:{cpu.x:02X} Y:{cpu.y:02X} "  # type: ignore[attr-defined]
-            f"SP:{cpu.sp:02X} P:{cpu.p:02X} CYC:{cpu.cycles}")  # type: ignore[attr-defined]
-
-
 # -- whole programs: listing and re-assemblable source -------------------------------------------
 
 #: KERNAL entry points (the jump table at $FF81-$FFF3, Commodore's names in lower case).

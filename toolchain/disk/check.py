@@ -19,13 +19,20 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from toolchain.diagnostics import counted
-from toolchain.disk.formats import BLOCK, D81, DiskFormat, has_error_bytes
+from toolchain.disk.chains import (
+    DATA_BYTES,
+    TYPE_NAMES,
+    Block,
+    Ending,
+    TypeByte,
+    chain_data,
+    entries,
+    follow,
+)
+from toolchain.disk.formats import D81, DiskFormat, has_error_bytes
 from toolchain.disk.names import shown_name
 
-Block = tuple[int, int]
-_ENTRY = 0x20
-_TYPES = ("DEL", "SEQ", "PRG", "USR", "REL", "???", "???", "???")
-_TYPES_1581 = ("DEL", "SEQ", "PRG", "USR", "REL", "CBM", "???", "???")
+_TYPES_1581 = (*TYPE_NAMES[:5], "CBM", *TYPE_NAMES[6:])
 _SIDE_SECTOR_LINKS = 120  # data block links in one side sector
 _SIDE_SECTORS = 6  # side sectors in a group (a D64/D71 REL file has one group)
 _SUPER_SIDE_SECTOR_MARK = 0xFE
@@ -46,7 +53,7 @@ class Problem:
 
 
 @dataclass
-class FileEntry:
+class FileEntry(TypeByte):
     """One used slot of the directory."""
 
     index: int  # position in the directory, counting used entries from 0
@@ -72,19 +79,11 @@ class FileEntry:
         return f'"{self.name}"'
 
     @property
-    def closed(self) -> bool:
-        return bool(self.type_byte & 0x80)
-
-    @property
-    def locked(self) -> bool:
-        return bool(self.type_byte & 0x40)
-
-    @property
     def size(self) -> int:
         """Its bytes when read, as stored (a PRG's load address included)."""
         if not self.chain:
             return 0
-        return (len(self.chain) - 1) * (BLOCK - 2) + self.last_bytes
+        return (len(self.chain) - 1) * DATA_BYTES + self.last_bytes
 
 
 @dataclass
@@ -140,12 +139,7 @@ class Report:
 
     def read(self, entry: FileEntry) -> bytes:
         """A file's bytes, as the drive reads them (the caller checked ``unreadable``)."""
-        parts = []
-        for number, (track, sector) in enumerate(entry.chain):
-            offset = self.disk.block_offset(track, sector)
-            length = entry.last_bytes if number == len(entry.chain) - 1 else BLOCK - 2
-            parts.append(self.image[offset + 2 : offset + 2 + length])
-        return b"".join(parts)
+        return chain_data(self.disk, self.image, entry.chain, entry.last_bytes)
 
 
 def check(image: bytes, disk: DiskFormat) -> Report:
@@ -221,38 +215,36 @@ def _check_bam_blocks(report: Report) -> None:
 
 # -- directory ---------------------------------------------------------------------
 def _walk_directory(report: Report) -> None:
-    disk, image = report.disk, report.image
-    block: Block = (disk.dir_track, disk.dir_sector)
-    seen: set[Block] = set()
-    while True:
+    disk = report.disk
+    chain = follow(disk, report.image, (disk.dir_track, disk.dir_sector))
+    for number, block in enumerate(chain.blocks):
         report.directory.append(block)
-        seen.add(block)
-        offset = disk.block_offset(*block)
-        link = (image[offset], image[offset + 1])
         where = f"directory block {block[0]}/{block[1]}"
-        if link[0] == 0:
-            if link[1] != 0xFF:
-                _add(report, f"the last {where} ends with ${link[1]:02X}, not $FF", "warning", fixable=True)
+        if number + 1 < len(chain.blocks):  # a link to a block on the disk, not yet in the chain
+            link = chain.blocks[number + 1]
+            if link in disk.reserved_blocks:
+                problem = f"{where} links to the BAM block {link[0]}/{link[1]}"
+            elif len(report.directory) == disk.max_directory_blocks:
+                # The drive keeps the directory on its own track, 8 entries a block.
+                _add(report, f"the directory has more than {disk.max_directory_blocks} blocks "
+                     f"({disk.max_directory_entries} entries), the most the drive keeps")
+                report.directory_intact = False
+                break
+            else:
+                continue
+        elif chain.ending is Ending.LAST:
+            if chain.link[1] != 0xFF:
+                _add(report, f"the last {where} ends with ${chain.link[1]:02X}, not $FF", "warning",
+                     fixable=True)
             break
-        problem = None
-        if not disk.valid(*link):
-            problem = f"{where} links to {link[0]}/{link[1]}, which is not on the disk"
-        elif link in seen:
-            problem = f"the directory loops: {where} links back to {link[0]}/{link[1]}"
-        elif link in disk.reserved_blocks:
-            problem = f"{where} links to the BAM block {link[0]}/{link[1]}"
-        elif len(report.directory) == disk.max_directory_blocks:
-            # The drive keeps the directory on its own track, 8 entries a block.
-            _add(report, f"the directory has more than {disk.max_directory_blocks} blocks "
-                 f"({disk.max_directory_entries} entries), the most the drive keeps")
-            report.directory_intact = False
-            break
-        if problem:
-            # Cutting the chain here keeps every entry the drive can reach.
-            _add(report, problem, fixable=True)
-            report.directory_intact = False
-            break
-        block = link
+        elif chain.ending is Ending.OFF_DISK:
+            problem = f"{where} links to {chain.link[0]}/{chain.link[1]}, which is not on the disk"
+        else:
+            problem = f"the directory loops: {where} links back to {chain.link[0]}/{chain.link[1]}"
+        # Cutting the chain here keeps every entry the drive can reach.
+        _add(report, problem, fixable=True)
+        report.directory_intact = False
+        break
     for block in report.directory:
         if block in report.owners:
             continue  # reported above (a link to the BAM block)
@@ -260,68 +252,52 @@ def _walk_directory(report: Report) -> None:
 
 
 def _read_entries(report: Report) -> None:
-    disk, image = report.disk, report.image
-    types = _TYPES_1581 if disk is D81 else _TYPES
+    disk = report.disk
+    types = _TYPES_1581 if disk is D81 else TYPE_NAMES
     index = 0
-    for block in report.directory:
-        base = disk.block_offset(*block)
-        for slot in range(BLOCK // _ENTRY):
-            offset = base + slot * _ENTRY
-            type_byte = image[offset + 2]
-            if type_byte == 0:
-                continue  # a free (or scratched) slot
-            entry = FileEntry(
-                index=index, entry_offset=offset,
-                raw_name=bytes(image[offset + 5 : offset + 0x15]).rstrip(b"\xa0"),
-                type_byte=type_byte, file_type=types[type_byte & 7],
-                start=(image[offset + 3], image[offset + 4]),
-                blocks_in_entry=image[offset + 0x1E] | image[offset + 0x1F] << 8,
-                record_length=image[offset + 0x17])
-            index += 1
-            report.files.append(entry)
-            entry.owner = label = f"file {entry.label}"
-            if entry.file_type == "???":
-                _add(report, f"{label} has the unknown file type ${type_byte:02X}", "warning")
-            if not entry.closed:
-                _add(report, f"{label} was not closed (a splat file, listed as *{entry.file_type})",
-                     "warning")
-            if type_byte & 0x20:
-                _add(report, f"{label} is marked as being replaced (an @: save did not finish)", "warning")
-            side = (image[offset + 0x15], image[offset + 0x16])
-            if entry.file_type == "REL":
-                if entry.record_length == 0:
-                    _add(report, f"REL {label} has the record length 0")
-            elif entry.file_type not in ("DEL", "CBM") and (side[0] or side[1] or entry.record_length):
-                # GEOS keeps its info block there; d64-fsck clears it, c64tc leaves it.
-                _add(report, f"{label} has REL fields set (side sector {side[0]}/{side[1]}, record "
-                     f"length {entry.record_length})", "warning")
+    for slot in entries(disk, report.image, report.directory):
+        type_byte = slot.type_byte
+        if type_byte == 0:
+            continue  # a free (or scratched) slot
+        entry = FileEntry(
+            index=index, entry_offset=slot.offset, raw_name=slot.name, type_byte=type_byte,
+            file_type=types[slot.file_type], start=slot.start, blocks_in_entry=slot.blocks,
+            record_length=slot.record_length)
+        index += 1
+        report.files.append(entry)
+        entry.owner = label = f"file {entry.label}"
+        if entry.file_type == "???":
+            _add(report, f"{label} has the unknown file type ${type_byte:02X}", "warning")
+        if not entry.closed:
+            _add(report, f"{label} was not closed (a splat file, listed as *{entry.file_type})", "warning")
+        if type_byte & 0x20:
+            _add(report, f"{label} is marked as being replaced (an @: save did not finish)", "warning")
+        side = slot.side
+        if entry.file_type == "REL":
+            if entry.record_length == 0:
+                _add(report, f"REL {label} has the record length 0")
+        elif entry.file_type not in ("DEL", "CBM") and (side[0] or side[1] or entry.record_length):
+            # GEOS keeps its info block there; d64-fsck clears it, c64tc leaves it.
+            _add(report, f"{label} has REL fields set (side sector {side[0]}/{side[1]}, record "
+                 f"length {entry.record_length})", "warning")
 
 
 # -- files -------------------------------------------------------------------------
 def _walk_chain(report: Report, start: Block, label: str) -> tuple[list[Block], int, str | None]:
     """The blocks of a chain from ``start``, the bytes in its last block, and what
     is wrong with it (it loops, leaves the disk, or ends without data)."""
-    disk, image = report.disk, report.image
-    if not disk.valid(*start):
+    chain = follow(report.disk, report.image, start)
+    if not chain.blocks:
         return [], 0, f"{label} starts at {start[0]}/{start[1]}, which is not on the disk"
-    blocks: list[Block] = []
-    seen: set[Block] = set()
-    block = start
-    while True:
-        blocks.append(block)
-        seen.add(block)
-        offset = disk.block_offset(*block)
-        link = (image[offset], image[offset + 1])
-        if link[0] == 0:
-            if link[1] < 1:
-                return blocks, 0, f"the last block {block[0]}/{block[1]} of {label} has the size byte 0"
-            return blocks, link[1] - 1, None
-        if not disk.valid(*link):
-            return blocks, 0, f"{label}: block {block[0]}/{block[1]} links to {link[0]}/{link[1]}, " \
-                              "which is not on the disk"
-        if link in seen:
-            return blocks, 0, f"{label} loops: block {block[0]}/{block[1]} links back to {link[0]}/{link[1]}"
-        block = link
+    blocks, (track, sector), link = chain.blocks, chain.last_block, chain.link
+    if chain.ending is Ending.OFF_DISK:
+        return blocks, 0, f"{label}: block {track}/{sector} links to {link[0]}/{link[1]}, which is not on " \
+                          "the disk"
+    if chain.ending is Ending.LOOP:
+        return blocks, 0, f"{label} loops: block {track}/{sector} links back to {link[0]}/{link[1]}"
+    if link[1] < 1:
+        return blocks, 0, f"the last block {track}/{sector} of {label} has the size byte 0"
+    return blocks, chain.last_bytes, None
 
 
 def _claim(report: Report, entry: FileEntry, blocks: list[Block], what: str = "") -> None:

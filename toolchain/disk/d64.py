@@ -54,7 +54,6 @@ from toolchain.disk.names import (
     safe_file_name,
     shown_name,
 )
-from toolchain.disk.reference import is_disk_image
 from toolchain.disk.tape import is_tape, read_tape
 from toolchain.fileio import MAX_INPUT, open_regular, output_target, write_atomic
 
@@ -70,7 +69,7 @@ EXTRACTABLE_TYPES = ("PRG", "SEQ", "USR", "REL")
 LOCK_TIMEOUT = 30.0  # seconds a change waits for another one on the same image
 LOCK_NOTICE_AFTER = 1.0  # when the waiting is said on standard error
 
-__all__ = ["MAX_NAME_LENGTH", "is_disk_image", "petscii_name", "shown_name"]
+__all__ = ["MAX_NAME_LENGTH", "petscii_name", "shown_name"]
 
 
 def blocks_for(size: int) -> int:
@@ -259,7 +258,7 @@ def extract(path: Path, name: str) -> bytes:
 
 # -- locking and transactions --------------------------------------------------------
 @contextlib.contextmanager
-def _locked(path: Path, target: Path) -> Iterator[bytes]:
+def locked_image(path: Path, target: Path) -> Iterator[bytes]:
     """An exclusive lock on the image file, held until the change is written; yields
     the image's bytes as read under the lock.  The lock is on the file itself
     (``flock``); since a change replaces the file, a waiter that gets the lock on a
@@ -404,7 +403,7 @@ def _transaction(path: Path, change: Callable[[Change], None]) -> None:
     if is_tape(path):
         raise UserError.single(str(path), "T64 tape images are read only in c64tc")
     target = output_target(path)  # a read-only image, a directory, a device: refused here
-    with _locked(path, target) as data:
+    with locked_image(path, target) as data:
         disk = _format_of(path, data)
         report = checker.check(data, disk)
         _refuse_damage(path, report)
@@ -617,7 +616,7 @@ def create(path: Path, disk_name: str, disk_id: str, disk_format: str | None = N
     if not os.path.exists(target):  # a dangling symlink: nothing to lock
         write_atomic(path, data)
         return
-    with _locked(path, target):  # not in the middle of another process's change
+    with locked_image(path, target):  # not in the middle of another process's change
         write_atomic(path, data)
 
 
@@ -689,7 +688,7 @@ def repair(path: Path, output: Path | None) -> tuple[Report, list[str], Report]:
 
     if output is None:
         target = output_target(path)
-        with _locked(path, target) as data:
+        with locked_image(path, target) as data:
             new = fixed(data)
             if new != data:
                 write_atomic(path, new)

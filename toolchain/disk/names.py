@@ -7,13 +7,11 @@ import re
 from dataclasses import dataclass
 
 from toolchain.diagnostics import UserError
+from toolchain.disk.chains import PADDING
 from toolchain.petscii import BYTE_TEXT
 
 MAX_NAME_LENGTH = 16
-FILE_TYPES = ("DEL", "SEQ", "PRG", "USR", "REL")
 _FORBIDDEN_IN_NAMES = set(b'*?,:="')  # DOS wildcards and separators
-# The DOS's type letters after '=' in a pattern ("$:*=S" lists the SEQ files).
-_TYPE_LETTERS = {"D": "DEL", "S": "SEQ", "P": "PRG", "U": "USR", "R": "REL"}
 
 
 def petscii_name(name: str, what: str = "a disk file name") -> bytes:
@@ -38,42 +36,63 @@ def shown_name(raw: bytes) -> str:
     return "".join(chr(b) if 0x20 <= b <= 0x5A else BYTE_TEXT[b] for b in raw)
 
 
+# The letter after '=' that keeps one file type.  The 1541 looks it up in its listing's
+# type letters D S P U R ($FEBB), from R down to S and never D ($C398): R picks the REL
+# files, and D, L (OPEN's letter for REL) or any other letter no type at all (measured,
+# tests/data/drive/pattern-types).  c1541's list takes a type's first letter, so its =D
+# keeps the DEL entries: c64tc's disk commands do that too, and refuse other letters.
+DOS_TYPE_LETTERS = {ord("S"): "SEQ", ord("P"): "PRG", ord("U"): "USR", ord("R"): "REL"}
+C1541_TYPE_LETTERS = {ord("D"): "DEL", **DOS_TYPE_LETTERS}
+
+
 @dataclass(frozen=True, slots=True)
 class Pattern:
-    """A name as the DOS matches it: ``*`` matches the rest of the name (anything
-    after it is ignored), ``?`` any one character; ``=P`` (S, U, R, D) at the end
-    keeps one file type, as in ``LOAD"$:*=P",8``."""
+    """A name as the DOS compares it with the directory's names, for the drive and the
+    disk commands alike: ``*`` matches the rest of the name (anything after it is
+    ignored), ``?`` any one character; ``file_type`` (from ``=P``, ``=S`` ... at the end,
+    as in ``LOAD"$:*=P",8``) keeps one file type."""
 
-    text: str  # as typed
-    raw: bytes
-    file_type: str | None
+    raw: bytes  # only its first 16 characters count, as a name has 16
+    file_type: str | None = None  # "SEQ", "PRG" ...; None: any
+    text: str = ""  # as typed, for messages
 
     @property
     def has_wildcards(self) -> bool:
         return b"*" in self.raw or b"?" in self.raw
 
-    def matches(self, name: bytes, file_type: str) -> bool:
-        """The DOS's comparison (VICE, cbmdos.c cbmdos_parse_wildcard_compare): a
-        ``?`` needs a character there, and a name without ``*`` must end where the
-        pattern ends."""
+    def matches(self, name: bytes, file_type: str | None = None) -> bool:
+        """The DOS's comparison (measured on the 1541, tests/data/drive/wildcards; VICE's
+        cbmdos.c cbmdos_parse_wildcard_compare): a ``?`` needs a character there, a
+        name without ``*`` must end where the pattern ends, and a name ends at its first
+        shifted space (LANG finds "LANG"NAME, measured: tests/data/drive/pattern-types;
+        c1541's read and delete do the same)."""
         if self.file_type is not None and file_type != self.file_type:
             return False
-        for index, wanted in enumerate(self.raw):
+        end = name.find(PADDING)
+        if end >= 0:
+            name = name[:end]
+        raw = self.raw[:MAX_NAME_LENGTH]
+        for index, wanted in enumerate(raw):
             if wanted == 0x2A:  # '*'
                 return True
             if index >= len(name):
                 return False
             if wanted != 0x3F and wanted != name[index]:  # '?' matches any one character
                 return False
-        return len(name) == len(self.raw)
+        return len(name) == len(raw)
+
+
+def type_for_letter(letter: bytes, letters: dict[int, str] = DOS_TYPE_LETTERS) -> str | None:
+    """The file type a pattern's ``=`` letter keeps (None: every type)."""
+    return letters.get(letter[0]) if letter else None
 
 
 def name_pattern(text: str) -> Pattern:
-    """A name or pattern as typed on the command line."""
+    """A name or pattern as typed on the command line (c1541's type letters)."""
     body, _, letter = text.partition("=")
     file_type = None
     if letter or text.endswith("="):
-        file_type = _TYPE_LETTERS.get(letter.upper()[:1])
+        file_type = type_for_letter(letter.upper()[:1].encode("ascii", "replace"), C1541_TYPE_LETTERS)
         if file_type is None or len(letter) > 3:
             raise UserError.single(text, "after '=' comes a file type letter: P, S, U, R or D")
     try:
@@ -84,7 +103,7 @@ def name_pattern(text: str) -> Pattern:
         raise UserError.single(text, f"a disk file name has 1 to {MAX_NAME_LENGTH} characters")
     if set(raw) & set(b',:"'):
         raise UserError.single(text, "a disk file name cannot contain , : or a quote")
-    return Pattern(text, raw, file_type)
+    return Pattern(raw, file_type, text)
 
 
 _UNSAFE = re.compile(r"[^a-z0-9._+-]+")

@@ -82,7 +82,7 @@ def parse_image_reference(text: str | Path) -> ImageReference | None:
 def read_disk_file(reference: str | Path | ImageReference) -> DiskFile:
     """The file an ``IMAGE:NAME`` reference names; a UserError (naming the image)
     when the image or the file is not there or cannot be read."""
-    from toolchain.disk.d64 import extract_files
+    from toolchain.disk.d64 import extract_files  # (the d64 package: loaded when a disk file is read)
 
     parsed = reference if isinstance(reference, ImageReference) else parse_image_reference(reference)
     if parsed is None:

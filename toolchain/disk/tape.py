@@ -10,16 +10,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from toolchain.diagnostics import UserError
+from toolchain.disk.chains import TYPE_NAMES
+from toolchain.disk.formats import format_for_size
 
 T64_MAGICS = (b"C64 tape image file", b"C64S tape file", b"C64S tape image file")
-_TYPES = ("DEL", "SEQ", "PRG", "USR", "REL", "???", "???", "???")
 
 
 def is_tape(path: Path) -> bool:
     """Whether ``path`` is a T64 container: it starts with a T64 signature and does not
     have the size of a disk image (whose first block may hold anything)."""
-    from toolchain.disk.formats import format_for_size
-
     try:
         if not path.is_file() or format_for_size(path.stat().st_size) is not None:
             return False
@@ -56,7 +55,7 @@ def read_tape(path: Path) -> Tape:
             files = []
             for entry in tape.iterdir():
                 # Tape files are programs: an entry without a 1541 type is a PRG.
-                file_type = _TYPES[entry._disk_type & 7] if entry._disk_type & 7 else "PRG"
+                file_type = TYPE_NAMES[entry._disk_type & 7] if entry._disk_type & 7 else "PRG"
                 length = entry.end_addr - entry.start_addr
                 data: bytes | None = None
                 problem = None

@@ -26,9 +26,14 @@ RUN_STOP = 0x100  # not a PETSCII byte: the RUN/STOP key
 RETURN, DEL, INST, HOME, CLR = 0x0D, 0x14, 0x94, 0x13, 0x93
 CURSOR = {"A": 0x91, "B": 0x11, "C": 0x1D, "D": 0x9D}  # up, down, right, left
 FUNCTION_KEYS = (0x85, 0x89, 0x86, 0x8A, 0x87, 0x8B, 0x88, 0x8C)  # F1-F8
+# F12 is no C64 key: it toggles warp (the live screen at the C64's speed or as fast as it
+# goes, as in VICE); a code no PETSCII key has (RUN_STOP is 0x100), which the live play
+# takes for itself
+WARP_TOGGLE = 0x101
 _TILDE_KEYS = {1: HOME, 7: HOME, 2: INST, 3: DEL,  # vt220/rxvt: Home, Insert, Delete
                11: FUNCTION_KEYS[0], 12: FUNCTION_KEYS[1], 13: FUNCTION_KEYS[2], 14: FUNCTION_KEYS[3],
-               15: FUNCTION_KEYS[4], 17: FUNCTION_KEYS[5], 18: FUNCTION_KEYS[6], 19: FUNCTION_KEYS[7]}
+               15: FUNCTION_KEYS[4], 17: FUNCTION_KEYS[5], 18: FUNCTION_KEYS[6], 19: FUNCTION_KEYS[7],
+               24: WARP_TOGGLE}
 _SS3_FUNCTION_KEYS = {"P": FUNCTION_KEYS[0], "Q": FUNCTION_KEYS[1], "R": FUNCTION_KEYS[2],
                       "S": FUNCTION_KEYS[3]}
 _LINUX_FUNCTION_KEYS = {ord("A") + i: FUNCTION_KEYS[i] for i in range(5)}  # ESC [ [ A-E

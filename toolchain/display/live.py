@@ -3,7 +3,10 @@
 ``LiveScreen`` takes over the terminal while a program runs: the 40x25 screen in
 its border, redrawn in place (only the cells that changed, at most ``fps`` frames a
 second of wall time), a status line below it, and key presses as they happen, with
-no Enter needed.
+no Enter needed.  When the VIC-II shows more than text (a bitmap, sprites, a
+character set in RAM, raster effects: the caller decides), ``maybe_draw_frame`` shows
+its frame instead: a picture through the kitty graphics protocol or sixels where the
+terminal has them, else in character cells (:mod:`toolchain.display.graphics`).
 
 Built on the standard library (termios, select, ANSI escape sequences) rather than a
 terminal library: curses in Python cannot show 24-bit colour (its colours are
@@ -24,9 +27,11 @@ Ctrl-Z gives the terminal back while c64tc is stopped and takes it again on ``fg
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import select
 import signal
+import struct
 import sys
 import termios
 import time
@@ -35,6 +40,16 @@ from types import FrameType, TracebackType
 
 from toolchain.diagnostics import UserError
 from toolchain.display.ansi import RESET, Cell, ColourDepth, screen_cells, sgr
+from toolchain.display.graphics import (
+    WHO_ARE_YOU,
+    GraphicsKind,
+    cells,
+    detect,
+    fit,
+    kitty,
+    kitty_delete,
+    sixel,
+)
 from toolchain.display.keys import KeyDecoder
 from toolchain.display.state import COLUMNS, ROWS, ScreenImage
 
@@ -78,6 +93,9 @@ class LiveScreen:
         self._resized = False
         self._active = False
         self._status = ""
+        self.graphics: GraphicsKind | None = None  # how frames are shown (found when the terminal is taken)
+        self._frame_shown: tuple[bytes, tuple[int, int]] | None = None  # the frame on screen, and the layout
+        self._next_frame_picture = 0.0
         self._forget_screen()
 
     # -- taking the terminal and giving it back ----------------------------------------------
@@ -93,11 +111,35 @@ class LiveScreen:
         try:
             self._install_signal_handlers()
             self._take_terminal()
+            if self.graphics is None:
+                self.graphics = self._graphics_of_terminal()
         except BaseException:
             self.restore()
             raise
         self._started = self.clock()
         return self
+
+    def _graphics_of_terminal(self) -> GraphicsKind:
+        """The terminal's way of showing pictures: from the environment, else its answer
+        to DA1 (read here, before any key is, for at most a fifth of a second)."""
+        found = detect()
+        if found is not GraphicsKind.CELLS or os.environ.get("C64TC_GRAPHICS"):
+            return found
+        self._write(WHO_ARE_YOU)
+        answer = b""
+        deadline = time.monotonic() + 0.2
+        while not answer.endswith(b"c") and time.monotonic() < deadline:
+            ready = select.select([self.input_fd], [], [], max(0.0, deadline - time.monotonic()))[0]
+            if not ready:
+                break
+            try:
+                chunk = os.read(self.input_fd, 256)
+            except (BlockingIOError, InterruptedError):
+                continue
+            if not chunk:
+                break
+            answer += chunk
+        return detect(answer=answer.decode("latin-1"))
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
@@ -121,6 +163,8 @@ class LiveScreen:
             return
         self._active = False
         with contextlib.suppress(OSError):
+            if self._frame_shown is not None and self.graphics is GraphicsKind.KITTY:
+                self._write(kitty_delete())
             self._write(_LEAVE)
         if self._saved_attributes is not None:
             with contextlib.suppress(termios.error, OSError):
@@ -168,6 +212,15 @@ class LiveScreen:
         size = os.get_terminal_size(self.output_fd)
         return size.columns, size.lines
 
+    def pixel_size(self) -> tuple[int, int]:
+        """The terminal's size in pixels (0, 0 where it does not say)."""
+        try:
+            packed = fcntl.ioctl(self.output_fd, termios.TIOCGWINSZ, b"\0" * 8)
+        except OSError:
+            return 0, 0
+        _, _, width, height = struct.unpack("HHHH", packed)
+        return width, height
+
     def _forget_screen(self) -> None:
         self._shown: list[Cell | None] = [None] * (COLUMNS * ROWS)
         self._shown_border: int | None = None
@@ -202,6 +255,9 @@ class LiveScreen:
         """Bring the terminal up to date with ``image`` (and the status line)."""
         if status is not None:
             self._status = status
+        if self._frame_shown is not None:  # from a picture back to text: start again
+            self._leave_picture()
+            self._forget_screen()
         if self._resized:
             self._resized = False
             self._forget_screen()
@@ -274,6 +330,70 @@ class LiveScreen:
         line = 2 * border_rows + ROWS + 1
         text = self._status.replace("\n", " ")[: columns - 1]
         out.append(f"{RESET}\x1b[{line};1H{text}\x1b[K")
+
+    # -- pictures ----------------------------------------------------------------------------------
+    def maybe_draw_frame(self, frame_provider: Callable[[], bytes],
+                         status: str | Callable[[], str] | None = None) -> bool:
+        """Draw the VIC-II's frame (384x272 palette indices, made only when due) if one is
+        due: at most half as many a second as text frames (a picture costs more)."""
+        now = self.clock()
+        if now < self._next_frame_picture and not self._resized:
+            return False
+        self._next_frame_picture = now + 2 * self.frame_seconds
+        self.draw_frame(frame_provider(), status() if callable(status) else status)
+        return True
+
+    def _leave_picture(self) -> None:
+        if self.graphics is GraphicsKind.KITTY:
+            self._write(kitty_delete())
+        self._write(RESET + "\x1b[2J")
+        self._frame_shown = None
+
+    def picture_layout(self) -> tuple[int, int]:
+        """The cells (columns, lines) the frame takes: as large as the terminal allows
+        above the status line, undistorted."""
+        columns, lines = self.size()
+        width, height = self.pixel_size()
+        aspect = (width / columns) / (height / lines) if width and height else 0.5
+        return fit(columns, max(1, lines - 1), aspect)
+
+    def draw_frame(self, pixels: bytes, status: str | None = None) -> None:
+        """Show the frame (and the status line below it)."""
+        if status is not None:
+            self._status = status
+        if self._resized or self._frame_shown is None:
+            self._resized = False
+            self._write(RESET + "\x1b[2J")
+            self._forget_screen()
+            self._frame_shown = None
+        layout = self.picture_layout()
+        out: list[str] = []
+        if self._frame_shown != (pixels, layout):
+            out.append("\x1b[H")
+            kind = self.graphics or GraphicsKind.CELLS
+            if kind is GraphicsKind.KITTY:
+                from toolchain.display.png import frame_png
+
+                out.append(kitty(frame_png(pixels), *layout))
+            elif kind is GraphicsKind.SIXEL:
+                width, height = self.pixel_size()
+                columns, lines = self.size()
+                scale = 1
+                if width and height:
+                    room = (width * layout[0] // columns, height * layout[1] // lines)
+                    scale = max(1, min(room[0] // 384, room[1] // 272))
+                out.append(sixel(pixels, scale=scale))
+            else:
+                for line, text in enumerate(cells(pixels, *layout, ascii=self.ascii, depth=self.depth)):
+                    out.append(f"\x1b[{line + 1};1H{text}")
+            self._frame_shown = (pixels, layout)
+            self._shown_status = None
+        if self._status != self._shown_status:
+            self._shown_status = self._status
+            columns, lines = self.size()
+            out.append(f"{RESET}\x1b[{lines};1H{self._status.replace(chr(10), ' ')[: columns - 1]}\x1b[K")
+        if out:
+            self._write("".join(out))
 
     # -- keys ----------------------------------------------------------------------------------
     def poll_keys(self) -> list[int]:

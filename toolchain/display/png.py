@@ -1,4 +1,4 @@
-"""The screen as a picture: 384x272 pixels, VICE's visible PAL area.
+"""The screen as a picture: 384x272 pixels, VICE's visible PAL area, and films of a run.
 
 Framing, measured on VICE 3.10's x64sc (``-exitscreenshot`` of the READY screen):
 the 320x200 text area starts at x=32, y=35 of the 384x272 picture, leaving borders
@@ -7,29 +7,45 @@ and the text window starts at line 51).  Pixels are palette indices 0-15 in a
 paletted PNG, so pictures compare by colour number; the RGB values are the Pepto
 palette (``toolchain.display.palette``).
 
-Written with Pillow: maintained, on every platform as a wheel, and it also reads
-PNGs (VICE's screenshots, in the tests); a hand-written encoder would save a
-dependency but not the reading side.
+Every picture is drawn by the VIC-II renderer (:mod:`toolchain.c64.chips.vic_render`):
+a machine's frame, or a saved text screen (:class:`ScreenImage`) put into memory as
+the KERNAL leaves it ($0400, $D018 $15 or $17).
+
+Written with Pillow: maintained, on every platform as a wheel, it reads PNGs (VICE's
+screenshots, in the tests) and writes animated GIF and APNG for films; a hand-written
+encoder would save a dependency but not the reading side.
 """
 
 from __future__ import annotations
 
-import functools
 import io
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from toolchain.c64.chips.vic_render import CYCLES_PER_FRAME, HEIGHT, WIDTH, Beam, VideoMemory
 from toolchain.display.font import Font, fallback_font, font_from_chargen
 from toolchain.display.palette import PEPTO_PAL
-from toolchain.display.state import COLUMNS, ROWS, ScreenImage
+from toolchain.display.state import CELLS, COLUMNS, ROWS, ScreenImage
 from toolchain.fileio import write_atomic
 
 if TYPE_CHECKING:
     from PIL import Image
 
-WIDTH, HEIGHT = 384, 272
 TEXT_LEFT, TEXT_TOP = 32, 35  # where the 320x200 text area starts
 TEXT_WIDTH, TEXT_HEIGHT = COLUMNS * 8, ROWS * 8
+FRAME_MILLISECONDS = 1000 * CYCLES_PER_FRAME / 985_248  # 19.95 ms: 50.125 frames a second
+
+
+def kernal_registers() -> bytearray:
+    """The VIC-II's registers as the KERNAL's reset leaves them (the table at $ECB9)."""
+    from toolchain.c64.chips.power_on import KERNAL_RESET_WRITES
+
+    registers = bytearray(64)
+    for address, value in KERNAL_RESET_WRITES:
+        if 0xD000 <= address < 0xD040:
+            registers[address - 0xD000] = value
+    return registers
 
 
 def font_for(chargen: bytes | None) -> Font:
@@ -37,53 +53,132 @@ def font_for(chargen: bytes | None) -> Font:
     return font_from_chargen(chargen) if chargen is not None else fallback_font()
 
 
-@functools.cache
-def _pixels_of_row(bits: int) -> bytes:
-    """One glyph row as 8 pixels: 1 for the foreground, 0 for the background."""
-    return bytes((bits >> (7 - x)) & 1 for x in range(8))
+def character_rom_of(chargen: bytes | None) -> bytes:
+    """The 4096 bytes the VIC-II shows as its character ROM: the ROM, else the
+    fallback font in the ROM's layout."""
+    font = font_for(chargen)
+    return font.upper + font.lower
 
 
-@functools.cache
-def _colouring(foreground: int, background: int) -> bytes:
-    """A bytes.translate table turning 1/0 pixels into the two palette indices."""
-    table = bytearray(range(256))
-    table[0], table[1] = background, foreground
-    return bytes(table)
+def screen_frame(image: ScreenImage, chargen: bytes | None = None) -> bytes:
+    """A text screen drawn as the VIC-II draws it after the KERNAL's start-up: the 384x272
+    palette indices."""
+    ram = bytearray(0x10000)
+    ram[0x0400 : 0x0400 + CELLS] = image.codes
+    registers = kernal_registers()
+    registers[0x20], registers[0x21] = image.border, image.background
+    registers[0x18] = 0x17 if image.lowercase else 0x15
+    return frame_of(registers, VideoMemory.of(ram, 0, character_rom_of(chargen), image.colours + bytes(24)))
 
 
-def text_area_pixels(image: ScreenImage, font: Font) -> bytes:
-    """The 320x200 text area as palette indices, row by row."""
-    lines = []
-    background = image.background
-    for row in range(ROWS):
-        cells = [(font.glyph(code, image.lowercase), _colouring(colour, background))
-                 for code, colour in zip(image.row_codes(row),
-                                         image.colours[row * COLUMNS : (row + 1) * COLUMNS], strict=True)]
-        for y in range(8):
-            lines.append(b"".join(_pixels_of_row(glyph[y]).translate(colouring)
-                                  for glyph, colouring in cells))
-    return b"".join(lines)
+def frame_of(registers: bytes | bytearray, memory: VideoMemory) -> bytes:
+    """The frame the VIC-II draws with ``registers`` (unchanged through the frame) from
+    ``memory``: 384x272 palette indices."""
+    beam = Beam(bytearray(registers))
+    beam.run([], CYCLES_PER_FRAME, memory)
+    return bytes(beam.pixels)
+
+
+def frame_image(pixels: bytes) -> Image.Image:
+    """A frame's palette indices as a paletted Pillow image (palette index = C64 colour)."""
+    from PIL import Image
+
+    picture = Image.frombytes("P", (WIDTH, HEIGHT), pixels)
+    picture.putpalette([component for colour in PEPTO_PAL for component in colour])
+    return picture
+
+
+def frame_png(pixels: bytes) -> bytes:
+    buffer = io.BytesIO()
+    frame_image(pixels).save(buffer, format="PNG", optimize=True)
+    return buffer.getvalue()
+
+
+def write_frame(pixels: bytes, path: str | Path) -> None:
+    """A frame written atomically as a paletted PNG."""
+    write_atomic(path, frame_png(pixels))
 
 
 def render_png(image: ScreenImage, chargen: bytes | None = None) -> Image.Image:
     """The screen as VICE frames it: a paletted 384x272 Pillow image (palette index
     = C64 colour).  ``chargen``: the 4096-byte character ROM, or None for the
     fallback font."""
-    from PIL import Image
-
-    picture = Image.new("P", (WIDTH, HEIGHT), image.border)
-    picture.putpalette([component for colour in PEPTO_PAL for component in colour])
-    text = Image.frombytes("P", (TEXT_WIDTH, TEXT_HEIGHT), text_area_pixels(image, font_for(chargen)))
-    picture.paste(text, (TEXT_LEFT, TEXT_TOP))
-    return picture
+    return frame_image(screen_frame(image, chargen))
 
 
 def png_bytes(image: ScreenImage, chargen: bytes | None = None) -> bytes:
-    buffer = io.BytesIO()
-    render_png(image, chargen).save(buffer, format="PNG", optimize=True)
-    return buffer.getvalue()
+    return frame_png(screen_frame(image, chargen))
 
 
 def write_png(image: ScreenImage, path: str | Path, chargen: bytes | None = None) -> None:
     """Render and write atomically (a temporary file renamed over ``path``)."""
     write_atomic(path, png_bytes(image, chargen))
+
+
+# -- films ----------------------------------------------------------------------------------------
+
+FILM_FORMATS = {".gif": "GIF", ".png": "PNG", ".apng": "PNG"}
+
+
+class Film:
+    """Frames collected for an animated GIF or APNG: a frame like the one before only
+    lengthens it, so a still screen costs one frame."""
+
+    def __init__(self, frame_milliseconds: float = FRAME_MILLISECONDS) -> None:
+        self.frame_milliseconds = frame_milliseconds
+        self.frames: list[bytes] = []
+        self.lengths: list[int] = []  # in frames
+
+    def add(self, pixels: bytes, count: int = 1) -> None:
+        if self.frames and self.frames[-1] == pixels:
+            self.lengths[-1] += count
+        else:
+            self.frames.append(pixels)
+            self.lengths.append(count)
+
+    def __len__(self) -> int:
+        return sum(self.lengths)
+
+    def encode(self, kind: str) -> bytes:
+        """The film as an animated ``kind`` ("GIF" or "PNG", APNG), looping forever;
+        each frame lasts its time on a PAL C64 (GIF counts hundredths of a second: the
+        times are rounded so that they add up)."""
+        if not self.frames:
+            raise ValueError("a film needs a frame")
+        durations = _durations(self.lengths, self.frame_milliseconds, 10 if kind == "GIF" else 1)
+        images = list(_images(self.frames))
+        buffer = io.BytesIO()
+        options: dict[str, object] = {"save_all": True, "append_images": images[1:], "duration": durations,
+                                      "loop": 0}
+        if kind == "GIF":
+            options["optimize"] = False  # keep the 16 colours as palette indices 0-15
+            options["disposal"] = 1
+        images[0].save(buffer, format=kind, **options)
+        return buffer.getvalue()
+
+
+def _images(frames: Iterable[bytes]) -> Iterable[Image.Image]:
+    for pixels in frames:
+        yield frame_image(pixels)
+
+
+def _durations(lengths: list[int], frame_milliseconds: float, unit: int) -> list[int]:
+    """Each frame's duration in milliseconds, multiples of ``unit``, rounded so that the
+    running total stays within a unit of the C64's time."""
+    durations = []
+    elapsed = 0.0
+    shown = 0
+    for length in lengths:
+        elapsed += length * frame_milliseconds
+        end = max(shown + unit, round(elapsed / unit) * unit)
+        durations.append(end - shown)
+        shown = end
+    return durations
+
+
+def write_film(film: Film, path: str | Path) -> None:
+    """Write ``film`` atomically, as the file's extension says (.gif, .png/.apng)."""
+    kind = FILM_FORMATS.get(Path(path).suffix.lower())
+    if kind is None:
+        raise ValueError(f"{path}: a film is a .gif or .png (APNG) file")
+    write_atomic(path, film.encode(kind))

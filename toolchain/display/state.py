@@ -10,7 +10,7 @@ colour, and $D018 chooses the character set.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from toolchain.diagnostics import UserError, counted
@@ -83,19 +83,6 @@ class ScreenImage:
         """(screen code, colour) of one cell."""
         index = row * COLUMNS + column
         return self.codes[index], self.colours[index]
-
-    def cursor_flashed(self, colour: int) -> ScreenImage:
-        """The image as the KERNAL's cursor blink shows it in its on phase: the
-        character under the cursor with bit 7 flipped (reversed), in the cursor colour
-        COLOR ($0286), written into screen and colour memory ($EA5C-$EA60), so VICE's
-        screenshots show it too.  Without a cursor on this screen: the image as it is."""
-        if self.cursor is None:
-            return self
-        index = self.cursor[0] * COLUMNS + self.cursor[1]
-        codes, colours = bytearray(self.codes), bytearray(self.colours)
-        codes[index] ^= 0x80
-        colours[index] = _colour(colour & 0x0F, "cursor")
-        return replace(self, codes=bytes(codes), colours=bytes(colours))
 
     def row_codes(self, row: int) -> bytes:
         return self.codes[row * COLUMNS : (row + 1) * COLUMNS]

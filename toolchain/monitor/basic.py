@@ -9,7 +9,20 @@ time), prints ``BREAK AT LINE N`` and reads commands:
   variable, and an array's elements;
 * ``g`` / ``c`` go on, ``n`` go on to the next line and stop there, ``x`` go on
   without more stops, ``q`` quit (the run ends as RUN/STOP ends it: ``BREAK IN N``);
-* ``break`` the break lines, ``break N`` / ``del N`` add / remove one (``del``: all).
+* ``break`` the break lines, ``break N`` / ``del N`` add / remove one (``del``: all);
+* any other line is a BASIC statement, run as direct mode runs a typed line on a C64
+  stopped by STOP: ``print i*2``, ``? a$``, ``i=42``, ``a$(3)="x"`` with the program's
+  variables; ``cont`` goes on as ``g`` does.
+
+How a typed statement runs: it is crunched as the ROM crunches a typed line and
+compiled with the program by the runner's own compiler, as its direct mode compiles a
+line typed at READY. (toolchain/basic/runner/direct.py), into the running program's
+namespace, so it reads and changes the variables the program holds.  What it prints
+goes to the C64's screen, as on a C64, and is shown in the monitor's output.  An error
+is shown as BASIC shows it in direct mode (``?SYNTAX  ERROR``) and the run goes on: on
+a C64 an error after STOP makes CONT impossible (?CAN'T CONTINUE), which would end
+the session, so here it does not.  Statements that would leave the stopped program
+(GOTO, GOSUB, RETURN, RUN, NEW, LOAD) are refused with a message.
 
 How it sees the program: the runtime compiles every line with a call of
 ``line_reached(N)`` at its start (contract.LINE_HOOK; a run without break lines is
@@ -37,21 +50,26 @@ from typing import Any
 
 from toolchain.basic import floats
 from toolchain.basic.detokenizer import list_character, listed_body
-from toolchain.basic.runner.contract import Declared, Ended, GosubFrame, Kind
+from toolchain.basic.runner.contract import BasicError, Declared, Ended, GosubFrame, Kind, ProgramEnded
+from toolchain.basic.runner.direct import crunch_typed, line_number_of
 from toolchain.basic.runner.runtime import Runtime
-from toolchain.basic.runner.values import Array
+from toolchain.basic.runner.statements import DIRECT_LINE
+from toolchain.basic.runner.values import Array, Undimensioned, undefined_function
 from toolchain.basic.tokens import TOKEN, scan_tokens
 from toolchain.c64.machine import C64
 from toolchain.c64.outcome import Stop
 from toolchain.diagnostics import Diagnostic, UserError
+from toolchain.petscii import text_to_petscii
 
 __all__ = ["BasicMonitor", "BreakRuntime", "CommandError", "MonitorCommand", "lines_error", "parse_command",
            "parse_script"]
 
 HELP = """\
-vars              every variable, as PRINT shows its value (arrays: their dimensions)
-vars NAME ...     these variables (A, A%, A$, FNF); an array's elements (A or A())
-g, c              go on (until a break line)
+vars              every variable as PRINT shows it (arrays: their dimensions)
+vars NAME ...     these variables (A, A%, A$, FNF), array elements (A or A())
+STATEMENT         a BASIC statement on the program's variables: print i*2,
+                  ? a$, i=42, a$(3)="x" (errors as BASIC gives them)
+g, c, cont        go on (until a break line)
 n                 go on to the next line and stop there
 break             the break lines
 break LINE        stop at LINE too
@@ -72,14 +90,17 @@ class CommandError(Exception):
 
 @dataclass(frozen=True)
 class MonitorCommand:
-    name: str  # vars, go, next, break, delete, exit, quit, help
+    name: str  # vars, go, next, break, delete, exit, quit, help, basic (arguments: the statement)
     arguments: tuple[str, ...] = ()
     line: int | None = None  # break / del: the line number
 
 
-_NAMES = {"vars": "vars", "g": "go", "goto": "go", "c": "go", "n": "next", "next": "next", "break": "break",
-          "bk": "break", "del": "delete", "delete": "delete", "x": "exit", "exit": "exit", "q": "quit",
-          "quit": "quit", "help": "help", "?": "help"}
+_NAMES = {"vars": "vars", "g": "go", "goto": "go", "c": "go", "cont": "go", "n": "next", "next": "next",
+          "break": "break", "bk": "break", "del": "delete", "delete": "delete", "x": "exit", "exit": "exit",
+          "q": "quit", "quit": "quit", "help": "help", "?": "help"}
+# monitor commands that are BASIC keywords too: with something after them, the line is BASIC
+# (goto 100 and next i are refused or run as BASIC would, ? x prints)
+_BASIC_TOO = frozenset({"goto", "next", "?", "cont"})
 
 
 def lines_error(line: int, lines: list[int]) -> str | None:
@@ -96,8 +117,8 @@ def parse_command(text: str, lines: list[int]) -> MonitorCommand | None:
     if not words:
         return None
     name = _NAMES.get(words[0].lower())
-    if name is None:
-        raise CommandError(f"unknown command {words[0]} (help lists them)", text.index(words[0]) + 1)
+    if name is None or "=" in text or words[0].lower() in _BASIC_TOO and len(words) > 1:
+        return MonitorCommand("basic", (text.strip(),))  # a BASIC statement (its mistakes: BASIC's errors)
     arguments = words[1:]
     if name == "vars":
         return MonitorCommand(name, tuple(arguments))
@@ -195,6 +216,25 @@ def _basic_name(generated: str) -> tuple[str, Declared, Kind]:
     declared = Declared.ARRAY if prefix.startswith("A") else Declared.SCALAR
     kind = Kind(prefix[-1])
     return letters + {Kind.NUMBER: "", Kind.INTEGER: "%", Kind.STRING: "$"}[kind], declared, kind
+
+
+# statements that would leave a stopped program (the dispatcher would go on elsewhere)
+_LEAVING = ("GOTO", "GOSUB", "RETURN", "NEXT", "RUN", "NEW", "LOAD", "GO", "CONT")
+_LEAVING_TOKENS = {TOKEN[name]: name for name in _LEAVING if name in TOKEN}
+
+
+def _leaving_keyword(body: bytes) -> str | None:
+    for _index, byte, in_code in scan_tokens(body):
+        if in_code and byte in _LEAVING_TOKENS:
+            return _LEAVING_TOKENS[byte]
+    return None
+
+
+def _unshifted(text: str) -> str:
+    """A typed line as the C64's keyboard gives it without SHIFT: letters in either case
+    are the unshifted ones (petcat's lower case), braces ({clr}) kept."""
+    return re.sub(r"\{[^}]*\}|[A-Z]+", lambda found: found.group() if found.group().startswith("{")
+                  else found.group().lower(), text)
 
 
 _GENERATED_NAME = re.compile(r"\b(?:A?[NIS]|FN)_[A-Z][A-Z0-9]?\b")
@@ -301,10 +341,11 @@ class BreakRuntime(Runtime):
                 self.created.append(name)
                 return
 
-    def define_function(self, parameter: str, body: Callable[[], float]) -> Callable[[float], float]:
+    def define_function(self, parameter: str, body: Callable[[], float],
+                        cycles: int = 0) -> Callable[[float], float]:
         """DEF: the ROM creates the function's variable, then its parameter (PTRGET for
         each, $B3B3); its text is kept for ``vars``."""
-        function = super().define_function(parameter, body)
+        function = super().define_function(parameter, body, cycles)
         generated_line = body.__code__.co_firstlineno
         source = self.module.source.splitlines()[generated_line - 1]
         name = source.split("=", 1)[0].strip()  # FN_F = rt.define_function(...)
@@ -325,6 +366,90 @@ class BreakRuntime(Runtime):
         if (number in self.breaks or self.stepping) and not self.detached:
             self.stepping = False
             self.monitor.stopped_at(number)
+
+    # -- typed statements ---------------------------------------------------------------------------
+    def run_statement(self, text: str) -> str:
+        """A statement typed at a break, run as direct mode runs a typed line (see the
+        module's description); what to say about it beyond what it printed ('' when it
+        ran)."""
+        try:
+            typed = text_to_petscii(_unshifted(text))
+        except ValueError as exc:
+            return f"{text}: {exc}"
+        try:
+            numbered = line_number_of(typed)
+        except ValueError:
+            numbered = (0, b"")
+        if numbered is not None:
+            return ("a numbered line would change the program, which ends CONT on a C64: not at a break "
+                    "(type it into the listing)")
+        body = crunch_typed(typed)
+        if not body.strip(b" "):
+            return ""
+        leaving = _leaving_keyword(body)
+        if leaving is not None:
+            return (f"{leaving} would leave the stopped program: at a break c64tc runs statements in place "
+                    "(g goes on, n to the next line, q ends the run)")
+        if self.pending:
+            self._poll()
+        code, compiled = self.compile_typed(body)  # as direct mode compiles a typed line
+        self._add_variables(compiled.variables)
+        namespace = self.namespace
+        exec(code, namespace)  # defines _make only: the running segments stay as they are
+        segments = namespace["_make"]()
+        lines = [compiled.module.basic_lines[number] for number, source_line in
+                 enumerate(compiled.module.source.splitlines()) if source_line.startswith("    def s")]
+        typed_segments = {index for index, number in enumerate(lines) if number == DIRECT_LINE}
+        saved = self.module, self.sites
+        self.module, self.sites = compiled.module, compiled.sites  # the typed code's sites and lines
+        index = min(typed_segments)
+        try:
+            while True:
+                index = segments[index]()
+                if index == len(segments):  # the end (LIST ends the line so)
+                    return ""
+                if index not in typed_segments:
+                    return ("the statement went into the program: at a break c64tc runs statements in place "
+                            "(g goes on)")
+        except ProgramEnded:  # the end of the typed line (direct_done), or END
+            return ""
+        except BasicError as error:
+            self._show_error(error.name)
+        except floats.FloatError as error:
+            self._show_error(error.error)
+        except RecursionError:
+            self._show_error("OUT OF MEMORY")
+        except Ended as ended:
+            if ended.stop is not Stop.BREAK:
+                raise
+            self._show("\rBREAK\r")
+        finally:
+            self.module, self.sites = saved
+            if self.pending:
+                self._poll()
+        return ""
+
+    def _show_error(self, name: str) -> None:
+        """An error in a typed statement, as BASIC prints it in direct mode ($A469:
+        no line number), without READY. (the program stays stopped, not ended)."""
+        self._show(f"\r?{name}  ERROR\r")
+
+    def _add_variables(self, variables: dict[str, tuple[Declared, Kind]]) -> None:
+        """Variables a typed statement names that the program does not: they start as
+        the runtime starts its own (and exist once assigned, as the program's do)."""
+        new = [name for name in variables if name not in self.variables]
+        if not new:
+            return
+        for name in new:
+            declared, kind = variables[name]
+            if declared is Declared.SCALAR:
+                self.namespace[name] = kind.initial()
+            elif declared is Declared.FUNCTION:
+                self.namespace[name] = undefined_function
+            else:
+                self.namespace[name] = Undimensioned(self.namespace, name, kind)
+        self.variables = {**self.variables, **{name: variables[name] for name in new}}
+        self._track(new)
 
     # -- what vars shows ---------------------------------------------------------------------------
     def variable_lines(self, names: tuple[str, ...] = ()) -> list[str]:
@@ -374,6 +499,19 @@ class BreakRuntime(Runtime):
                 subscripts = ",".join(str(int(index)) for index in indexes)
                 out.append(f"{name}({subscripts}) = {shown_value(value.cells[key], kind)}")
         return out or [f"{typed}: no such variable (yet)"]
+
+
+def _printed_text(data: bytes) -> str:
+    """What a typed statement printed, as text lines (RETURN ends a line, the cursor
+    right after a number is the space it leaves; other bytes as LIST shows them)."""
+    text = "".join("\n" if byte in (0x0D, 0x8D) else " " if byte == 0x1D else '"' if byte == 0x22
+                   else _character(byte) for byte in data)
+    lines = [line.rstrip() for line in text.split("\n")]
+    while lines and not lines[0]:
+        lines.pop(0)
+    while lines and not lines[-1]:
+        lines.pop()
+    return "".join(line + "\n" for line in lines)
 
 
 # -- the session -----------------------------------------------------------------------------------------
@@ -430,7 +568,17 @@ class BasicMonitor:
         runtime = self.runtime
         assert runtime is not None
         name = command.name
-        if name == "vars":
+        if name == "basic":
+            shown_before = len(runtime.machine.output_log)
+            message = runtime.run_statement(command.arguments[0])
+            printed = bytes(runtime.machine.output_log[shown_before:])
+            if self.show_output is not None:
+                self.show_output()  # the terminal shows what the program printed, this too
+            elif printed:
+                self.write(_printed_text(printed))
+            if message:
+                self.write(message + "\n")
+        elif name == "vars":
             shown = runtime.variable_lines(command.arguments)
             self.write("".join(text + "\n" for text in shown) if shown else "(no variables yet)\n")
         elif name == "go":

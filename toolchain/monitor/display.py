@@ -13,7 +13,7 @@ from toolchain.cpu.opcodes import Mode
 from toolchain.monitor.instructions import decode
 
 __all__ = ["DISASSEMBLY_LINES", "MEMORY_BYTES", "Registers", "disassembly", "flags_text", "memory_rows",
-           "register_dump", "registers_table", "vice_ascii"]
+           "register_dump", "registers_of", "registers_table", "trace_line", "vice_ascii"]
 
 MEMORY_BYTES = 16 * 9  # 'm ADDRESS': VICE's default on an 80x25 console (mon_memory_display)
 BYTES_PER_ROW = 16
@@ -43,6 +43,18 @@ class Registers:
     def p(self) -> int:
         """The status register as PHP pushes it (bits 4 and 5 set)."""
         return self.n << 7 | self.v << 6 | 0x30 | self.d << 3 | self.i << 2 | self.z << 1 | self.c
+
+
+def registers_of(cpu: object) -> Registers:
+    """The registers of a CPU (:class:`toolchain.cpu.core.CPU`) now."""
+    c = cpu
+    return Registers(c.pc, c.a, c.x, c.y, c.sp, c.n, c.v, c.d, c.i, c.z, c.c)  # type: ignore[attr-defined]
+
+
+def trace_line(cpu: object, read: Read, cycles: int) -> str:
+    """One instruction of ``c64tc run --trace``: the line the monitor shows for a step
+    (VICE's register dump), before the instruction runs; ``cycles`` since the run began."""
+    return register_dump(read, registers_of(cpu), cycles, lambda _address: None)
 
 
 def flags_text(registers: Registers) -> str:

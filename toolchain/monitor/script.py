@@ -15,9 +15,18 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from toolchain.diagnostics import Diagnostic, UserError
+from toolchain.monitor.assemble import known_mnemonic
 from toolchain.monitor.labels import Labels
 from toolchain.monitor.session import CommandError, Monitor
-from toolchain.monitor.syntax import Command, Expression, MonitorSyntaxError, parse_line
+from toolchain.monitor.syntax import (
+    Command,
+    Expression,
+    Instruction,
+    MonitorSyntaxError,
+    enters_assemble_mode,
+    parse_assembly_line,
+    parse_line,
+)
 
 __all__ = ["ScriptLine", "parse_script", "run_script"]
 
@@ -32,6 +41,9 @@ class ScriptLine:
 def _expressions(value: object) -> Iterable[Expression]:
     if isinstance(value, Expression):
         yield value
+    elif isinstance(value, Instruction):
+        if value.operand is not None:
+            yield value.operand
     elif isinstance(value, list | tuple):
         for item in value:
             yield from _expressions(item)
@@ -44,13 +56,23 @@ def parse_script(path: str, text: str, labels: Labels) -> list[ScriptLine]:
     known = Labels()  # the labels as the script goes on
     for name, address in labels.entries():
         known.add(name, address)
+    assembling = False  # after 'a ADDRESS [INSTRUCTION]': lines of instructions up to an empty one
     for number, line in enumerate(text.splitlines(), start=1):
         try:
-            commands = parse_line(line)
+            commands = [parse_assembly_line(line)] if assembling else parse_line(line)
         except MonitorSyntaxError as exc:
-            problems.append(Diagnostic(path, number, exc.column, exc.message, source_line=line))
+            problems.append(Diagnostic(path, number, exc.column, exc.message + (
+                " (in assemble mode, which an empty line ends)" if assembling else ""), source_line=line))
             continue
+        if commands:
+            assembling = (assembling and commands[-1].name != "assemble_end"
+                          or enters_assemble_mode(commands[-1]))
         for command in commands:
+            for instruction in command.args.get("instructions", []):  # type: ignore[attr-defined]
+                if not known_mnemonic(instruction.mnemonic):
+                    problems.append(Diagnostic(path, number, instruction.column,
+                                               f"'{instruction.mnemonic}' is not a 6502 instruction "
+                                               "(VICE's names: LDA, ISB, NOOP, ...)", source_line=line))
             for expression in _expressions(list(command.args.values())):
                 for label in expression.labels():
                     if known.address(label.name) is None:

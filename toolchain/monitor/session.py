@@ -36,6 +36,7 @@ from toolchain.cpu.core import CPU
 from toolchain.diagnostics import UserError
 from toolchain.display.charset import strip_row
 from toolchain.monitor import display
+from toolchain.monitor.commands import CommandError, MemoryCommands
 from toolchain.monitor.instructions import (
     JSR,
     READS_DATA,
@@ -52,16 +53,6 @@ from toolchain.monitor.syntax import COMMANDS, Command, EvaluationError, Express
 __all__ = ["Checkpoint", "CommandError", "Monitor"]
 
 IRQ_VECTOR, NMI_VECTOR = 0xFFFE, 0xFFFA
-
-
-class CommandError(Exception):
-    """A command that cannot be carried out; ``column`` is where in its line (0: the
-    whole command)."""
-
-    def __init__(self, message: str, column: int = 0) -> None:
-        super().__init__(message)
-        self.message = message
-        self.column = column
 
 
 @dataclass
@@ -137,7 +128,7 @@ class _Values:
         return self.monitor.peek(address, bank)
 
 
-class Monitor:
+class Monitor(MemoryCommands):
     """A monitor on ``machine``, whose CPU is where the program starts (after
     :meth:`C64.prepare_sys`).  ``write`` prints the monitor's output; ``show_output``
     (interactive sessions) shows what the program printed before the monitor speaks."""
@@ -157,6 +148,7 @@ class Monitor:
         self.dot = self.cpu.pc
         self.result: RunResult | None = None  # how the run ended, once it has
         self.quit = False
+        self.left = False  # x (or reset) let the program run on, and it ended
         # the running state the hooks look at
         self._hooked: set[int] = set()
         self._store_hooked: set[int] = set()
@@ -172,6 +164,8 @@ class Monitor:
         self._after_return = False
         self._stopped = _Stopped()
         self._writing = False
+        self.bank = "cpu"  # the view of memory the commands use (VICE's bank)
+        self.assemble_at: int | None = None  # in assemble mode: where the next instruction goes
 
     # -- what the monitor shows -----------------------------------------------------------------
     def peek(self, address: int, bank: str = "cpu") -> int:
@@ -198,9 +192,7 @@ class Monitor:
         return line, (position - (line * CYCLES_PER_LINE if line else 1)) % CYCLES_PER_FRAME
 
     def registers(self) -> display.Registers:
-        cpu = self.cpu
-        return display.Registers(cpu.pc, cpu.a, cpu.x, cpu.y, cpu.sp, cpu.n, cpu.v, cpu.d, cpu.i, cpu.z,
-                                 cpu.c)
+        return display.registers_of(self.cpu)
 
     def stopwatch(self) -> int:
         return self.cpu.cycles - self.stopwatch_start
@@ -230,6 +222,8 @@ class Monitor:
         return found[0] if found is not None else kernal.name_of(address)
 
     def prompt(self) -> str:
+        if self.assemble_at is not None:  # VICE's assemble mode: the address the next line goes to
+            return f".{self.assemble_at:04x}  "
         return f"(C:${self.dot:04x}) "
 
     def opening(self) -> str:
@@ -247,7 +241,7 @@ class Monitor:
             self.write(f"The run has ended: {self.result.message}; nothing more runs.\n")
             return True
         handler(command)
-        return not self.quit
+        return not (self.quit or self.left)
 
     def _value(self, expression: Expression, values: _Values | None = None) -> int:
         try:
@@ -302,12 +296,12 @@ class Monitor:
     def _do_mem(self, command: Command) -> None:
         start, end = self._range(command)
         count = display.MEMORY_BYTES if end is None else (end - start) % 0x10000 + 1
-        rows, self.dot = display.memory_rows(self.peek, start, count)
+        rows, self.dot = display.memory_rows(self.view, start, count)
         self.write("".join(row + "\n" for row in rows))
 
     def _do_disass(self, command: Command) -> None:
         start, end = self._range(command)
-        lines, self.dot = display.disassembly(self.peek, start, end, self._label_of, self._label_of)
+        lines, self.dot = display.disassembly(self.view, start, end, self._label_of, self._label_of)
         self.write("".join(line + "\n" for line in lines))
 
     def _do_screen(self, command: Command) -> None:
@@ -324,13 +318,8 @@ class Monitor:
         data = command.args["data"]
         assert isinstance(data, list)
         values = [self._byte(expression, ">") for expression in data]
-        self._writing = True  # the monitor's own writes are no stores of the program
-        try:
-            for offset, value in enumerate(values):
-                self.machine.write((address + offset) & 0xFFFF, value)
-        finally:
-            self._writing = False
-        self.machine.cancel_pause()
+        for offset, value in enumerate(values):
+            self.poke(address + offset, value)
 
     def _do_keybuf(self, command: Command) -> None:
         from toolchain.c64.keyboard import RETURN, text_to_keys
@@ -491,7 +480,14 @@ class Monitor:
         self._run(_Mode.GO)
 
     def _do_exit(self, command: Command) -> None:
+        self._run_on()
+
+    def _run_on(self) -> None:
+        """Leave the monitor: the program runs on, the monitor opens again only when a
+        checkpoint fires; a run that ends so ends the session (no prompt comes back)."""
         self._run(_Mode.GO)
+        if self.result is not None:
+            self.left = True
 
     def _do_until(self, command: Command) -> None:
         address = command.args["address"]
@@ -818,32 +814,60 @@ class Monitor:
         return fired
 
 
+HELP_WIDTH = 80  # a terminal's width: every help line fits
+
+
 def _help() -> str:
+    """The commands, one a line where it fits in 80 columns, else the syntax on a line
+    and its meaning below, indented (wrapped at 80)."""
+    import textwrap
+
     rows = [
         ("registers|r [REG = VALUE, ...]", "show the registers, or set A X Y SP PC FL"),
         ("mem|m [ADDRESS [ADDRESS]]", "show memory"),
         ("disass|d [ADDRESS [ADDRESS]]", "disassemble"),
+        ("a ADDRESS [INSTRUCTION [: INSTRUCTION]...]", "assemble; with one instruction or none, "
+         "assemble mode: the prompt shows the next address, an empty line ends it"),
+        ("fill|f START END DATA", "fill memory with bytes and \"text\", repeated"),
+        ("hunt|h START END DATA", "find bytes and \"text\" (xx: any byte)"),
+        ("compare|c START END DEST", "show the bytes that differ"),
+        ("move|t START END DEST", "copy memory (the ranges may overlap)"),
+        ("> ADDRESS BYTE ...", "write memory"),
         ("step|z [COUNT]", "run one instruction (into subroutines)"),
         ("next|n [COUNT]", "run one instruction, a JSR with its subroutine"),
         ("return|ret", "run until after the RTS or RTI that leaves this routine"),
         ("goto|g [ADDRESS]", "run (from ADDRESS)"),
         ("until|un ADDRESS", "run until ADDRESS (a breakpoint used once)"),
-        ("exit|x", "leave the monitor: the program runs on"),
+        ("exit|x", "leave the monitor: the program runs on (a checkpoint opens it again)"),
         ("quit|q", "end the run here"),
+        ("reset [0|1]", "reset the C64 (the chips, the CPU from $FFFC) and let it run"),
         ("break|bk [load|store|exec] [ADDRESS [ADDRESS] [if COND]]", "set or list checkpoints"),
         ("watch|w [load|store] ADDRESS [ADDRESS] [if COND]", "stop at a load or store"),
         ("delete|del [N], enable|en [N], disable|dis [N]", "delete, enable, disable checkpoints"),
         ("condition|cond N if COND, ignore N [COUNT]", "a checkpoint's condition, hits to ignore"),
+        ("save|s \"FILE\" DEVICE START END", "save memory as a PRG (its load address first)"),
+        ("load|l \"FILE\" DEVICE [ADDRESS]", "load a PRG (at ADDRESS instead of its own)"),
+        ("bsave|bs \"FILE\" DEVICE START END, bload|bl \"FILE\" DEVICE ADDRESS", "the same without a "
+         "load address; DEVICE 0 is a file here (load: also IMAGE:NAME), 8 the disk in drive 8"),
+        ("io [ADDRESS]", "the chips' registers; with an address, that chip's state"),
+        ("bank [cpu|ram|rom|io]", "the memory the commands see (default: the CPU's)"),
         ("screen|sc", "the text screen"),
-        ("> ADDRESS BYTE ...", "write memory"),
         ("keybuf TEXT", "type TEXT (\\n is RETURN)"),
         ("add_label|al ADDRESS .NAME, load_labels|ll \"FILE\", show_labels|shl", "labels"),
         ("stopwatch|sw [reset]", "cycles since the start (or the reset)"),
     ]
-    width = max(len(syntax) for syntax, _ in rows)
-    text = "".join(f"{syntax:<{width}}  {meaning}\n" for syntax, meaning in rows)
-    return (text + "Numbers are hex ($c000 or c000; +49152 decimal, %1010 binary); .name is a label.\n"
-            "COND: A X Y PC SP FL RL CY, numbers, @cpu:ADDRESS; == != < > <= >= && || + - * / & |\n")
+    column = 34
+    lines = []
+    for syntax, meaning in rows:
+        if len(syntax) < column and column + len(meaning) <= HELP_WIDTH:
+            lines.append(f"{syntax:<{column}}{meaning}")
+            continue
+        lines.extend(textwrap.wrap(syntax, HELP_WIDTH, subsequent_indent="  "))
+        lines.extend(textwrap.wrap(meaning, HELP_WIDTH, initial_indent=" " * 4, subsequent_indent=" " * 4))
+    lines += ["Numbers are hex ($c000 or c000; +49152 decimal, %1010 binary); .name is a label.",
+              "COND: A X Y PC SP FL RL CY, numbers, @cpu:ADDRESS;",
+              "      == != < > <= >= && || + - * / & |"]
+    return "\n".join(lines) + "\n"
 
 
 _HELP = _help()

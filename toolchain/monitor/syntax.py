@@ -23,8 +23,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-__all__ = ["COMMANDS", "BinaryOp", "Command", "Expression", "Label", "Memory", "MonitorSyntaxError",
-           "Number", "Register", "Values", "parse_line"]
+__all__ = ["COMMANDS", "BinaryOp", "Command", "Expression", "Instruction", "Label", "Memory",
+           "MonitorSyntaxError", "Number", "Register", "Values", "enters_assemble_mode",
+           "parse_assembly_line", "parse_instructions", "parse_line"]
 
 
 class MonitorSyntaxError(Exception):
@@ -407,16 +408,20 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "screen": ("screen", "sc"), "add_label": ("add_label", "al"), "load_labels": ("load_labels", "ll"),
     "show_labels": ("show_labels", "shl"), "keybuf": ("keybuf",), "enter_data": (">",),
     "help": ("help", "?"), "stopwatch": ("stopwatch", "sw"),
+    "assemble": ("a",), "fill": ("fill", "f"), "hunt": ("hunt", "h"), "compare": ("compare", "c"),
+    "move": ("move", "t"), "save": ("save", "s"), "load": ("load", "l"), "bsave": ("bsave", "bs"),
+    "bload": ("bload", "bl"), "io": ("io",), "bank": ("bank",), "reset": ("reset",),
 }
 _BY_NAME = {alias: name for name, aliases in COMMANDS.items() for alias in aliases}
 # VICE's other commands (vice/src/monitor/mon_lex.l): named when typed, not "unknown"
-VICE_ONLY = frozenset("""a attach autostart autoload bank bload bl block_read br bsave bs backtrace bt
-    block_write bw bverify bv cartfreeze cd clear_labels cl command compare c cpu cpuhistory chis dir ls
-    delete_label dl device dev detach dump export exp fill f hunt h i ii io jpdb list load l loadbasic ldb
-    log logname memchar mc memmapsave mmsave memmapshow mmsh memmapzap mmzap mkdir move t memsprite ms
-    playback pb print p profile prof pwd radix rad record rec reset resourceget resget resourceset resset
-    load_resources resload save_resources ressave rmdir save s save_labels sl screenshot scrsh sidefx sfx
+VICE_ONLY = frozenset("""attach autostart autoload block_read br backtrace bt
+    block_write bw bverify bv cartfreeze cd clear_labels cl command cpu cpuhistory chis dir ls
+    delete_label dl device dev detach dump export exp i ii jpdb list loadbasic ldb
+    log logname memchar mc memmapsave mmsave memmapshow mmsh memmapzap mmzap mkdir memsprite ms
+    playback pb print p profile prof pwd radix rad record rec resourceget resget resourceset resset
+    load_resources resload save_resources ressave rmdir save_labels sl screenshot scrsh sidefx sfx
     dummy stop tapectrl tapeoffs trace tr undump updb verify v warp maincpu_trace ~ @""".split())
+
 
 
 def parse_line(line: str) -> list[Command]:
@@ -428,6 +433,9 @@ def parse_line(line: str) -> list[Command]:
         if start >= len(line) or line[start] == ";":  # the end, or a comment to the end of the line
             break
         word = re.match(r"[A-Za-z_]+", line[start:])
+        if word and word.group().lower() == "a" and (start + 1 == len(line) or line[start + 1].isspace()):
+            commands.append(_assemble_command(line, start))  # the rest of the line: instructions
+            break
         if word and word.group().lower() == "keybuf":  # the rest of the line, as typed
             commands.append(Command("keybuf", start + 1, line[start:].rstrip(),
                                     {"text": line[start + word.end() :].strip()}))
@@ -436,6 +444,145 @@ def parse_line(line: str) -> list[Command]:
         end = tokens[-1].column - 1
         commands.append(_command(tokens, line[start:end].rstrip()))
     return commands
+
+
+# -- the assembler's lines (VICE's asm mode, mon_lex.l ASM_MODE and asm_operand_mode) ---------------
+
+@dataclass(frozen=True)
+class Instruction:
+    """One instruction as typed after ``a``: its mnemonic and the operand's form, ``""``
+    (none), ``"A"`` (the accumulator), ``"#"``, ``"n"``, ``"n,X"``, ``"n,Y"``, ``"(n)"``,
+    ``"(n,X)"`` or ``"(n),Y"``, with the operand's expression."""
+
+    mnemonic: str  # upper case
+    form: str
+    operand: Expression | None
+    column: int  # 1-based, where the mnemonic starts
+    text: str
+
+
+_OPERAND_FORMS = (
+    (re.compile(r"#(?P<n>.+)"), "#"),
+    (re.compile(r"\((?P<n>.+),\s*[xX]\s*\)"), "(n,X)"),
+    (re.compile(r"\((?P<n>.+)\)\s*,\s*[yY]"), "(n),Y"),
+    (re.compile(r"\((?P<n>.+)\)"), "(n)"),
+    (re.compile(r"(?P<n>.+?),\s*[xX]"), "n,X"),
+    (re.compile(r"(?P<n>.+?),\s*[yY]"), "n,Y"),
+    (re.compile(r"(?P<n>.+)"), "n"),
+)
+
+
+def parse_instruction(text: str, column: int = 1) -> Instruction:
+    """One instruction (``lda ($fb),y``); ``column`` is where ``text`` starts in its line.
+    ``A`` alone is the accumulator (``lsr a``; see :mod:`toolchain.monitor.assemble`)."""
+    stripped = text.strip()
+    offset = column + len(text) - len(text.lstrip())
+    found = re.fullmatch(r"([A-Za-z]{2,4})(?:\s+(.*))?", stripped)
+    if found is None:
+        raise MonitorSyntaxError("an instruction: a mnemonic and its operand (lda #$01, sta $d020,x)", offset)
+    mnemonic, operand_text = found.group(1).upper(), (found.group(2) or "").strip()
+    operand_column = offset + (found.start(2) if found.group(2) is not None else len(stripped))
+    if not operand_text:
+        return Instruction(mnemonic, "", None, offset, stripped)
+    if operand_text.upper() == "A":
+        return Instruction(mnemonic, "A", None, offset, stripped)
+    for pattern, form in _OPERAND_FORMS:
+        matched = pattern.fullmatch(operand_text)
+        if matched is None:
+            continue
+        inner = matched.group("n")
+        tokens, following = _tokens(inner)
+        if following is not None:
+            raise MonitorSyntaxError("unexpected ';' in an instruction", operand_column + matched.start("n"))
+        tokens = [Token(token.kind, token.text, token.column + operand_column - 1 + matched.start("n"),
+                        token.value) for token in tokens]
+        parser = _Parser(tokens, inner)
+        expression = parser.expression()
+        if not parser.at_end():
+            raise parser.fail(f"unexpected {parser.describe(parser.token)} in the operand")
+        return Instruction(mnemonic, form, expression, offset, stripped)
+    raise MonitorSyntaxError("an operand", operand_column)  # pragma: no cover - "n" matches anything
+
+
+def parse_instructions(text: str, column: int = 1) -> list[Instruction]:
+    """Instructions separated by ``:`` (VICE's INST_SEP); none for an empty text."""
+    if not text.strip():
+        return []
+    instructions = []
+    for part in text.split(":"):
+        if not part.strip():
+            raise MonitorSyntaxError("an instruction between the ':'", column)
+        instructions.append(parse_instruction(part, column))
+        column += len(part) + 1
+    return instructions
+
+
+def parse_assembly_line(line: str) -> Command:
+    """A line typed in assemble mode: instructions (``assemble_line``), or the empty
+    line that ends the mode (``assemble_end``)."""
+    if not line.strip():
+        return Command("assemble_end", 1, "")
+    return Command("assemble_line", 1, line.strip(), {"instructions": parse_instructions(line)})
+
+
+def enters_assemble_mode(command: Command) -> bool:
+    """``a ADDRESS`` with one instruction or none opens VICE's assemble mode."""
+    instructions = command.args.get("instructions")
+    return command.name == "assemble" and isinstance(instructions, list) and len(instructions) <= 1
+
+
+def _assemble_command(line: str, start: int) -> Command:
+    """``a ADDRESS [INSTRUCTION [: INSTRUCTION]...]``: the address, then instructions."""
+    found = re.match(r"\s*(\S+)", line[start + 1 :])
+    if found is None:
+        raise MonitorSyntaxError("an address after 'a' (a c000 lda #$01)", len(line) + 1)
+    address_start = start + 1 + found.start(1)
+    tokens, _ = _tokens(line[: start + 1 + found.end(1)], address_start)
+    parser = _Parser(tokens, line)
+    address = parser.address()
+    parser.expect_end()
+    rest = start + 1 + found.end(1)
+    return Command("assemble", start + 1, line[start:].rstrip(),
+                   {"address": address, "instructions": parse_instructions(line[rest:], rest + 1)})
+
+
+def _data_list(parser: _Parser, masks: bool = False) -> list[tuple[int, int]]:
+    """VICE's data_list: numbers (one byte, two for a value above $FF, low first),
+    strings (their characters' codes) and, for hunt, ``xx`` (any byte); as (value, mask)."""
+    data: list[tuple[int, int]] = []
+    while not parser.at_end():
+        parser.accept(",")
+        token = parser.token
+        if token.kind == "string":
+            parser.next()
+            data += [(ord(character) & 0xFF, 0xFF) for character in token.text]
+        elif masks and token.kind == "word" and token.text.lower() == "xx":
+            parser.next()
+            data.append((0, 0))
+        else:
+            expression = parser.expression()
+            if not isinstance(expression, Number):
+                raise parser.fail("a number or a \"string\" (labels and registers are not data)")
+            value = expression.value
+            if value > 0xFFFF:
+                raise MonitorSyntaxError(f"${value:X} is more than two bytes", expression.column)
+            data.append((value & 0xFF, 0xFF))
+            if value > 0xFF:
+                data.append((value >> 8, 0xFF))
+    return data
+
+
+def _device(parser: _Parser, wanted: str = "a device number after the file name: 0 (a file here) or 8 "
+            "(the disk in drive 8)") -> int:
+    """A device number, decimal as VICE reads it (d_number): 0 the file system, 8 the drive."""
+    token = parser.token
+    if token.kind == "number" and token.text.startswith("+"):
+        parser.next()
+        return token.value
+    if token.kind == "word" and token.text.isdigit():
+        parser.next()
+        return int(token.text)
+    raise parser.fail(wanted)
 
 
 def _command(tokens: list[Token], text: str) -> Command:
@@ -525,5 +672,55 @@ def _command(tokens: list[Token], text: str) -> Command:
         args["topic"] = parser.next().text.lower() if not parser.at_end() else None
     elif name == "stopwatch":
         args["reset"] = parser.accept_word("reset") is not None
+    elif name in ("fill", "hunt", "compare", "move"):
+        args["start"] = parser.address()
+        parser.accept(",")
+        if parser.at_end():
+            raise parser.fail(f"the end of the range ({first.text} 1000 10ff ...)")
+        args["end"] = parser.address()
+        parser.accept(",")
+        if name in ("compare", "move"):
+            if parser.at_end():
+                raise parser.fail(f"the destination address ({first.text} 1000 10ff 2000)")
+            args["destination"] = parser.address()
+        else:
+            bytes_given = _data_list(parser, masks=name == "hunt")
+            if not bytes_given:
+                raise parser.fail(f"the bytes to {'look for' if name == 'hunt' else 'fill with'} "
+                                  f"({first.text} 1000 10ff 00 \"text\")")
+            args["data"] = bytes_given
+    elif name in ("save", "bsave", "load", "bload"):
+        file = parser.next()
+        if file.kind != "string":
+            raise parser.fail(f'the file name in quotes ({first.text} "name.prg" 0 ...)', file)
+        args["file"] = file.text
+        args["device"] = _device(parser)
+        parser.accept(",")
+        if name in ("save", "bsave"):
+            if parser.at_end():
+                raise parser.fail(f"the range to save ({first.text} \"{file.text}\" {args['device']} "
+                                  "1000 10ff)")
+            args["start"] = parser.address()
+            parser.accept(",")
+            if parser.at_end():
+                raise parser.fail("the end of the range to save")
+            args["end"] = parser.address()
+        else:
+            args["address"] = None if parser.at_end() else parser.address()
+            if name == "bload" and args["address"] is None:
+                raise parser.fail(f"the address to load to (bload \"{file.text}\" {args['device']} 1000)")
+    elif name == "io":
+        args["address"] = parser.optional_address()
+    elif name == "bank":
+        bank = parser.token
+        if parser.at_end():
+            args["bank"] = None
+        elif bank.kind == "word" and bank.text.lower() in BANKS:
+            args["bank"] = parser.next().text.lower()
+        else:
+            raise parser.fail(f"a bank: {', '.join(BANKS)} (c64tc has no cartridge port)")
+    elif name == "reset":
+        args["kind"] = None if parser.at_end() else _device(parser, "the kind of reset: 0 (reset) or 1 "
+                                                            "(power cycle)")
     parser.expect_end()
     return Command(name, first.column, text, args)

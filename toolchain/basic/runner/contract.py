@@ -35,7 +35,6 @@ FN_NESTING = 6
 # monitor's line breakpoints (toolchain/monitor/basic.py).  Inside a superblock too,
 # since a line's code carries its hook wherever the linker places it.
 LINE_HOOK = "rt.line_reached"
-STATEMENT_CYCLES = 985  # the C64's time for a statement group: a millisecond (TI's 1000 a second)
 
 
 class Kind(enum.Enum):

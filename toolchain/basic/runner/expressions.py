@@ -9,9 +9,11 @@ where that changes anything.  Precedences are the ROM's ($A080 operator table).
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import NamedTuple
 
 from toolchain.basic import floats
+from toolchain.basic.runner import costs
 from toolchain.basic.runner.contract import (
     Declared,
     Kind,
@@ -71,6 +73,22 @@ class ExpressionCompiler:
         self.line_number_now = 0
         self.body_address = 0  # where the body of the line being compiled is in memory
         self.statement_start: int | None = 0  # OLDTXT: where NEWSTT found this statement
+        # The C64's time (costs.py): the cycles counted and not yet added to the clock by
+        # generated code, the features behind them (kept per statement when ``recording``,
+        # for scripts/basic-costs), the variables' and arrays' places in their tables
+        self.cost = 0.0
+        self.recording: list[tuple[int, int | None, Counter[str]]] | None = None
+        self.features: Counter[str] = Counter()
+        self.cost_at_look = 0.0
+        self.scalar_order: dict[str, int] = {}
+        self.array_order: dict[str, int] = {}
+        self.observed_in_statement = False  # a PEEK already looked at the time in this statement
+
+    def count(self, feature: str, times: int = 1) -> None:
+        """The ROM does ``feature`` ``times`` times here (costs.py)."""
+        self.cost += times * costs.weight(feature)
+        if self.recording is not None:
+            self.features[feature] += times
 
     def site(self) -> int:
         """The number of an observation point here: TXTPTR at the next non-space byte (as
@@ -78,6 +96,18 @@ class ExpressionCompiler:
         self.peek()
         self.sites.append((self.line_number_now, self.body_address + self.position, self.statement_start))
         return len(self.sites) - 1
+
+    def time_between_looks(self) -> str:
+        """For a second PEEK in one statement: the cycles since the first, which that PEEK
+        adds to the clock itself (the statement's code added the cycles up to the first
+        before it ran), so that two reads of a chip see it move on."""
+        if not self.observed_in_statement:
+            self.observed_in_statement = True
+            self.cost_at_look = self.cost
+            return ""
+        between = round(self.cost - self.cost_at_look)
+        self.cost = self.cost_at_look
+        return f", {between}" if between > 0 else ""
 
     # -- bytes -------------------------------------------------------------------------------
     def peek(self) -> int:
@@ -126,12 +156,25 @@ class ExpressionCompiler:
         """The generated name of a variable, declared for CLR."""
         python_name = scalar_name(name, kind)
         self.variables[python_name] = Variable(Declared.SCALAR, kind)
+        self.scalar_order.setdefault(python_name, len(self.scalar_order))
         return python_name
+
+    def found(self, python_name: str) -> None:
+        """PTRGET finds a variable: past those made before it."""
+        self.count("var")
+        self.count("var_skip", self.scalar_order[python_name])
 
     def array(self, name: str, kind: Kind) -> str:
         python_name = array_name(name, kind)
         self.variables[python_name] = Variable(Declared.ARRAY, kind)
+        self.array_order.setdefault(python_name, len(self.array_order))
         return python_name
+
+    def element(self, python_name: str, subscripts: int) -> None:
+        """An array element found: the array table searched, the subscripts converted."""
+        self.count("array")
+        self.count("subscript", subscripts - 1)
+        self.count("array_skip", self.array_order[python_name])
 
     def function_variable(self, name: str) -> str:
         python_name = function_name(name)
@@ -238,10 +281,20 @@ class ExpressionCompiler:
                     relation |= {GREATER: 1, EQUAL: 2, LESS: 4}[self.take()]
                 right = self.expression(precedence)
                 left = self.relation(left, right, relation)
+                self.count("op:rel")
                 continue
             self.position += 1
             right = self.expression(precedence)
             left = self.binary(byte, left, right)
+            if left.kind is Kind.STRING:
+                self.count("op:concat")
+            else:
+                if byte == TIMES and (factor := self.constant(right.code)) is not None:
+                    # FMULT runs its bit loop for each mantissa byte of the right operand
+                    # that is not 0 ($BA59): a number written with more bits takes longer
+                    self.count("mul_byte", sum(1 for part in floats.to_bytes(factor)[2:] if part))
+                self.count({PLUS: "op:+", MINUS: "op:-", TIMES: "op:*", DIVIDE: "op:/", POWER: "op:^",
+                            AND: "op:AND", OR: "op:OR"}[byte])
 
     def relation(self, left: Expression, right: Expression, relation: int) -> Expression:
         failed = self.failing(Kind.NUMBER, left, right)
@@ -323,6 +376,7 @@ class ExpressionCompiler:
                 return Expression(code, Kind.NUMBER, True)
             if kind is not Kind.NUMBER:
                 raise CompileError("TYPE MISMATCH")
+            self.count("op:neg")
             return Expression(f"(-{code} or 0.0)", Kind.NUMBER, exact)
         if byte == PLUS:
             self.position += 1
@@ -334,6 +388,7 @@ class ExpressionCompiler:
                 return Expression(code, Kind.NUMBER, True)
             if kind is not Kind.NUMBER:
                 raise CompileError("TYPE MISMATCH")
+            self.count("op:NOT")
             return Expression(f"_not({code})", Kind.NUMBER, True)
         return self.primary()
 
@@ -347,6 +402,8 @@ class ExpressionCompiler:
                 # statement did before (PRINT "A";1E39 prints A) happens, then the error
                 self.position = self._number_end(self.position)
                 return Expression(f"_fail({error.error!r})", Kind.NUMBER, True)
+            for feature, times in costs.number_features(self.body[self.position : end]).items():
+                self.count(feature, times)
             self.position = end
             return Expression(repr(value), Kind.NUMBER, value == floats.rounded(value))
         if byte == QUOTE:
@@ -359,6 +416,7 @@ class ExpressionCompiler:
             return self.push(Expression(repr(text), Kind.STRING, True))
         if byte == OPEN_PARENTHESIS:
             self.position += 1
+            self.count("paren")
             inner = self.expression()
             self.expect(CLOSE_PARENTHESIS)
             return inner
@@ -375,9 +433,11 @@ class ExpressionCompiler:
             self.expect(OPEN_PARENTHESIS)
             argument = self.numeric()
             self.expect(CLOSE_PARENTHESIS)
+            self.count("fn:FN")
             return Expression(f"{self.function_variable(name)}({argument})", Kind.NUMBER, False)
         if TOKEN["SGN"] <= byte <= TOKEN["MID$"]:
             self.position += 1
+            self.count("fn:" + keyword_of(byte))
             return self.function(byte)
         raise CompileError("SYNTAX")
 
@@ -405,9 +465,13 @@ class ExpressionCompiler:
         if self.peek() == OPEN_PARENTHESIS:
             indexes = self.subscripts()
             array = self.array(name, kind)
+            self.element(array, len(indexes))
             # one look-up; a subscript that is not a whole number in bounds is missing
             # from the cells and goes the ROM's way (values.Cells)
             return Expression(f"{array}.cells[{', '.join(indexes)}]", value_kind, True)
+        if name in ("TI", "ST"):
+            self.count("var")
+            self.count("time_read" if name == "TI" else "status_read")  # the clock to a float ($AF84)
         if name == "TI" and kind is Kind.NUMBER:
             return Expression("rt.jiffies()", Kind.NUMBER, True)
         if name == "TI" and kind is Kind.STRING:
@@ -415,7 +479,9 @@ class ExpressionCompiler:
         if name == "ST" and kind is Kind.NUMBER:
             return Expression("io.status()", Kind.NUMBER, True)
         python_name = self.scalar(name, kind)
+        self.found(python_name)
         if kind is Kind.INTEGER:
+            self.count("int_read")
             return Expression(f"float({python_name})", Kind.NUMBER, True)
         return Expression(python_name, value_kind, True)
 
@@ -454,7 +520,7 @@ class ExpressionCompiler:
         if keyword == "PEEK":
             if kind is Kind.STRING:
                 raise CompileError("TYPE MISMATCH")
-            return Expression(f"rt.peek({code}, {self.site()})", Kind.NUMBER, True)
+            return Expression(f"rt.peek({code}, {self.site()}{self.time_between_looks()})", Kind.NUMBER, True)
         string_argument = keyword in ("LEN", "VAL", "ASC")
         if (kind is Kind.STRING) != string_argument:
             raise CompileError("TYPE MISMATCH")

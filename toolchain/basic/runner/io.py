@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from toolchain.basic import floats
+from toolchain.basic.runner import costs
 from toolchain.basic.runner.contract import BasicError, Ended, Kind
 from toolchain.basic.runner.expressions import COLON, COMMA, QUOTE
 from toolchain.basic.runner.values import _byte
@@ -33,22 +34,34 @@ UNCHANGED: list[Any] = []
 KERNAL_ERRORS = {1: "TOO MANY FILES", 2: "FILE OPEN", 3: "FILE NOT OPEN", 4: "FILE NOT FOUND",
                  5: "DEVICE NOT PRESENT", 6: "NOT INPUT FILE", 7: "NOT OUTPUT FILE", 8: "MISSING FILE NAME",
                  9: "ILLEGAL DEVICE NUMBER"}
+CLOCK = "_T"  # the generated code's clock (statements.CLOCK)
+CHROUT_CYCLES, SCROLL_CYCLES = round(costs.WEIGHTS["chrout"]), round(costs.WEIGHTS["scroll"])
 LONGEST_INPUT_LINE = 88  # INLIN's buffer ($A560): one more character is ?STRING TOO LONG
 
 
 class ScreenOutput:
-    """PRINT to the screen: numbers end in cursor-right, commas move by cursor-right."""
+    """PRINT to the screen: numbers end in cursor-right, commas move by cursor-right.
+    Each character takes CHROUT's time on the C64's clock, a scroll the editor's
+    (costs.py: known only once the text is)."""
 
     def __init__(self, io: BasicIO) -> None:
         self.io = io
 
     def byte(self, value: int) -> None:
-        self.io.machine.print_byte(value)
+        io = self.io
+        screen = io.machine.screen
+        rows = screen.scrolled
+        io.machine.print_byte(value)
+        io.clock[CLOCK] += CHROUT_CYCLES + SCROLL_CYCLES * (screen.scrolled - rows)
 
     def text(self, text: str) -> None:
-        print_byte = self.io.machine.print_byte
+        io = self.io
+        screen = io.machine.screen
+        rows = screen.scrolled
+        print_byte = io.machine.print_byte
         for character in text:
             print_byte(ord(character))
+        io.clock[CLOCK] += CHROUT_CYCLES * len(text) + SCROLL_CYCLES * (screen.scrolled - rows)
 
     def number(self, value: float) -> None:
         self.text(floats.format_number(value))
@@ -124,6 +137,7 @@ class BasicIO:
 
     def __init__(self, machine: C64) -> None:
         self.machine = machine
+        self.clock: dict[str, Any] = {CLOCK: 0}  # the runtime's namespace, whose _T is BASIC's clock
         self.restart()
 
     def restart(self) -> None:

@@ -16,8 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from toolchain.basic.runner.statements import (
+    CLOCK,
     DIRECT_LINE,
     LINE_MARK,
+    LOOKS_OR_LEAVES,
     NEXT_MARK,
     Exit,
     ExitTo,
@@ -101,11 +103,11 @@ class Linker:
             code.extend((statement, segment.line) for statement in self.resolved_code(segment))
             target = self.target(segment.exit or Exit(ExitTo.NEXT_LINE), segment)
             if target is None:
-                return code
+                return _clock_added_once(code)
             fixed = isinstance(target, int) and 0 <= target < self.end
             if not fixed or target in seen or len(seen) >= MAX_SUPERBLOCK:
                 code.append((f"    return {target}", segment.line))
-                return code
+                return _clock_added_once(code)
             assert isinstance(target, int)
             index = target
 
@@ -113,7 +115,7 @@ class Linker:
         segments = self.program.segments
         out = ["def _make():"]
         lines = [0]
-        names = sorted(self.program.variables)
+        names = [*sorted(self.program.variables), CLOCK]
         for index, segment in enumerate(segments):
             out.append(f"    def s{index}():")
             lines.append(segment.line)
@@ -126,6 +128,28 @@ class Linker:
         out.append(f"    return [{', '.join(f's{i}' for i in range(len(segments)))}]")
         lines.append(0)
         return Module("\n".join(out) + "\n", lines)
+
+
+CLOCK_ADD = f"    {CLOCK} += "
+
+
+def _clock_added_once(code: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """One addition to the clock for a run of code that neither looks at the time nor
+    leaves: a superblock runs its segments in a row, so their times add up."""
+    merged: list[tuple[str, int]] = []
+    last = -1  # the index in merged of the last clock addition with nothing after it but comments
+    for text, line in code:
+        if text.startswith(CLOCK_ADD) and last >= 0:
+            before, before_line = merged[last]
+            total = int(before[len(CLOCK_ADD):]) + int(text[len(CLOCK_ADD):])
+            merged[last] = (f"{CLOCK_ADD}{total}", before_line)
+            continue
+        if text.startswith(CLOCK_ADD):
+            last = len(merged)
+        elif any(mark in text for mark in LOOKS_OR_LEAVES) or text.rstrip().endswith(":"):
+            last = -1  # the time is looked at or the code may leave here: added before
+        merged.append((text, line))
+    return merged
 
 
 def link(program: Program) -> Module:

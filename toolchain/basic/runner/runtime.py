@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 from toolchain.basic import floats
 from toolchain.basic.detokenizer import split_program
+from toolchain.basic.runner import costs
 from toolchain.basic.runner.contract import (
     BASIC_BYTES_FREE,
     FN_NESTING,
@@ -24,7 +25,6 @@ from toolchain.basic.runner.contract import (
     FOR_ROOM,
     GOSUB_BYTES,
     GOSUB_ROOM,
-    STATEMENT_CYCLES,
     BasicError,
     Declared,
     Ended,
@@ -39,13 +39,14 @@ from toolchain.basic.runner.direct import crunch_typed, edit_program, line_numbe
 from toolchain.basic.runner.expressions import COLON, COMMA, QUOTE
 from toolchain.basic.runner.io import UNCHANGED, BasicIO, ScreenOutput
 from toolchain.basic.runner.linker import Module, link
-from toolchain.basic.runner.statements import DIRECT_LINE, INPUT_BUFFER, Line, StatementCompiler
+from toolchain.basic.runner.statements import CLOCK, DIRECT_LINE, INPUT_BUFFER, Line, StatementCompiler
 from toolchain.basic.runner.values import (
     Array,
     Text,
     Undimensioned,
     _address,
     _byte,
+    _concat,
     _int16,
     _r,
     helpers,
@@ -173,12 +174,12 @@ def linked_program(machine: C64) -> bytes:
     return bytes(memory[BASIC_PROGRAM_START : line + 2])
 
 
-# PEEK's own time in the interpreter, mostly the conversion of its address from text:
-# two PEEK(53266) in one line read raster lines 59 apart on VICE (3,717 cycles), so
-# reads of the chips in one statement see them move on
-PEEK_CYCLES = 3_700
+# one turn of WAIT's loop ($B83C: LDA ($14),Y; EOR $4A; AND $49; BEQ): WAIT looks at the
+# raster this often
+WAIT_TURN_CYCLES = 15
 READY_STOPS = (Stop.END, Stop.ERROR, Stop.BREAK, Stop.BRK)  # the runs that end at READY.
 DIRECT_CACHE_SIZE = 256  # direct-mode lines kept compiled (a dynamic-keyboard loop types the same ones)
+SMALL_CLOCK = 1 << 29  # BASIC's clock counts from 0 again past this (a one-digit int in CPython)
 CHUNK = 16  # statement groups the dispatcher runs between looking at the time (16 ms of C64 time)
 CHECK_EVERY = 1 << 16  # ... between looking at limits and showing progress
 
@@ -209,12 +210,25 @@ class Runtime:
         self.namespace: dict[str, Any] = {**helpers(), "rt": self, "io": self.io, "STACK": self.stack,
                                           "UNCHANGED": UNCHANGED}
         self.namespace["globals_"] = self.namespace
+        self.namespace[CLOCK] = 0  # BASIC's cycles (costs.py), added by the generated code
+        # string concatenation with the ROM's time: the bytes copied, the string space
+        # used up and the garbage collection that follows (costs.py)
+        self.namespace["_concat"] = self._timed_concat
+        self.string_space_used = 0
+        self.string_room = BASIC_BYTES_FREE  # for strings until the next garbage collection
+        self.io.clock = self.namespace
         exec(compile(self.module.source, GENERATED, "exec"), self.namespace)
         self.segments: list[Callable[[], int]] = self.namespace["_make"]()
         self.segment_lines = [line for line in self._segment_lines()]
         self.segments.append(_end_of_program)  # the number after the last segment ends the run
         self.data = data_items(self.lines)
-        self.max_cycles = DEFAULT_MAX_CYCLES  # for each SYS or USR call
+        self._data_cycles_of: list[DataItem] | None = None
+        self._data_cycles_list: list[tuple[int, int]] = []
+        self.max_cycles = DEFAULT_MAX_CYCLES  # the run's time: BASIC's and its machine code's
+        self.cycle_limit = 1 << 62  # the machine's cycle at which the run stops (set by run())
+        self.max_call_cycles: int | None = None  # a bound of each SYS and USR call's own, if any
+        self.run_started = machine.cpu.cycles
+        self.clock_limit = 1 << 62  # ... as BASIC's clock will read then, roughly (looked at often)
         self.direct_cache: dict[tuple[bytes, bytes], tuple[Any, Compiled]] = {}
         self.cont_segment: int | None = None  # where CONT goes on (OLDTXT), None: ?CAN'T CONTINUE
         self.old_line = 0  # OLDLIN: the line END, STOP or BREAK stopped in
@@ -234,7 +248,8 @@ class Runtime:
         self.random = floats.Random()
         self.io.restart()
         self.statements = 0
-        self.cycle_base = self.machine.cpu.cycles  # the C64's clock when RUN began
+        self.clock_seen = self.namespace[CLOCK]  # BASIC's clock when the machine's last caught up
+        self.clock_carry = 0.0  # the part of a machine cycle not yet passed on
         self.irq_hooked = False
         self.clear()
 
@@ -260,6 +275,8 @@ class Runtime:
             else:
                 namespace[name] = Undimensioned(namespace, name, kind)
         self.array_bytes = 0
+        self.string_space_used = 0
+        self.string_room = BASIC_BYTES_FREE - len(self.program)
         self.stack.clear()  # the generated code holds this list as STACK
         self.stack_bytes = 0
         self.function_depth = 0  # FN calls under way
@@ -359,18 +376,21 @@ class Runtime:
         if self.namespace[name] is self.unset.get(name):
             self.namespace[name] = made_value(self.variables[name].kind)
 
-    def define_function(self, parameter: str, body: Callable[[], float]) -> Callable[[float], float]:
+    def define_function(self, parameter: str, body: Callable[[], float],
+                        cycles: int = 0) -> Callable[[float], float]:
         """DEF FN: the function, its parameter saved and restored around each call.  Each
         call nested in another takes room on the 6502 stack (the ROM pushes the
         parameter's value and the text pointer, then evaluates the body): FN_NESTING
         calls fit, one more is ?OUT OF MEMORY, as a function defined through itself
-        ends on the C64."""
+        ends on the C64.  Each call takes ``cycles`` of the C64's time (the ROM reads the
+        body's text again at every call, $B3F4)."""
         namespace = self.namespace
         self.make(parameter)  # DEF makes its parameter (measured: 14 bytes with the function)
 
         def function(argument: float) -> float:
             if self.function_depth >= FN_NESTING:
                 raise BasicError("OUT OF MEMORY")
+            namespace[CLOCK] += cycles
             saved = namespace[parameter]
             namespace[parameter] = _r(argument)
             self.function_depth += 1
@@ -390,6 +410,8 @@ class Runtime:
             if self.data_position >= len(self.data):
                 raise BasicError("OUT OF DATA")
             item, quoted, line, _ = self.data[self.data_position]
+            scan, number = self._data_cycles()[self.data_position]
+            self.namespace[CLOCK] += scan if kind is Kind.STRING else scan + number
             self.data_position += 1
             if kind is Kind.STRING:
                 # the string's descriptor points at the DATA item in the program's text
@@ -403,9 +425,28 @@ class Runtime:
             values.append(value)
         return values
 
+    def _data_cycles(self) -> list[tuple[int, int]]:
+        """For each DATA item, READ's time (costs.py): finding it from the item before (the
+        bytes DATAN passes, from the program's start for the first) and taking it, and
+        FIN's for reading it as a number."""
+        if self._data_cycles_of is not self.data:
+            self._data_cycles_of = self.data
+            read_item, scanned = costs.weight("read_item"), costs.weight("rest_byte")
+            previous = BASIC_PROGRAM_START
+            self._data_cycles_list = []
+            for item in self.data:
+                scan = round(read_item + scanned * max(item.end - previous, 0))
+                self._data_cycles_list.append((scan, costs.cycles(costs.number_features(item.text))))
+                previous = item.end
+        return self._data_cycles_list
+
     # -- memory and machine code ---------------------------------------------------------------
-    def peek(self, address: float, site: int | None = None) -> float:
-        self.cycle_base += PEEK_CYCLES
+    def peek(self, address: float, site: int | None = None, cycles: int = 0) -> float:
+        """PEEK; ``cycles``: the statement's time since its PEEK before (costs.py), so
+        two reads of a chip in one statement see it move on (VICE: two PEEK(53266) in
+        one line read raster lines 59 apart)."""
+        if cycles:
+            self.namespace[CLOCK] += cycles
         self.catch_up()
         where = _address(address)
         if TXTTAB <= where <= DATPTR + 1 or where == TXTPTR or where == TXTPTR + 1:
@@ -502,8 +543,12 @@ class Runtime:
             self._vectors_changed()
 
     def wait(self, address: float, mask: float, invert: float) -> None:
-        """WAIT: until (PEEK(address) EOR invert) AND mask is not 0.  A program waiting
-        for the keyboard buffer ($C6) gets the next typed key then."""
+        """WAIT: until (PEEK(address) EOR invert) AND mask is not 0, the time passing as
+        the ROM's loop ($B83C) reads the address again and again: the raster's registers
+        line by line, the rest from one event of the chips (an interrupt, a timer) to the
+        next.  A program waiting for the keyboard buffer ($C6) gets the next typed key
+        then.  A wait nothing can end (memory that neither the chips nor the KERNAL's
+        interrupt handler change, or a mask of 0) ends the run with a message."""
         machine = self.machine
         where, bits, flip = _address(address), _byte(mask), _byte(invert)
         self.catch_up()
@@ -514,8 +559,40 @@ class Runtime:
         if where == KEYBOARD_COUNT:
             raise Ended(Stop.INPUT_EXHAUSTED, f"WAIT {where},{bits} waits for a key, but the input is "
                         "used up")
-        raise Ended(Stop.INPUT_EXHAUSTED, f"WAIT {where},{bits},{flip} would wait forever: nothing "
-                    "changes that memory in a headless run")
+        if not bits or not self._changes_with_time(where):
+            raise Ended(Stop.INPUT_EXHAUSTED, f"WAIT {where},{bits},{flip} would wait forever: nothing "
+                        "changes that memory in a headless run")
+        cpu, io = machine.cpu, machine.io
+        raster = where & 0xFC3F in (0xD011, 0xD012)  # the VIC-II's registers repeat every 64 bytes
+        while True:
+            if cpu.cycles >= self.cycle_limit:
+                raise Ended(Stop.CYCLE_LIMIT, f"stopped after {self.max_cycles:,} cycles of C64 time (in "
+                            f"WAIT {where},{bits},{flip})")
+            if raster:
+                until = cpu.cycles + WAIT_TURN_CYCLES
+            else:
+                until = max(io.next_event(cpu.cycles), cpu.cycles + WAIT_TURN_CYCLES)
+            result = machine.pass_time(min(until, self.cycle_limit), max(self.cycle_limit - cpu.cycles, 1))
+            if result is not None:
+                handler = read_word(machine.memory, IRQ_VECTOR)
+                raise Ended(result.stop, f"the interrupt handler at ${handler:04X}: {result.message}")
+            if (machine.read(where) ^ flip) & bits:
+                return
+
+    def _changes_with_time(self, where: int) -> bool:
+        """Whether memory at ``where`` can change while BASIC waits: the chips' registers
+        that count (the raster, the CIAs' timers, TOD and interrupt flags, SID's voice 3),
+        and the RAM the interrupt handler changes (the KERNAL's: the jiffy clock; a
+        program's own handler: anything)."""
+        if self.irq_hooked:
+            return True
+        if 0xD000 <= where < 0xD400:
+            return where & 0x3F in (0x11, 0x12, 0x19)
+        if 0xD400 <= where < 0xD800:
+            return where & 0x1F in (0x1B, 0x1C)
+        if 0xDC00 <= where < 0xDE00:
+            return where & 0x0F in (4, 5, 6, 7, 8, 9, 10, 11, 13)
+        return JIFFY_CLOCK <= where <= JIFFY_CLOCK + 2
 
     def sys(self, address: int, site: int | None = None) -> None:
         """SYS: machine code from ``address`` as the ROM's SYS calls it (the registers
@@ -524,8 +601,10 @@ class Runtime:
         self.publish_pointers(site)
         machine = self.machine
         cpu = machine.cpu
-        result = machine.sys(address, self.max_cycles)
-        self.cycle_base = cpu.cycles - self.statements * STATEMENT_CYCLES  # BASIC goes on from there
+        budget = max(self.cycle_limit - cpu.cycles, 1)
+        if self.max_call_cycles is not None:
+            budget = min(budget, self.max_call_cycles)
+        result = machine.sys(address, budget)
         self._vectors_changed()
         if result.stop is Stop.INPUT_EXHAUSTED:
             raise Ended(Stop.INPUT_EXHAUSTED, result.message)
@@ -542,8 +621,42 @@ class Runtime:
         mantissa = bytes([memory[0x62] & 0x7F | (memory[0x66] & 0x80)]) + bytes(memory[0x63:0x66])
         return floats.from_bytes(bytes([memory[0x61]]) + mantissa)
 
+    def _timed_concat(self, left: str, right: str) -> str:
+        text = _concat(left, right)
+        self.namespace[CLOCK] += round(len(text) * costs.weight("string_byte"))
+        self.string_space_used += len(text)
+        if self.string_space_used > self.string_room:
+            self.collect_garbage()
+        return text
+
+    def collect_garbage(self) -> None:
+        """The ROM's garbage collection ($B526) on the C64's clock: for each string in use
+        it looks through every string descriptor for the highest one (so the time grows
+        with the square of their number), and moves it up."""
+        in_use, count = 0, 0
+        for name, (declared, kind) in self.variables.items():
+            if kind is not Kind.STRING:
+                continue
+            value = self.namespace.get(name)
+            if declared is Declared.SCALAR:
+                texts = [value] if value and type(value) is not Text else []
+            elif isinstance(value, Array):
+                texts = [text for text in value.cells.values() if text and type(text) is not Text]
+            else:
+                continue
+            count += len(texts)
+            in_use += sum(map(len, texts))
+        descriptors = count + 3  # the temporary strings' descriptors are looked at too
+        cycles = (costs.weight("gc") + descriptors * descriptors * costs.weight("gc_pair")
+                  + in_use * costs.weight("string_byte"))
+        self.namespace[CLOCK] += round(cycles)
+        made = self._memory_in_use()[0]
+        self.string_room = BASIC_BYTES_FREE - len(self.program) - 7 * made - self.array_bytes
+        self.string_space_used = in_use
+
     def free(self) -> float:
         """FRE: the bytes free after a garbage collection, as a signed 16-bit number."""
+        self.collect_garbage()  # FRE collects the garbage first ($B526), on the C64's clock
         free = self._free_bytes()
         return float(free - 65536 if free > 32767 else free)
 
@@ -551,21 +664,53 @@ class Runtime:
         return self.random.next(argument, self.statements)
 
     # -- the clock ----------------------------------------------------------------------------------
-    # A statement group takes a millisecond of the C64's time (STATEMENT_CYCLES); the
-    # machine's clock is brought up to date where a program can notice the time: TI and
-    # TI$, PEEK, SYS and USR, WAIT.  The chips catch up then and their interrupts happen
-    # (the jiffy clock at $A0-$A2 counts CIA 1's); a program's own handler (a changed
-    # $0314) runs each of them, so the dispatcher also looks every CHUNK statement groups.
+    # The generated code counts BASIC's cycles in its global _T, as the ROM's interpreter
+    # would take them (costs.py); the machine's clock is brought up to date where a
+    # program can notice the time: TI and TI$, PEEK, POKE into the chips, SYS and USR,
+    # WAIT, PRINT.  The chips catch up then and their interrupts happen (the jiffy clock at
+    # $A0-$A2 counts CIA 1's); a program's own handler (a changed $0314) runs each of
+    # them, so the dispatcher also looks every CHUNK statement groups.
+    def stretch(self) -> float:
+        """The machine's cycles per cycle of BASIC now (costs.stretch): the bad lines while
+        the screen is on, the KERNAL's handler where it runs in Python."""
+        machine = self.machine
+        screen_on = bool(machine.read_io(0xD011) & 0x10)  # DEN: the VIC-II reads the screen
+        irq_in_python = machine.roms is None and read_word(machine.memory, IRQ_VECTOR) == STANDARD_IRQ_HANDLER
+        return costs.stretch(screen_on, irq_in_python)
+
     def catch_up(self) -> None:
         machine = self.machine
-        now = self.cycle_base + self.statements * STATEMENT_CYCLES
-        if now <= machine.cpu.cycles:
+        basic = self.namespace[CLOCK]
+        spent = basic - self.clock_seen
+        if spent <= 0:
             return
-        result = machine.pass_time(now, self.max_cycles)
+        self.clock_seen = basic
+        stretch = self.stretch()
+        exact = spent * stretch + self.clock_carry
+        whole = int(exact)
+        self.clock_carry = exact - whole
+        cpu = machine.cpu
+        result = machine.pass_time(cpu.cycles + whole, max(self.cycle_limit - cpu.cycles, 1))
         if result is not None:
             handler = read_word(machine.memory, IRQ_VECTOR)
             raise Ended(result.stop, f"the interrupt handler at ${handler:04X}: {result.message}")
-        self.cycle_base = machine.cpu.cycles - self.statements * STATEMENT_CYCLES
+        self.clock_limit = basic + max(self.cycle_limit - cpu.cycles, 0) / stretch
+
+    def cycle_reached(self) -> int:
+        """The machine's cycle BASIC has reached, without bringing the chips up to it."""
+        pending = (self.namespace[CLOCK] - self.clock_seen) * self.stretch() + self.clock_carry
+        return self.machine.cpu.cycles + round(pending)
+
+    def now(self) -> int:
+        """The machine's cycle BASIC has reached (the clock caught up)."""
+        self.catch_up()
+        return self.machine.cpu.cycles
+
+    def check_cycle_limit(self) -> None:
+        """The run's time is up (--max-cycles): it stops, as machine code would."""
+        self.catch_up()
+        if self.machine.cpu.cycles >= self.cycle_limit:
+            raise Ended(Stop.CYCLE_LIMIT, f"stopped after {self.max_cycles:,} cycles of C64 time")
 
     def _vectors_changed(self) -> None:
         """After a POKE into the vectors or a SYS: whether a program's IRQ handler runs,
@@ -733,6 +878,9 @@ class Runtime:
         statement groups (frames of a film, the live view)."""
         started = time.perf_counter()
         limit = max_statements if max_statements is not None else 1 << 62
+        self.run_started = self.machine.cpu.cycles
+        self.cycle_limit = self.run_started + self.max_cycles
+        self.clock_limit = self.namespace[CLOCK] + self.max_cycles / self.stretch()
         result = self._execute(0, limit, progress, every, started)
         return self.direct_mode(result, limit, progress, every, started)
 
@@ -750,9 +898,11 @@ class Runtime:
         every_count, every_call = every if every is not None else (1 << 62, None)
         every_due = every_count
         self._vectors_changed()
+        clock = self.namespace
         try:
             try:
                 while True:
+                    before = clock[CLOCK]
                     for step in chunk:  # noqa: B007 (step tells which statement group raised)
                         index = segments[index]()
                     executed += len(chunk)
@@ -760,6 +910,20 @@ class Runtime:
                     self.statements = executed
                     if self.irq_hooked:
                         self.catch_up()
+                    after = clock[CLOCK]
+                    if after > SMALL_CLOCK:
+                        # the clock's count starts again from 0 (its reference points move
+                        # with it): a small int adds faster than a large one
+                        self.clock_seen -= after
+                        self.clock_limit -= after
+                        before -= after
+                        clock[CLOCK] = after = 0
+                    if 2 * after - before >= self.clock_limit:
+                        # the next chunk may pass the cycle limit: one group at a time from
+                        # here, so that the run stops where the C64's time is up
+                        chunk = range(1)
+                        if after >= self.clock_limit:
+                            self.check_cycle_limit()
                     if executed >= every_due and every_call is not None:
                         every_due = executed + every_count
                         every_call()
@@ -895,6 +1059,15 @@ class Runtime:
         body = crunch_typed(text)
         if not body.strip(b" "):
             return None  # an empty line: BASIC reads the next one ($A48E)
+        code, compiled = self.compile_typed(body)
+        self._use_program(self.program, compiled, code)
+        first = self.segment_lines.index(DIRECT_LINE)
+        return self._execute(first, limit, progress, every, started)
+
+    def compile_typed(self, body: bytes) -> tuple[Any, Compiled]:
+        """A crunched line typed in direct mode: put in the input buffer as the ROM reads
+        it ($0200), and compiled after the program's lines (kept for the next time)."""
+        memory = self.machine.memory
         memory[INPUT_BUFFER : INPUT_BUFFER + len(body) + 3] = body + b"\0\0\0"
         key = (self.program, body)
         cached = self.direct_cache.get(key)
@@ -903,10 +1076,7 @@ class Runtime:
             cached = (compile(compiled.module.source, GENERATED, "exec"), compiled)
             if len(self.direct_cache) < DIRECT_CACHE_SIZE:
                 self.direct_cache[key] = cached
-        code, compiled = cached
-        self._use_program(self.program, compiled, code)
-        first = self.segment_lines.index(DIRECT_LINE)
-        return self._execute(first, limit, progress, every, started)
+        return cached
 
     def _line_of(self, error: BaseException, index: int) -> int:
         """The BASIC line being run when ``error`` was raised: from the generated
@@ -934,8 +1104,12 @@ class Runtime:
             self._show(f"\r?{name}  ERROR IN {line}\rREADY.\r")
 
     def _finish(self, stop: Stop, message: str, started: float, line: int | None = None) -> RunResult:
+        """The run's result; its cycles: the C64's time from RUN to here (the chips are
+        not brought up to it: hours of interrupts nobody looks at would take a while; a
+        later look at the time does it)."""
         self.publish_pointers()
         cpu = self.machine.cpu
-        return RunResult(stop, message, cycles=cpu.cycles, instructions=cpu.instructions,
+        return RunResult(stop, message, cycles=self.cycle_reached() - self.run_started,
+                         instructions=cpu.instructions,
                          statements=self.statements, wall_seconds=time.perf_counter() - started,
                          line=line, printer=bytes(self.io.printer))

@@ -15,9 +15,11 @@ which order, and the errors they raise when they run.
 from __future__ import annotations
 
 import enum
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from toolchain.basic.runner import costs
 from toolchain.basic.runner.contract import LINE_HOOK, Kind, Variable
 from toolchain.basic.runner.expressions import (
     CLOSE_PARENTHESIS,
@@ -32,7 +34,13 @@ from toolchain.basic.runner.expressions import (
     ExpressionCompiler,
 )
 from toolchain.basic.tokenizer import linget
-from toolchain.basic.tokens import PI, TOKEN, LineState, keyword_of
+from toolchain.basic.tokens import PI, TOKEN, TOKEN_DATA, TOKEN_REM, LineState, keyword_of
+
+# Generated code that can look at the time or leave the segment: the cycles counted so
+# far are added to the clock (CLOCK) before it runs (costs.py)
+CLOCK = "_T"
+LOOKS_OR_LEAVES = ("rt.", "io.", "out.", "return", "raise", "_next(", "FN_", "lambda", "values")
+THEN, GOTO = TOKEN["THEN"], TOKEN["GOTO"]
 
 # placeholders in the code of conditional jumps until the segments are numbered
 NEXT_MARK, LINE_MARK = "\x00next", "\x01"
@@ -109,6 +117,7 @@ class StatementCompiler(ExpressionCompiler):
         self.open_loops: list[str] = []
 
     def compile(self) -> Program:
+        self.line_order = {line.number: index for index, line in enumerate(self.lines)}
         for line in self.lines:
             self.line_first_segment[line.number] = len(self.segments)
             self.segments.append(Segment(line.number))
@@ -129,13 +138,74 @@ class StatementCompiler(ExpressionCompiler):
 
     def emit(self, code: str) -> None:
         assert self.segments[-1].exit is None, "code after the segment's exit"
+        looks_or_leaves = any(mark in code for mark in LOOKS_OR_LEAVES)
+        if abs(self.cost) >= 0.5 and not code.startswith(" ") and looks_or_leaves:
+            self.flush()
         self.segments[-1].code.append("    " * self.indent + code)
+
+    def flush(self) -> None:
+        """The cycles counted so far onto the C64's clock (costs.py)."""
+        cycles = round(self.cost)
+        self.cost = 0.0
+        if cycles:
+            self.segments[-1].code.append("    " * self.indent + f"{CLOCK} += {cycles}")
 
     def leave(self, exit: Exit) -> None:
         """End the segment: where the program goes on (the linker writes the return,
         or runs the next segment's code right here)."""
         assert self.indent == 1 and self.segments[-1].exit is None
+        self.flush()
         self.segments[-1].exit = exit
+
+    def search_cycles(self, target: int) -> int:
+        """FNDLIN's time to find line ``target`` from the line being compiled: from the
+        next line when the target's number is larger, else from the first line."""
+        order = self.line_order
+        if target not in order:
+            return 0
+        here = order.get(self.line_number_now, len(order))
+        passed = order[target] - here if target > self.line_number_now else order[target] + 1
+        return round(passed * costs.weight("line_skip"))
+
+    def search_code(self, target: int) -> str:
+        """The search's cycles onto the clock, as code before a conditional jump."""
+        cycles = self.search_cycles(target)
+        return f"{CLOCK} += {cycles}; " if cycles else ""
+
+    def count_text(self, entry: str) -> None:
+        """The statement starting here: how NEWSTT reached it (``entry``) and the bytes
+        CHRGET reads of it: up to the colon or the line's end outside quotes, or to THEN
+        or GOTO after an IF; REM's and DATA's rest is skipped by REMN and DATAN."""
+        if self.recording is not None:
+            self.features = Counter()
+            self.recording.append((self.line_number_now, self.statement_start, self.features))
+        self.count(entry)
+        body, position = self.body, self.position
+        while position < len(body) and body[position] == 0x20:
+            position += 1
+        skipping = position < len(body) and body[position] in (TOKEN_REM, TOKEN_DATA)
+        rem = position < len(body) and body[position] == TOKEN_REM
+        quoted = False
+        bytes_read = spaces = skipped = 0
+        while position < len(body):
+            byte = body[position]
+            if byte == QUOTE:
+                quoted = not quoted
+            elif not quoted and (byte == COLON and not rem or byte in (THEN, GOTO) and not skipping):
+                if byte != COLON:
+                    bytes_read += 1
+                break
+            if skipping and bytes_read:
+                skipped += 1
+            elif byte == 0x20:
+                spaces += 1
+            else:
+                bytes_read += 1
+            position += 1
+        self.count("byte", bytes_read)
+        self.count("space", spaces)
+        self.count("rest_byte", skipped)
+        self.observed_in_statement = False
 
     def new_segment(self, line: int) -> None:
         """A segment that is entered from elsewhere starts here; this one falls into it."""
@@ -154,8 +224,11 @@ class StatementCompiler(ExpressionCompiler):
         return "return " + NEXT_MARK
 
     def compile_line(self, line: Line) -> None:
+        entry = "line"
         while True:
             start = self.position
+            self.count_text(entry)
+            entry = "then"  # unless a colon follows
             try:
                 done = self.statement(line.number)
             except CompileError as error:
@@ -178,6 +251,7 @@ class StatementCompiler(ExpressionCompiler):
             if self.statement_start is not None:
                 self.statement_start = self.body_address + self.position  # the colon
             self.position += 1
+            entry = "colon"
             if self.position == start:
                 self.leave(NEXT_LINE)
                 return
@@ -192,10 +266,12 @@ class StatementCompiler(ExpressionCompiler):
         if byte == COLON:
             return False
         if 0x41 <= byte <= 0x5A:
+            self.count("stmt:LET")
             self.assignment()
             return False
         if byte == TOKEN["LET"]:
             self.position += 1
+            self.count("stmt:LET")
             self.assignment()
             return False
         if byte == PI or byte < 0x80 or byte > TOKEN["NEW"] and byte != TOKEN["GO"]:
@@ -205,14 +281,17 @@ class StatementCompiler(ExpressionCompiler):
         handler = getattr(self, "statement_" + keyword.replace("#", "_FILE").replace("$", "_S"), None)
         if handler is None:
             raise CompileError("SYNTAX")
+        self.count("stmt:" + keyword)
         return handler(number)
 
     def assignment(self) -> None:
         name, kind = self.variable_name()
+        self.count({Kind.NUMBER: "assign", Kind.INTEGER: "assign_int", Kind.STRING: "assign_str"}[kind])
         if self.peek() == OPEN_PARENTHESIS:
             indexes = self.subscripts()
             self.expect(EQUAL)
             array = self.array(name, kind)
+            self.element(array, len(indexes))
             value = self.value_for(kind)
             # the ROM finds the element first, then evaluates the value (LET, $A9A5)
             key = indexes[0] if len(indexes) == 1 else f"({', '.join(indexes)})"
@@ -232,6 +311,7 @@ class StatementCompiler(ExpressionCompiler):
         if name in ("TI", "ST"):
             raise CompileError("SYNTAX")
         target = self.scalar(name, kind)
+        self.found(target)
         value = self.value_for(kind)
         if any(observer in value for observer in MEMORY_OBSERVERS):
             # LET finds (makes) the variable before it evaluates the value ($A9A5): a
@@ -286,7 +366,9 @@ class StatementCompiler(ExpressionCompiler):
         return False
 
     def statement_GOTO(self, number: int) -> bool:
-        self.leave(Exit(ExitTo.LINE, self.line_number()))
+        target = self.line_number()
+        self.cost += self.search_cycles(target)
+        self.leave(Exit(ExitTo.LINE, target))
         return True
 
     def statement_GO(self, number: int) -> bool:
@@ -306,9 +388,15 @@ class StatementCompiler(ExpressionCompiler):
     def statement_GOSUB(self, number: int) -> bool:
         target = self.line_number()
         self.emit(f"rt.push_gosub({len(self.segments)}, {number})")
+        self.cost += self.search_cycles(target)
         self.leave(Exit(ExitTo.LINE, target))
         self.segments.append(Segment(number))  # where RETURN comes back to
         self.indent = 1
+        # RETURN skips the rest of the GOSUB's statement (DATAN, $A8FB)
+        rest = 0
+        while self.position + rest < len(self.body) and self.body[self.position + rest] != COLON:
+            rest += 1
+        self.count("rest_byte", rest)
         return False
 
     def statement_RETURN(self, number: int) -> bool:
@@ -330,15 +418,29 @@ class StatementCompiler(ExpressionCompiler):
         elif condition is None:
             condition = f"({code})"
         byte = self.take()
+        # a false condition skips the rest of the line (REM's REMN, $A93B)
+        rest = round((len(self.body) - self.position) * costs.weight("rest_byte"))
         if byte == TOKEN["GOTO"]:
-            self.emit(f"if {condition}: {self.jump(self.line_number())}")
+            target = self.line_number()
+            self.flush()
+            jump = self.search_cycles(target) + round(costs.weight("then_line"))
+            self.emit(f"if {condition}: {CLOCK} += {jump}; {self.jump(target)}")
+            self.cost += rest
             self.leave(NEXT_LINE)
             return True
         if byte != TOKEN["THEN"]:
             raise CompileError("SYNTAX")
+        # the false path's skip is paid with the test and given back on the true path:
+        # one addition to the clock less where the condition is false
+        self.cost += rest
+        self.flush()
         self.emit(f"if not {condition}: {self.next_line_marker()}")
+        self.cost -= rest
         if 0x30 <= self.peek() <= 0x39:
-            self.leave(Exit(ExitTo.LINE, self.line_number()))
+            target = self.line_number()
+            self.count("then_line")
+            self.cost += self.search_cycles(target)
+            self.leave(Exit(ExitTo.LINE, target))
             return True
         return None
 
@@ -347,6 +449,8 @@ class StatementCompiler(ExpressionCompiler):
         if kind is not Kind.NUMBER or self.peek() == OPEN_PARENTHESIS:
             raise CompileError("SYNTAX")
         variable = self.scalar(name, Kind.NUMBER)
+        self.found(variable)
+        self.count("assign")
         self.expect(EQUAL)
         start = self.value_for(Kind.NUMBER)
         self.expect(TOKEN["TO"])
@@ -379,7 +483,13 @@ class StatementCompiler(ExpressionCompiler):
                 if self.peek() != COMMA:
                     break
                 self.position += 1
-        for variable in names:
+        for position, variable in enumerate(names):
+            # each variable's part of NEXT costs its time only when the loop before it ended
+            if position:
+                self.count("stmt:NEXT")
+            if variable is not None:
+                self.found(variable)
+            self.flush()
             # The loop this NEXT closes, as far as the program's text tells (FOR and
             # NEXT nest in it): its variable gets the shortcut, checked when it runs.
             guess = variable
@@ -445,6 +555,7 @@ class StatementCompiler(ExpressionCompiler):
                 continue
             if byte == COMMA:
                 self.position += 1
+                self.count("print_comma")
                 self.emit(f"{output}.comma()")
                 continue
             if byte in (TOKEN["TAB("], TOKEN["SPC("]):
@@ -455,6 +566,7 @@ class StatementCompiler(ExpressionCompiler):
                 self.emit(f"{output}.{method}(_byte({amount}))")
                 continue
             code, kind, _, _, _ = self.expression()
+            self.count("print_string" if kind is Kind.STRING else "print_number")
             self.emit(f"{output}.{'text' if kind is Kind.STRING else 'number'}({code})")
             newline = self.at_statement_end()
         if newline:
@@ -554,8 +666,9 @@ class StatementCompiler(ExpressionCompiler):
         self.emit(f"choice = _byte({selector})")
         if kind == TOKEN["GOSUB"]:
             self.emit(f"if 1 <= choice <= {len(targets)}: rt.push_gosub({len(self.segments)}, {number})")
+        self.flush()
         for index, target in enumerate(targets, start=1):
-            self.emit(f"if choice == {index}: {self.jump(target)}")
+            self.emit(f"if choice == {index}: {self.search_code(target)}{self.jump(target)}")
         if kind == TOKEN["GOSUB"]:
             self.new_segment(number)
         return False
@@ -567,6 +680,7 @@ class StatementCompiler(ExpressionCompiler):
         invert = "0.0"
         if self.peek() == COMMA:
             self.position += 1
+            self.count("wait_invert")  # the third number's CHRGOT and GETBYT ($B833)
             invert = self.numeric()
         self.emit(f"rt.wait({address}, {mask}, {invert})")
         return False
@@ -596,10 +710,14 @@ class StatementCompiler(ExpressionCompiler):
             raise CompileError("SYNTAX")
         self.expect(CLOSE_PARENTHESIS)
         self.expect(EQUAL)
+        # the body's time is each call's: the ROM reads its text at every call
+        before = self.cost
         body = self.numeric()
+        body_cycles = round(self.cost - before)
+        self.cost = before
         function = self.function_variable(name)
         variable = self.scalar(parameter, Kind.NUMBER)
-        self.emit(f"{function} = rt.define_function({variable!r}, lambda: {body})")
+        self.emit(f"{function} = rt.define_function({variable!r}, lambda: {body}, {body_cycles})")
         return False
 
     def statement_CLR(self, number: int) -> bool:

@@ -1,6 +1,7 @@
-"""The chips in the C64's I/O area, as programs can see them: the VIC-II's registers
-and raster counter, the two CIAs (ports, timers, time-of-day clocks, interrupts) and
-the SID's readable registers.  No picture, sprites or sound are produced.
+"""The chips in the C64's I/O area, as programs can see them: the VIC-II's registers,
+raster counter, sprite collisions and the cycles it takes from the CPU, the two CIAs
+(ports, timers, time-of-day clocks, interrupts) and the SID's readable registers.  The
+VIC-II's picture is drawn by :mod:`.vic_render` when one is asked for.
 
 The machine (:mod:`toolchain.c64.machine`) maps each chip's register block into
 $D000-$DFFF (mirrored as on the C64) and calls it with the CPU's cycle count:
@@ -27,7 +28,9 @@ tests/test_chips_vice.py, tests/data/machine):
 * VIC-II (:mod:`.vic`): the 47 registers as read back (unused bits 1, $D02F-$D03F
   $FF), the raster counter in $D012 and $D011 bit 7 (PAL: 63 cycles, 312 lines), the
   raster compare and its interrupt ($D019/$D01A), where the screen and character set
-  are ($D018: :meth:`.vic.Vic.memory_setup`).
+  are ($D018: :meth:`.vic.Vic.memory_setup`), sprite-sprite and sprite-background
+  collisions ($D01E/$D01F, cleared on read, their interrupts), bad lines and sprite DMA
+  taking the CPU's cycles; the picture of every mode and all sprites (:mod:`.vic_render`).
 * CIA 6526 (:mod:`.cia`), twice: ports with data direction registers and what drives
   them (CIA 1: keyboard matrix and joysticks, :mod:`.keyboard`; CIA 2: the serial bus
   lines read back, the VIC bank, the user port), both timers in every mode that needs
@@ -40,10 +43,11 @@ tests/test_chips_vice.py, tests/data/machine):
   envelope $D41C (ADSR with the real rate table and exponential decay).
 * The KERNAL's start-up writes (:mod:`.power_on`) for a machine without the ROMs.
 
-Not modelled: sprites, collisions, bitmap and other display modes (registers stored
-only), light pen, bad lines and sprite DMA (the cycles the VIC-II takes from the CPU),
-sound output and the filter, the SID's combined waveforms (approximated) and hard
-sync, the CIAs' serial shift register transfers, CNT and FLAG pins, timer outputs on
+Not modelled: the light pen, the VIC-II's tricks that need more than a line's writes
+(sprite crunch, VSP, FLI's half-fetched cells; writes to memory during a frame show as
+the memory is when the frame is drawn), sound output and the filter, the SID's
+combined waveforms (approximated) and hard sync, the CIAs' serial shift register
+transfers, CNT and FLAG pins, timer outputs on
 port B, RESTORE, devices on the serial bus (no drive, no printer at this level),
 paddles, light pens and mice in the control ports.
 """

@@ -1,0 +1,1 @@
+100 rem nothing: what typing RUN and READY. cost

@@ -1,0 +1,167 @@
+100 goto 110
+105 return
+110 t=ti:k=0
+120 k=k+1:goto 2000
+130 if k<300 then 120
+140 print "goto fwd";ti-t
+150 t=ti:k=0
+160 k=k+1:gosub 2100:if k<300 then 160
+170 print "gosub fwd";ti-t
+180 t=ti:k=0:goto 2200
+200 rem filler line 200
+212 rem filler line 212
+224 rem filler line 224
+236 rem filler line 236
+248 rem filler line 248
+260 rem filler line 260
+272 rem filler line 272
+284 rem filler line 284
+296 rem filler line 296
+308 rem filler line 308
+320 rem filler line 320
+332 rem filler line 332
+344 rem filler line 344
+356 rem filler line 356
+368 rem filler line 368
+380 rem filler line 380
+392 rem filler line 392
+404 rem filler line 404
+416 rem filler line 416
+428 rem filler line 428
+440 rem filler line 440
+452 rem filler line 452
+464 rem filler line 464
+476 rem filler line 476
+488 rem filler line 488
+500 rem filler line 500
+512 rem filler line 512
+524 rem filler line 524
+536 rem filler line 536
+548 rem filler line 548
+560 rem filler line 560
+572 rem filler line 572
+584 rem filler line 584
+596 rem filler line 596
+608 rem filler line 608
+620 rem filler line 620
+632 rem filler line 632
+644 rem filler line 644
+656 rem filler line 656
+668 rem filler line 668
+680 rem filler line 680
+692 rem filler line 692
+704 rem filler line 704
+716 rem filler line 716
+728 rem filler line 728
+740 rem filler line 740
+752 rem filler line 752
+764 rem filler line 764
+776 rem filler line 776
+788 rem filler line 788
+800 rem filler line 800
+812 rem filler line 812
+824 rem filler line 824
+836 rem filler line 836
+848 rem filler line 848
+860 rem filler line 860
+872 rem filler line 872
+884 rem filler line 884
+896 rem filler line 896
+908 rem filler line 908
+920 rem filler line 920
+932 rem filler line 932
+944 rem filler line 944
+956 rem filler line 956
+968 rem filler line 968
+980 rem filler line 980
+992 rem filler line 992
+1004 rem filler line 1004
+1016 rem filler line 1016
+1028 rem filler line 1028
+1040 rem filler line 1040
+1052 rem filler line 1052
+1064 rem filler line 1064
+1076 rem filler line 1076
+1088 rem filler line 1088
+1100 rem filler line 1100
+1112 rem filler line 1112
+1124 rem filler line 1124
+1136 rem filler line 1136
+1148 rem filler line 1148
+1160 rem filler line 1160
+1172 rem filler line 1172
+1184 rem filler line 1184
+1196 rem filler line 1196
+1208 rem filler line 1208
+1220 rem filler line 1220
+1232 rem filler line 1232
+1244 rem filler line 1244
+1256 rem filler line 1256
+1268 rem filler line 1268
+1280 rem filler line 1280
+1292 rem filler line 1292
+1304 rem filler line 1304
+1316 rem filler line 1316
+1328 rem filler line 1328
+1340 rem filler line 1340
+1352 rem filler line 1352
+1364 rem filler line 1364
+1376 rem filler line 1376
+1388 rem filler line 1388
+1400 rem filler line 1400
+1412 rem filler line 1412
+1424 rem filler line 1424
+1436 rem filler line 1436
+1448 rem filler line 1448
+1460 rem filler line 1460
+1472 rem filler line 1472
+1484 rem filler line 1484
+1496 rem filler line 1496
+1508 rem filler line 1508
+1520 rem filler line 1520
+1532 rem filler line 1532
+1544 rem filler line 1544
+1556 rem filler line 1556
+1568 rem filler line 1568
+1580 rem filler line 1580
+1592 rem filler line 1592
+1604 rem filler line 1604
+1616 rem filler line 1616
+1628 rem filler line 1628
+1640 rem filler line 1640
+1652 rem filler line 1652
+1664 rem filler line 1664
+1676 rem filler line 1676
+1688 rem filler line 1688
+1700 rem filler line 1700
+1712 rem filler line 1712
+1724 rem filler line 1724
+1736 rem filler line 1736
+1748 rem filler line 1748
+1760 rem filler line 1760
+1772 rem filler line 1772
+1784 rem filler line 1784
+1796 rem filler line 1796
+1808 rem filler line 1808
+1820 rem filler line 1820
+1832 rem filler line 1832
+1844 rem filler line 1844
+1856 rem filler line 1856
+1868 rem filler line 1868
+1880 rem filler line 1880
+1892 rem filler line 1892
+1904 rem filler line 1904
+1916 rem filler line 1916
+1928 rem filler line 1928
+1940 rem filler line 1940
+1952 rem filler line 1952
+1964 rem filler line 1964
+1976 rem filler line 1976
+1988 rem filler line 1988
+2000 goto 130
+2100 return
+2200 k=k+1:if k<300 then 2200
+2210 print "near loop";ti-t
+2220 t=ti:k=0
+2230 k=k+1:gosub 105:if k<300 then 2230
+2240 print "gosub back";ti-t

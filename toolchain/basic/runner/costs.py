@@ -1,0 +1,160 @@
+"""The C64's time for compiled BASIC: a cycle-cost model of the BASIC ROM's interpreter.
+
+Compiled BASIC runs in Python, yet the program must see the time a C64 would take
+(TI, TI$, the raster, the CIA timers, WAIT, the cycle limit).  The compiler counts,
+for every statement it compiles, what the ROM's interpreter (BASIC 901226-01) does
+with the same text, in *features*, and the features' weights (the CPU cycles each
+takes in the ROM) give the statement's cycles, a compile-time constant; the generated
+code adds them to the clock ``_T`` (a global of the generated module) once per
+stretch of code that needs no decision, and where the program can look at the time
+(PEEK, WAIT, TI, SYS, PRINT), before it looks.
+
+The features, and which ROM routine each stands for:
+
+* ``colon``, ``line``, ``then``: how a statement is reached: NEWSTT ($A7AE) after a
+  colon (ISCNTC, the STOP key test; OLDTXT; GONE through ($0308) and the token's
+  dispatch, $A7ED), at a line's start (the link and the number read into CURLIN),
+  or right after THEN ($A93B goes to $A7ED without NEWSTT);
+* ``byte``, ``space``: each byte of the statement's text CHRGET ($0073) reads, and
+  each space it skips (one more turn of its loop);
+* ``stmt:KEYWORD``: the statement's own routine, beyond reading its text and its
+  expressions (``stmt:LET`` for an assignment);
+* ``var`` and ``var_skip``: a variable found by PTRGET ($B08B) and loaded into FAC
+  (MOVFM), and each variable of the table it passes first (the table is in order of
+  first use: the compiler takes the order of first appearance in the text; a variable
+  read before any assignment is not created, and the search passes them all);
+* ``num``, ``digit``, ``frac``, ``exp``: a number written in the text, read by FIN
+  ($BCF3) each time the statement runs: each digit after the first (MUL10 and FADD),
+  each digit after the point (a division by ten), an exponent;
+* ``op:+`` ... ``op:rel``, ``op:AND``, ``op:NOT``, ``op:neg``, ``paren``: FRMEVL's
+  operator loop ($ADB8) with the float routine ($B86A FADD, $BA28 FMULT, $BB12 FDIV,
+  $BF7B FPWRT, $BC5B FCOMP); their weights are the ROM's time for typical operands
+  (the float routines take longer for more mantissa bits; ``mul_byte``: each mantissa
+  byte after the first that is not 0 of a number written right of ``*``, as FMULT
+  runs its bit loop for each);
+* ``fn:NAME``: a function ($AFA7 on); ``array``, ``subscript``, ``array_skip``: an
+  element found by ISARY/$B1D1 (each subscript converted by INTIDX, the array table
+  searched array by array);
+* ``read_item``: READ taking a DATA item (the bytes DATAN passes to find it count as
+  ``rest_byte``; a number is read by FIN, as ``num``, ``digit``...): added at run time;
+* ``line_skip``: a line passed by FNDLIN ($A613) when GOTO, GOSUB or THEN looks for a
+  line (from the next line when the target's number is larger, else from the first);
+* ``rest_byte``: a byte skipped by DATAN/REMN ($A906/$A909): the rest of the line
+  after REM or a false IF, a DATA statement, the rest of a GOSUB's statement after
+  RETURN;
+* ``string_byte``, ``gc``, ``gc_pair``: a byte a concatenation copies into the string
+  space (MOVSTR, $B67A), and when the string space is used up, a garbage collection
+  ($B526): for each string in use a look through every descriptor (``gc_pair`` for
+  each pair), each byte moved up; added at run time;
+* ``chrout``, ``scroll``: a character PRINT sends through CHROUT ($FFD2, the screen
+  editor's $E716) and a scroll of the screen ($E8EA): added when they happen, since
+  the text printed is known only then.
+
+The weights were measured on the ROM running on c64tc's CPU (each statement's cycles
+between two passes of NEWSTT, the interrupts off), by ``scripts/basic-costs``, which
+prints the ROM's cycles beside the model's for its set of statements and fits the
+weights by least squares; ``tests/test_basic_time.py`` checks them against the ROM.
+
+The machine's clock runs faster than BASIC's cycles: the VIC-II takes the bus for 40
+cycles on each of a frame's 25 bad lines while the screen is on (``$D011`` bit 4),
+and the KERNAL's interrupt handler runs sixty times a second.  ``stretch`` turns
+BASIC's cycles into the machine's (see :func:`stretch`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+# CPU cycles per feature: fitted by scripts/basic-costs --fit to BASIC 901226-01 on c64tc's
+# 6502 (statement by statement, the interrupts off); the weights of IF, GOTO, GOSUB,
+# RETURN, READ, line_skip, PRINT's, the strings' and the rest the fit leaves out are set
+# from the ROM's statements (scripts/basic-costs --program) and the loops of
+# tests/data/timing, and so are the float functions' for the operands those loops use.
+# Single weights may look odd (the fit shares the time of a statement's parts among
+# features that always come together, as ``colon`` and ``stmt:LET``); their sums are the
+# ROM's (scripts/basic-costs prints both, statement by statement).
+WEIGHTS: dict[str, float] = {
+    "array": 2153, "array_skip": 40, "assign": 2736, "assign_int": 3276, "assign_str": 2757,
+    "byte": -14, "chrout": 420, "colon": 202, "digit": 981, "exp": 1300, "fn:ABS": 571,
+    "fn:ASC": 821, "fn:ATN": 39000, "fn:CHR$": 1166, "fn:COS": 26300, "fn:EXP": 24300,
+    "fn:FN": 3000, "fn:FRE": 5784, "fn:INT": 1420, "fn:LEFT$": 2174, "fn:LEN": 929, "fn:LOG": 20600,
+    "fn:MID$": 3455, "fn:PEEK": 1766, "fn:POS": 700, "fn:RIGHT$": 2178, "fn:RND": 3687,
+    "fn:SGN": 876, "fn:SIN": 25400, "fn:SQR": 47200, "fn:STR$": 8347, "fn:TAN": 50300,
+    "fn:USR": 1000, "fn:VAL": 2607, "frac": 2862, "gc": 2000, "gc_pair": 74, "int_read": 220,
+    "line": 296, "line_skip": 60, "mul_byte": 620, "num": 444, "op:*": 1588, "op:+": 931,
+    "op:-": 1025, "op:/": 3000, "op:AND": 1969, "op:NOT": 1284, "op:OR": 2062, "op:^": 46500,
+    "op:concat": 1045, "op:neg": 472, "op:rel": 1315, "paren": 473, "print_comma": 4000,
+    "print_number": 7700, "print_string": 548, "read_item": 870, "rest_byte": 18, "scroll": 26500,
+    "space": 144, "status_read": 300, "stmt:CLR": 0, "stmt:DATA": -11, "stmt:DEF": 1000,
+    "stmt:DIM": 2500, "stmt:END": -300, "stmt:FOR": -1038, "stmt:GET": 1500, "stmt:GOSUB": 450,
+    "stmt:GOTO": 330, "stmt:IF": 200, "stmt:INPUT": 1500, "stmt:LET": -1993, "stmt:NEXT": 770,
+    "stmt:ON": 800, "stmt:POKE": 2000, "stmt:PRINT": -52, "stmt:READ": 100, "stmt:REM": 23,
+    "stmt:RESTORE": -8, "stmt:RETURN": 140, "stmt:STOP": -300, "stmt:SYS": 2100, "stmt:WAIT": 2100,
+    "string_byte": 19, "subscript": 1891, "then": 650, "then_line": 490, "time_read": 1150,
+    "var": 75, "var_skip": 38, "wait_invert": 700,
+}
+
+
+# a function or statement whose own time is not measured yet: a typical one's
+UNMEASURED = {"fn": 2000.0, "stmt": 500.0}
+
+
+def cycles(features: Counter[str]) -> int:
+    """The cycles of a set of features."""
+    total = 0.0
+    for feature, count in features.items():
+        total += count * weight(feature)
+    return round(total)
+
+
+def weight(feature: str) -> float:
+    if feature in WEIGHTS:
+        return WEIGHTS[feature]
+    kind = feature.partition(":")[0]
+    return UNMEASURED.get(kind, 0.0)
+
+
+def number_features(text: bytes) -> Counter[str]:
+    """What FIN does with a number written in the program: ``num`` and a ``digit`` for
+    each digit after the first of the mantissa, a ``frac`` for each one after the
+    point, ``exp`` for an exponent."""
+    features: Counter[str] = Counter(num=1)
+    digits = frac = 0
+    after_point = exponent = False
+    for byte in text:
+        if byte == 0x2E:
+            after_point = True
+        elif 0x30 <= byte <= 0x39 and not exponent:
+            features["digit"] += digits > 0  # after the first: MUL10, then FADD of the digit
+            digits += 1
+            frac += after_point
+        elif byte == 0x45:
+            exponent = True
+    features["frac"] += frac
+    features["exp"] += exponent
+    return features
+
+
+# -- the machine's time for BASIC's cycles --------------------------------------------------------
+FRAME_CYCLES = 19_656  # PAL: 63 cycles a line, 312 lines (the 6569's datasheet)
+# The CPU cycles a frame's bad lines take from the CPU while the screen is on: 25 text
+# rows of 40 cycles each, and the cycles the CPU waits while BA is low before them.
+# Measured: BASIC's loops on VICE take 1/0.946 the CPU cycles of c64tc's CPU (which
+# has no bad lines) running the same ROM (tests/data/timing, bm2).
+BAD_LINE_CYCLES = 1_060
+# The KERNAL's interrupt handler ($FF48, $EA31-$EA86: the jiffy clock, the cursor
+# blink, SCNKEY with no key pressed) on c64tc's CPU, for a machine without the ROMs,
+# whose handler runs in Python and takes no cycles of its own.
+STANDARD_IRQ_CYCLES = 270
+JIFFY_CYCLES = 16_421  # CIA 1's timer A as the KERNAL sets it for PAL ($4025)
+
+
+def stretch(screen_on: bool, irq_in_python: bool) -> float:
+    """The machine's cycles per cycle of BASIC: the bad lines' stolen cycles while the
+    screen is on, and the interrupt handler's when it takes no cycles of its own."""
+    free = 1.0
+    if screen_on:
+        free -= BAD_LINE_CYCLES / FRAME_CYCLES
+    if irq_in_python:
+        free -= STANDARD_IRQ_CYCLES / JIFFY_CYCLES
+    return 1.0 / free
