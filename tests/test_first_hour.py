@@ -518,6 +518,30 @@ def test_a_listing_added_to_a_disk_is_the_program_petcat_makes(tmp_path: Path) -
     assert d64.extract(image, "superhirn2") == (DATA / "superhirn2-mse.bin").read_bytes()  # the magazine's
 
 
+def test_a_listing_stored_as_text_on_a_disk_is_tokenized_for_vice_and_when_copied(tmp_path: Path) -> None:
+    """A disk an older `d64 add` made holds a listing's text as a PRG: `c64tc vice` gives
+    VICE the program tokenized (VICE's LOAD read the text as garbage), and `d64 add`
+    copying it from the disk (IMAGE:NAME) stores the program."""
+    from toolchain.cli.vice import resolve_target
+    from toolchain.disk import d64
+
+    old = tmp_path / "old.d64"
+    c64tc("d64", "create", old)
+    d64.add_files(old, [d64.NewFile("nikolaus", (REPO / "sources" / "nikolaus.bas").read_bytes(), "PRG")])
+    petcat = (DATA / "nikolaus-printed.petcat.prg").read_bytes()
+    for number, program in enumerate((None, "nikolaus")):  # the first program, or the one named
+        folder = tmp_path / str(number)
+        folder.mkdir()
+        target = resolve_target(str(old), program, None, folder)
+        assert target.path.parent == folder and target.path.read_bytes() == petcat
+    tokenized = tmp_path / "new.d64"
+    c64tc("d64", "create", tokenized)
+    copied = c64tc("d64", "add", tokenized, f"{old}:nikolaus")
+    assert copied.exit_code == 0 and "a BASIC listing, tokenized as `c64tc tok` does" in copied.stderr
+    assert d64.extract(tokenized, "nikolaus") == petcat
+    assert resolve_target(str(tokenized), None, None, tmp_path).path == tokenized  # a program: as it is
+
+
 @pytest.mark.parametrize(("name", "text", "advice"), [
     ("code.asm", "*= $c000\n lda #1\n sta $d020\n rts\n", "`c64tc asm {path}` assembles it into a PRG"),
     ("notes.txt", "Typed in from 64'er 1/85\nby hand\n",

@@ -32,9 +32,9 @@ def resolve_target(argument: str, program: str | None, sys_address: int | None, 
     if kind is Kind.DISK_IMAGE and not given.is_stdin:
         image = Path(argument)
         if program is None:  # the first program, as LOAD"*",8 would
-            if image.suffix.lower() == ".d64":
-                return vice.target_for(image, None, sys_address)
             names = [entry.name for entry in d64.directory(image).files if entry.file_type == "PRG"]
+            if image.suffix.lower() == ".d64" and not (names and _is_listing_text(argument, names[0])):
+                return vice.target_for(image, None, sys_address)
             if not names:
                 raise UserError.single(argument, "the disk holds no PRG file to start")
             program = names[0]
@@ -44,14 +44,25 @@ def resolve_target(argument: str, program: str | None, sys_address: int | None, 
         raise click.UsageError(f"--program picks a program on a disk image; {given.shown} {what}")
     if given.image is not None and given.file_type != "PRG":
         raise wrong_kind(given, "a program (a PRG file)", "vice")
-    if given.image is not None and given.image.suffix.lower() == ".d64":
+    listing_on_disk = given.image is not None and given.kind.kind is Kind.BASIC_LISTING
+    if given.image is not None and given.image.suffix.lower() == ".d64" and not listing_on_disk:
         return vice.target_for(given.image, given.title, sys_address)
     loaded = read_program(given, "vice", _WANTED, PRG_KINDS | {Kind.BASIC_LISTING})
+    if listing_on_disk:  # an older `d64 add` stored the text: VICE's LOAD would read it as garbage
+        click.echo(f"{given.shown}: a BASIC listing stored as text in a PRG file; VICE gets it tokenized, "
+                   "as `c64tc tok` does (`c64tc d64 add --replace` stores it so on the disk)", err=True)
     if given.image is None and not given.is_stdin and loaded.kind is not Kind.BASIC_LISTING:
         return vice.target_for(Path(argument), None, sys_address)  # VICE loads the file itself
     written = folder / f"{given.stem[:16]}.prg"
     written.write_bytes(loaded.prg.to_bytes())
     return vice.target_for(written, None, sys_address)
+
+
+def _is_listing_text(image: str, name: str) -> bool:
+    """Whether the disk's program ``name`` is a BASIC listing's text, not a program."""
+    from toolchain.inputs import Kind, read_input
+
+    return read_input(f'{image}:"{name}"').kind.kind is Kind.BASIC_LISTING
 
 
 @click.command("vice")
