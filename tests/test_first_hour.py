@@ -162,6 +162,28 @@ def _on_a_terminal(arguments: list[str], folder: Path,
     return status, shown.decode(errors="replace"), out.read_bytes()
 
 
+def test_one_default_limit_in_c64_time_for_basic_and_machine_code(tmp_path: Path) -> None:
+    """`run l.bas >out` for `10 goto 10` ran for ever: BASIC had no default limit.  Now
+    one limit, in C64 time, bounds BASIC and machine code alike (main's
+    DEFAULT_RUN_CYCLES, 100 hours of a PAL C64), and no second one is set by default."""
+    from toolchain.c64.outcome import PAL_CLOCK_HZ
+    from toolchain.c64.run import DEFAULT_RUN_CYCLES
+    from toolchain.cli.run import run_command
+
+    defaults = {param.name: param.default for param in run_command.params}
+    assert defaults["max_cycles"] == DEFAULT_RUN_CYCLES == 100 * 3600 * PAL_CLOCK_HZ
+    assert not isinstance(defaults["max_statements"], int)  # none given: no statement limit
+    listing = tmp_path / "l.bas"
+    listing.write_text("10 goto 10\n")
+    prg = tmp_path / "loop.prg"
+    prg.write_bytes(Prg(0xC000, assemble("*= $c000\nl inx\n jmp l\n").image).to_bytes())
+    for arguments in ([listing], [prg, "--sys", "49152"]):  # the same option, the same C64 time
+        result = c64tc("run", *arguments, "--max-cycles", "1000000")
+        assert result.exit_code == 2, result.output
+        seconds = float(result.stderr.rsplit("(", 1)[1].split(" s on a PAL C64")[0])
+        assert 1.0 <= seconds < 1.1  # a million cycles: 1.01 s of a PAL C64
+
+
 def test_a_long_basic_run_shows_where_it_is_on_the_terminal_while_its_output_is_piped(
         tmp_path: Path) -> None:
     listing = tmp_path / "l.bas"
