@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -28,6 +30,32 @@ def d64_group() -> None:
     DOS does, and =P (S, U, R) keeps one file type.  Every change is checked, locked,
     all or nothing, and written atomically; a damaged image is refused (see validate).
     """
+
+
+def _names_the_kind(command: Callable[..., Any]) -> Callable[..., Any]:
+    """A file given as the disk image that is none: what it is, when its bytes tell (a
+    BASIC listing, a PRG: the command that fits it), else its size."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from toolchain.disk.d64 import NotADiskImage
+
+        try:
+            return command(*args, **kwargs)
+        except NotADiskImage as exc:
+            if exc.data is None:
+                raise
+            from toolchain.inputs import PRG_KINDS, InputFile, Kind, classify, shown_argument, wrong_kind
+
+            kind = classify(exc.data, Path(exc.path).name)
+            if kind.kind in (Kind.BINARY, Kind.DISK_IMAGE):
+                raise
+            onto = (f"`c64tc d64 add IMAGE {shown_argument(exc.path)}` puts it on a disk"
+                    if kind.kind in (Kind.BASIC_LISTING, Kind.MSE_DUMP, *PRG_KINDS) else "")
+            given = InputFile(exc.path, exc.path, exc.data, kind)
+            raise wrong_kind(given, "a disk image", "d64", onto) from None
+
+    return wrapper
 
 
 @d64_group.command("create")
@@ -92,6 +120,7 @@ def _stored(file: InputFile, file_type: str) -> tuple[bytes, str]:
               help="File type (default: from the extension, .seq and .usr, else prg).")
 @click.option("--replace", is_flag=True, help="Overwrite files of the same names.")
 @reports_user_errors
+@_names_the_kind
 def d64_add(image: Path, files: tuple[Path, ...], disk_name: str | None, file_type: str | None,
             replace: bool) -> None:
     """Add FILES to the disk image, all or none (as stored: a PRG keeps its load
@@ -124,6 +153,7 @@ def d64_add(image: Path, files: tuple[Path, ...], disk_name: str | None, file_ty
 @click.argument("pattern", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @reports_user_errors
+@_names_the_kind
 def d64_list(image: Path, pattern: str | None, as_json: bool) -> None:
     """Show the directory as LOAD"$",8 and LIST would (LOAD"$:PATTERN",8 with a
     PATTERN).  A damaged image is listed as far as it can be; a broken directory
@@ -155,6 +185,7 @@ def d64_list(image: Path, pattern: str | None, as_json: bool) -> None:
 @click.option("-d", "--directory", "folder", type=click.Path(file_okay=False, path_type=Path),
               help="Folder for the files (default: the current folder).")
 @reports_user_errors
+@_names_the_kind
 def d64_extract(image: Path, names: tuple[str, ...], everything: bool, output: Path | None,
                 folder: Path | None) -> None:
     """Copy files out of the image: NAMES (patterns too) or --all.  Each file is
@@ -187,6 +218,7 @@ def d64_extract(image: Path, names: tuple[str, ...], everything: bool, output: P
 @click.argument("image", type=_IMAGE)
 @click.argument("names", nargs=-1, required=True)
 @reports_user_errors
+@_names_the_kind
 def d64_rm(image: Path, names: tuple[str, ...]) -> None:
     """Delete files (patterns too) from the disk image, all or none: every name must
     match a file."""
@@ -199,6 +231,7 @@ def d64_rm(image: Path, names: tuple[str, ...]) -> None:
 @click.argument("image", type=_IMAGE)
 @click.argument("names", nargs=-1, required=True)
 @reports_user_errors
+@_names_the_kind
 def d64_rename(image: Path, names: tuple[str, ...]) -> None:
     """Rename files: OLD NEW [OLD NEW ...], all or none (OLD may be a pattern that
     matches one file)."""
@@ -217,6 +250,7 @@ def d64_rename(image: Path, names: tuple[str, ...]) -> None:
               help="With --fix: write the repaired image here.")
 @click.option("--in-place", is_flag=True, help="With --fix: replace the image itself.")
 @reports_user_errors
+@_names_the_kind
 def d64_validate(image: Path, fix: bool, output: Path | None, in_place: bool) -> None:
     """Check the image as d64-fsck does: the chains end, nothing loops or crosses,
     every block is on the disk, the BAM agrees with the blocks in use.  Exit status 1

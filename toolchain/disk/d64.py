@@ -155,18 +155,21 @@ def _format_of(path: Path, data: bytes) -> DiskFormat:
 _CLASSIFIED = 1 << 20  # a file this small that is no image is read to say what it is
 
 
-def _not_an_image(path: Path, size: int, data: bytes | None) -> UserError:
-    """The error for a file that is no disk image: what it is, when its bytes (``data``)
-    tell (a BASIC listing, a PRG: the command that fits it), else its size."""
-    if data is not None:
-        from toolchain.inputs import PRG_KINDS, InputFile, Kind, classify, shown_argument, wrong_kind
+@dataclass
+class NotADiskImage(UserError):
+    """A file that is no disk image, said by its size; ``data``: its bytes when it is
+    small enough to tell what it is (the command line then names the kind and the
+    command that fits it: toolchain/cli/disk.py)."""
 
-        kind = classify(data, path.name)
-        if kind.kind not in (Kind.BINARY, Kind.DISK_IMAGE):
-            onto = (f"`c64tc d64 add IMAGE {shown_argument(str(path))}` puts it on a disk"
-                    if kind.kind in (Kind.BASIC_LISTING, Kind.MSE_DUMP, *PRG_KINDS) else "")
-            return wrong_kind(InputFile(str(path), str(path), data, kind), "a disk image", "d64", onto)
-    return UserError.single(str(path), f"not a disk image: {describe_size(size)}")
+    path: str = ""
+    data: bytes | None = None
+
+
+def _not_an_image(path: Path, size: int, data: bytes | None) -> UserError:
+    """The error for a file that is no disk image: its size (and its bytes, see
+    ``NotADiskImage``)."""
+    return NotADiskImage([Diagnostic(str(path), 0, 0, f"not a disk image: {describe_size(size)}")],
+                         str(path), data)
 
 
 def inspect(path: Path) -> Report:
