@@ -32,7 +32,7 @@ from toolchain.c64.chips.vic import Vic
 from toolchain.c64.drive import Drive, SerialBus
 from toolchain.c64.editor import ScreenEditor
 from toolchain.c64.io import CIA1, VIC, IOArea
-from toolchain.c64.keyboard import Keyboard, UntypableText, text_to_keys, typed_lines
+from toolchain.c64.keyboard import Keyboard, UntypableText, text_to_keys, typed_keys
 from toolchain.c64.memory import (
     ARYTAB,
     BASIC_ROM,
@@ -71,7 +71,7 @@ from toolchain.disk.prg import Prg
 from toolchain.display.state import ScreenImage, lowercase_from_d018
 
 __all__ = ["C64", "DEFAULT_MAX_CYCLES", "Keyboard", "RunResult", "Stop", "UntypableText", "text_to_keys",
-           "typed_lines"]
+           "typed_keys"]
 
 # BASIC's SYS pushes a return address so that the called code's RTS lands back in the
 # interpreter ($E147, after the JMP in the SYS routine at $E12A).
@@ -195,6 +195,10 @@ class C64:
         self.booting = False
         self.basic_in_rom = False
         self.basic_ending: tuple[Stop, str] | tuple[Stop, str, int] | None = None
+        # calls c64tc made from Python (SYS, a ROM routine, an interrupt of compiled BASIC)
+        # whose return to $E147 is still to come: with BASIC in ROM, a return there that
+        # is none of these is the ROM's own SYS returning, and BASIC goes on
+        self.python_returns = 0
         self.rom_hooks: dict[int, Callable[[], None]] = {
             0xE5CD: self._waits_for_key, 0xF13E: self._polls_for_key, 0xE8F6: self._scrolls,
             0xE544: self._clears, 0xFE66: self._brk, 0xA480: self._back_in_basic,
@@ -437,9 +441,11 @@ class C64:
     def _basic_break_or_end(self) -> None:
         """$A84B: END (carry clear) or BREAK (carry set: STOP, RUN/STOP) in a program."""
         line = read_word(self.memory, CURLIN)
-        if self.cpu.c and line >> 8 != DIRECT_MODE:
+        if line >> 8 == DIRECT_MODE:  # the end of a typed line: the run ends as it did
+            return
+        if self.cpu.c:
             self.basic_ending = (Stop.BREAK, f"BREAK IN {line}", line)
-        elif not self.cpu.c:
+        else:
             self.basic_ending = None
 
     def _polls_for_key(self) -> None:
@@ -556,6 +562,7 @@ class C64:
         first instruction of SYS 13312)."""
         cpu = self.cpu
         cpu.sp = 0xF9
+        self.python_returns += 1
         cpu.push((RETURN_TO_BASIC - 1) >> 8)
         cpu.push(RETURN_TO_BASIC - 1)
         cpu.pc = address
@@ -566,6 +573,7 @@ class C64:
         cpu = self.cpu
         cpu.pc = RETURN_TO_BASIC
         cpu.i = 0
+        self.python_returns += 1
         cpu.irq()
         return self.run(max_cycles)
 
@@ -896,8 +904,11 @@ class C64:
             exec_hook(pc)
             if not self._machine_stop(pc):
                 return self._run_instruction(pc)  # a stop only for the hook: the instruction runs
-        if pc == RETURN_TO_BASIC:
+        if pc == RETURN_TO_BASIC and (self.python_returns or not self.basic_in_rom):
+            self.python_returns = max(0, self.python_returns - 1)
             raise MachineStopped(Stop.RETURNED, "returned to BASIC")
+        # (BASIC in ROM returning from its own SYS runs on: READY., or the program's next
+        # statement)
         # with the real ROMs, the serial bus's routines are c64tc's (as VICE's device traps)
         found = kernal.ROUTINES.get(pc) if self.roms is None else kernal.ROM_TRAPS.get(pc)
         if found is None:
@@ -1021,6 +1032,15 @@ class C64:
             clock = (jiffies - first_wrap) % JIFFIES_A_DAY
         memory[JIFFY_CLOCK], memory[JIFFY_CLOCK + 1], memory[JIFFY_CLOCK + 2] = (
             clock >> 16, clock >> 8 & 0xFF, clock & 0xFF)
+
+    def ready_after_sys(self) -> None:
+        """What BASIC does when a SYS typed at READY. returns ($E147, then the end of the
+        direct-mode line): READY. ($A474: direct mode's messages on, the message at
+        $A376 through CHROUT), the cursor waiting at the start of the next line (VICE:
+        tests/data/sys-return)."""
+        self.memory[MESSAGE_MODE] = DIRECT_MODE_MESSAGES
+        for byte in READY_MESSAGE:
+            self.print_byte(byte)
 
     def warm_start(self) -> str:
         """What BRK ends in on a C64: the screen cleared, READY. (the KERNAL's $FE66 and

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from toolchain.cli.common import reports_user_errors
-from toolchain.diagnostics import UserError
+from toolchain.diagnostics import UserError, counted
 from toolchain.fileio import STDIO, write_atomic
 
 
@@ -46,7 +46,7 @@ def mse_check(dump_file: str) -> None:
     problems = mse.check(dump)
     if problems:
         raise UserError(problems)
-    click.echo(f"{name}: {len(dump.lines)} lines, all checksums correct")
+    click.echo(f"{name}: {counted(len(dump.lines), 'line')}, all checksums correct")
 
 
 @mse_group.command("toprg")
@@ -65,8 +65,8 @@ def mse_toprg(dump_file: str, output: str | None) -> None:
         output = STDIO if dump_file == STDIO else str(Path("build") / f"{Path(dump_file).stem}.prg")
     write_atomic(output, prg.to_bytes())
     where = "standard output" if output == STDIO else output
-    click.echo(f"{where}: ${prg.load_address:04X}-${prg.end_address - 1:04X}, {len(prg.data)} bytes "
-               "(+2 load address)", err=True)
+    click.echo(f"{where}: ${prg.load_address:04X}-${prg.end_address - 1:04X}, "
+               f"{counted(len(prg.data), 'byte')} (+2 load address)", err=True)
 
 
 @mse_group.command("fromprg")
