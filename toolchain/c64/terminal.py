@@ -200,10 +200,12 @@ class LivePlay:
         (the KERNAL's interrupt scans the keyboard), a frame is drawn, and a BASIC
         program sees RUN/STOP (its check before each statement, $A82C: BREAK)."""
         now = self.clock()
+        # the pace is kept at every tick, not only at a look: a short run (a delay loop of a
+        # second) would otherwise end inside the first look's interval, at Python's speed
+        self.keep_speed(now)
         if now < self._next_look:
             return
         self._next_look = now + LOOK_SECONDS
-        self.keep_speed(now)
         self.keyboard.scan()
         if self.basic and self.keyboard.stop_pressed():
             from toolchain.basic.runner.contract import Ended
@@ -216,10 +218,12 @@ class LivePlay:
         """:meth:`tick` while machine code runs: no BASIC check (BASIC does not run);
         keys wait while the code has interrupts off (the keyboard scan is the IRQ's)."""
         now = self.clock()
+        # the pace is kept at every tick, not only at a look: a short run (a delay loop of a
+        # second) would otherwise end inside the first look's interval, at Python's speed
+        self.keep_speed(now)
         if now < self._next_look:
             return
         self._next_look = now + LOOK_SECONDS
-        self.keep_speed(now)
         if not self.machine.cpu.i:
             self.keyboard.scan()
         self.draw()
