@@ -5,11 +5,16 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from toolchain.diagnostics import Diagnostic, UserError
+from toolchain.fileio import STDIO, write_atomic
+
+if TYPE_CHECKING:
+    from toolchain.disk.prg import Prg
 
 MAX_SHOWN = 20  # diagnostics of one severity shown; the rest are counted (as the assembler does)
 
@@ -48,6 +53,18 @@ def reports_user_errors(command: Callable[..., Any]) -> Callable[..., Any]:
         sys.exit(1)
 
     return wrapper
+
+
+def write_made_prg(prg: Prg, output: str | None, source: str) -> None:
+    """Write the PRG made of ``source`` (a type-in listing or dump) to ``output``: by
+    default build/NAME.prg, or standard output when ``source`` is; then say where it
+    went and what it holds."""
+    if output is None:
+        output = STDIO if source == STDIO else str(Path("build") / f"{Path(source).stem}.prg")
+    write_atomic(output, prg.to_bytes())
+    where = "standard output" if output == STDIO else output
+    click.echo(f"{where}: ${prg.load_address:04X}-${prg.end_address - 1:04X}, {len(prg.data)} bytes "
+               "(+2 load address)", err=True)
 
 
 class OutOfRange(ValueError):

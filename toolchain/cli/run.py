@@ -449,8 +449,6 @@ def _run_sound(session: Session, live: Any, options: SoundOptions) -> tuple[Any,
         sound = RunSound(session.machine, session.clock, options.sid_model, sample_rate,
                          record=audio_path is not None, playback=playback)
     except SoundUnavailable as exc:
-        if playback is not None:
-            playback.close(drain=False)
         if audio_path is not None:
             raise UserError.single(audio_path, str(exc)) from None
         return None, f"no sound: {exc}"

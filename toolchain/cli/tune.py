@@ -58,8 +58,6 @@ def play_tune(given: InputFile, options: RunOptions) -> None:
         sound = RunSound(machine, clock, model, sample_rate,
                          record=audio_path is not None, playback=playback)
     except SoundUnavailable as exc:
-        if playback is not None:
-            playback.close(drain=False)
         raise UserError.single(given.name, str(exc)) from None
     if playback is not None:
         click.echo(f"playing for {cycles / PAL_CLOCK_HZ:.1f} s: Ctrl-C stops", err=True)
