@@ -67,6 +67,7 @@ from toolchain.asm.syntax import (
     parse_expression,
     skip_blanks,
 )
+from toolchain.diagnostics import counted
 
 # -- expressions --------------------------------------------------------------------------------
 # Priorities from ACME's alu.c (higher binds tighter).
@@ -1094,7 +1095,7 @@ class AcmeAssembly(DialectAssembly):
             self.error(op, "'!convtab' takes pet, raw, scr or a file name")
             return
         if isinstance(table, bytes) and len(table) != 256:
-            self.error(op, f"conversion table file has {len(table)} bytes, not 256")
+            self.error(op, f"conversion table file has {counted(len(table), 'byte')}, not 256")
             return
         if table is None:
             return
@@ -1539,7 +1540,7 @@ class AcmeAssembly(DialectAssembly):
         # macros last from pass to pass: the same definition again is no second one
         if existing is not None and (existing.statements is not macro.statements or
                                      existing.start != macro.start):
-            self.error(op, f"macro '{name}' with {len(params)} parameters is already defined")
+            self.error(op, f"macro '{name}' with {counted(len(params), 'parameter')} is already defined")
             return
         self.macros[f"{name}/{len(params)}"] = macro
         del key
@@ -1550,7 +1551,7 @@ class AcmeAssembly(DialectAssembly):
         if macro is None:
             known = [k for k in self.macros if k.split("/")[0] == name]
             if known:
-                self.error(op, f"macro '{name}' takes {known[0].split('/')[1]} parameters, "
+                self.error(op, f"macro '{name}' takes {counted(int(known[0].split('/')[1]), 'parameter')}, "
                            f"not {len(op.args)}")
             else:
                 self.error(op, f"macro '{name}' is not defined")

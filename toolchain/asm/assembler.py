@@ -44,7 +44,7 @@ from toolchain.asm.parser import (
     split_lines,
 )
 from toolchain.cpu.opcodes import ENCODINGS, UNDOCUMENTED_ENCODINGS, Mode
-from toolchain.diagnostics import Diagnostic, UserError
+from toolchain.diagnostics import Diagnostic, UserError, counted
 
 KNOWN_OPTIONS = {"p", "p1", "p2", "o", "oo", "o8", "o1", "s"}
 #: The warnings -W can turn on.
@@ -483,11 +483,11 @@ class _Assembly:
             return None
         if not 0 <= offset <= len(data):
             self.diagnostic(directive.line, directive.args[1].column,
-                            f"offset {offset} is outside the file ({len(data)} bytes)")
+                            f"offset {offset} is outside the file ({counted(len(data), 'byte')})")
             return None
         if length is not None and not 0 <= length <= len(data) - offset:
             self.diagnostic(directive.line, directive.args[2].column,
-                            f"length {length} runs past the end of the file ({len(data)} bytes, "
+                            f"length {length} runs past the end of the file ({counted(len(data), 'byte')}, "
                             f"{len(data) - offset} after offset {offset})")
             return None
         return data[offset : None if length is None else offset + length]

@@ -55,6 +55,7 @@ from toolchain.asm.syntax import (
     parse_expression,
     skip_blanks,
 )
+from toolchain.diagnostics import counted
 
 # -- expressions --------------------------------------------------------------------------------
 # Priorities from 64tass's operator table (operobj.c): higher binds tighter; the byte
@@ -1866,8 +1867,8 @@ class TassAssembly(DialectAssembly):
         of its own (inside the scope where it was defined), set to the arguments' values."""
         arguments = _split_arguments(text)
         if len(arguments) > len(function.params):
-            self.error(op, f"function '{function.name}' takes {len(function.params)} arguments, not "
-                       f"{len(arguments)}")
+            self.error(op, f"function '{function.name}' takes {counted(len(function.params), 'argument')}, "
+                       f"not {len(arguments)}")
             return
         values: list[Any] = []
         for index, (param, default) in enumerate(function.params):

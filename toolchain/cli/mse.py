@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from toolchain.cli.common import reports_user_errors, write_made_prg
-from toolchain.diagnostics import UserError
+from toolchain.diagnostics import UserError, counted
 from toolchain.fileio import STDIO, write_atomic
 
 
@@ -44,7 +44,7 @@ def mse_check(dump_file: str) -> None:
     problems = mse.check(dump)
     if problems:
         raise UserError(problems)
-    click.echo(f"{name}: {len(dump.lines)} lines, all checksums correct")
+    click.echo(f"{name}: {counted(len(dump.lines), 'line')}, all checksums correct")
 
 
 @mse_group.command("toprg")

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -13,8 +14,9 @@ import click
 
 from toolchain.c64.outcome import Stop
 from toolchain.c64.run import DEFAULT_RUN_CYCLES
-from toolchain.cli.common import ADDRESS, COUNT, ProgressBar, progress_printer, reports_user_errors
+from toolchain.cli.common import ADDRESS, COUNT, TYPED_INPUT, ProgressBar, reports_user_errors
 from toolchain.cli.monitor_console import break_at_lines, monitor_reads_stdin, run_monitor
+from toolchain.cli.progress import RunProgress
 from toolchain.cli.run_options import LiveOptions, OutputOptions, RunOptions, SoundOptions
 from toolchain.cli.tune import say_recorded
 from toolchain.diagnostics import UserError, counted
@@ -99,9 +101,9 @@ def _check_options(program: Program, options: RunOptions) -> None:
 @click.argument("path", metavar="PROGRAM")
 @click.argument("errata", nargs=-1)
 @click.option("--sys", "sys_address", type=ADDRESS, help="Start address, as SYS takes it (13312 or $3400).")
-@click.option("--input", "input_text", help="What the user types; RETURN is '|' or a line break.")
+@click.option("--input", "input_text", help="What the user types; " + TYPED_INPUT)
 @click.option("--input-file", type=click.Path(dir_okay=False, allow_dash=True),
-              help="Read the typed input from a file ('-': standard input); RETURN is '|' or a line break.")
+              help="Read the typed input from a file ('-': standard input); " + TYPED_INPUT)
 @click.option("--max-cycles", type=COUNT, default=DEFAULT_RUN_CYCLES, show_default=True,
               help="Stop the run after this many cycles of C64 time (BASIC's counted as the ROM's "
               "interpreter takes them, with the machine code it calls); the default is 100 hours.")
@@ -115,13 +117,14 @@ def _check_options(program: Program, options: RunOptions) -> None:
 @click.option("--raw", is_flag=True, help="Print the PETSCII bytes the program printed (not to a terminal).")
 @click.option("--trace", is_flag=True, help="Machine code: print every instruction to standard error, "
               "as the monitor shows a step (VICE's format: address, bytes, instruction, registers, cycles).")
-@click.option("--screenshot", type=click.Path(dir_okay=False), help="Write the final frame as a PNG "
-              "picture, as the VIC-II draws it (384x272, VICE's framing, palette indices).")
+@click.option("--screenshot", type=click.Path(dir_okay=False), help="Write the final frame as a picture, "
+              "as the VIC-II draws it (384x272, VICE's framing, palette indices): PNG, or the format the "
+              "name's extension asks for (.gif, .jpg...).")
 @click.option("--screenshot-every", type=COUNT, help="With --screenshot: also a picture every N statement "
               "groups (BASIC) or cycles (machine code), numbered NAME-0001.png, ...")
 @click.option("--film", "film_path", type=click.Path(dir_okay=False), help="Write every frame of the run as "
               "an animated GIF (.gif) or APNG (.png), 50 frames a second as on a PAL C64.")
-@click.option("--roms", "roms_dir", type=click.Path(file_okay=False, exists=True),
+@click.option("--roms", "roms_dir", type=click.Path(),
               help="Run the C64's own ROMs (kernal, basic, chargen) from this folder; default: "
               "C64TC_ROMS, then the ROMs of the VICE on the PATH; without them, c64tc's models.")
 @click.option("--no-roms", is_flag=True, help="Run on c64tc's models of the ROMs even where ROMs are found.")
@@ -152,7 +155,7 @@ def _check_options(program: Program, options: RunOptions) -> None:
 @click.option("--monitor-commands", type=click.Path(dir_okay=False, allow_dash=True), help="Machine code, "
               "or BASIC with --break-line: run these monitor commands ('-': standard input), like VICE's "
               "-moncommands.")
-@click.option("--labels", "label_files", type=click.Path(dir_okay=False, exists=True), multiple=True,
+@click.option("--labels", "label_files", type=click.Path(), multiple=True,
               help="Labels for the monitor (c64tc asm --vice-labels or --symbols).")
 @click.option("--break-line", "break_lines", type=click.IntRange(0, 63999), multiple=True, metavar="LINE",
               help="BASIC: stop each time the run reaches this line (before its first statement; "
@@ -268,7 +271,11 @@ class _Run:
                       and not (options.outputs.trace and sys.stderr.isatty()))
         self.live = _live_play(session, options.live, self.compiled_basic) if shows_live else None
         self.terminal = LineTerminal(machine) if interactive and self.live is None else None
-        line_source: Callable[[], str | None] | None = self.terminal
+        # the progress line, unless something else writes to the terminal while the program runs
+        self.progress = RunProgress(session, self.compiled_basic, sys.stderr.isatty() and self.live is None
+                                    and not monitored and not options.outputs.trace
+                                    and (self.terminal is None or not sys.stdout.isatty()))
+        line_source: Callable[[], str | None] | None = self.progress.before(self.terminal)
         monitoring = options.monitoring
         if typed_by_hand and not interactive and sys.stdin is not None and not (
                 monitored and monitor_reads_stdin(monitoring)
@@ -294,7 +301,8 @@ class _Run:
         statements = _statements_run(session)
         if live is not None and self.compiled_basic:
             every = _together(every, live.statement_tick(), statements)
-        self.run = _stopped_by_ctrl_c(session.run, session.machine, self.terminal) if live is None \
+        self.run = _stopped_by_ctrl_c(session.run, session.machine, self.terminal, self.progress) \
+            if live is None \
             else _on_the_live_screen(live, session.run)
         self.sound, self.silent = _run_sound(session, live, options.sound)
         if self.sound is not None:
@@ -306,15 +314,12 @@ class _Run:
     def basic(self) -> tuple[RunResult, str]:
         """Run the BASIC program; how it ended, and the summary to say."""
         program, limits = self.session.program, self.options.machine
-        # a progress line would mix with the dialogue when the player is typing (or the monitor's)
-        quiet = self.terminal is not None or self.live is not None or self.basic_lines is not None
-        progress = progress_printer() if not quiet else (lambda message: None)
         lines = self.basic_lines
         basic_monitor = (None if lines is None else
                          break_at_lines(self.session, lines, self.options.monitoring, self.terminal))
-        result = self.run(self.keyboard, limits.max_cycles, limits.max_statements, progress=lambda done, line:
-                          progress(f"line {line}: {counted(done, 'statement group')}"), every=self.every)
-        progress("")
+        with self.progress:
+            result = self.run(self.keyboard, limits.max_cycles, limits.max_statements,
+                              progress=self.progress.basic, every=self.every)
         if basic_monitor is not None and basic_monitor.quit_line is not None:
             result.message = f"quit in the monitor at line {basic_monitor.quit_line}"
         if not self.compiled_basic:  # BASIC in ROM ran it: 6502 cycles, no statement groups
@@ -323,9 +328,11 @@ class _Run:
             summary = (f"{result.message}: {counted(result.statements, 'statement group')} in "
                        f"{result.wall_seconds:.2f} s, {counted(result.cycles, 'cycle')} "
                        f"({pal_time(result.seconds)} on a PAL C64)")
-        typed = program.where_typed(result.line) if result.stop is Stop.ERROR else None
+        typed = program.where_typed(result.line) if result.stop in (Stop.ERROR, Stop.ROM_CALL) else None
         if typed is not None:  # where to fix it, for the editor
             summary = f"{typed.path}:{typed.source_line}:1: error: {summary}"
+        elif result.stop is Stop.ROM_CALL:  # a user's error, said in the place form
+            summary = f"{program.name}: error: {summary}"
         return result, summary
 
     def machine_code(self) -> tuple[RunResult, str]:
@@ -336,9 +343,13 @@ class _Run:
             result = run_monitor(session, self.keyboard, max_cycles, self.options.monitoring, self.terminal)
         else:
             tracer = _tracer(session.machine) if self.options.outputs.trace else None
-            result = self.run(self.keyboard, max_cycles, trace=tracer, every=self.every)
+            with self.progress:
+                result = self.run(self.keyboard, max_cycles, trace=tracer, every=self.every)
+        session.ready_after_return(result)  # BASIC's READY. after the SYS, as on the C64's screen
         summary = (f"{result.message}: {counted(result.instructions, 'instruction')}, "
                    f"{counted(result.cycles, 'cycle')} ({result.seconds:.2f} s on a PAL C64)")
+        if result.stop is Stop.ROM_CALL:  # a user's error, said in the place form
+            summary = f"{session.program.name}: error: {summary}"
         return result, summary
 
     def finish(self, result: RunResult, summary: str) -> None:
@@ -350,7 +361,7 @@ class _Run:
             seconds = self.sound.finish(asked.audio_path)
             say_recorded(asked.audio_path, seconds, asked.sid_model, asked.sample_rate)
         if self.pictures is not None:
-            self.pictures.final()
+            self.pictures.final(result.stop)
         if outputs.dump_python:
             click.echo(machine.cpu.translated_source(), nl=False)
         elif outputs.screen:
@@ -409,21 +420,24 @@ def _on_the_live_screen(live: Any, run: Callable[..., Any]) -> Callable[..., Any
     return run_live
 
 
-def _stopped_by_ctrl_c(run: Callable[..., Any], machine: Any, terminal: Any) -> Callable[..., Any]:
+def _stopped_by_ctrl_c(run: Callable[..., Any], machine: Any, terminal: Any,
+                       progress: RunProgress) -> Callable[..., Any]:
     """``run``, where Ctrl-C ends c64tc with status 130 (as a shell counts SIGINT) after
     printing what the program had printed so far (the transcript, as a finished run
-    prints it), so a long run stopped by hand still shows where it was."""
+    prints it) and how far it got, so a long run stopped by hand still shows where it
+    was."""
 
     def run_until_ctrl_c(*arguments: Any, **options: Any) -> Any:
         try:
             return run(*arguments, **options)
         except KeyboardInterrupt:
+            progress.clear()
             if terminal is None:
                 click.echo(machine.screen.transcript(), nl=False)
             else:
                 terminal.flush()
                 click.echo()
-            click.echo("stopped by Ctrl-C", err=True)
+            click.echo(f"stopped by Ctrl-C at {progress.where()}", err=True)
             sys.exit(130)
 
     return run_until_ctrl_c
@@ -636,6 +650,27 @@ def _detach_disk(disk: Any, write_disk: bool, result: Any) -> None:
                    "back)", err=True)
 
 
+BLINK_SWITCH, BLINK_COUNT, BLINK_ON = 0xCC, 0xCD, 0xCF  # BLNSW, BLNCT, BLNON: see toolchain/c64/editor.py
+# the stops after which the C64's editor waits for a typed line, its cursor blinking
+WAITS_FOR_A_LINE = frozenset({Stop.END, Stop.RETURNED, Stop.READY, Stop.BREAK, Stop.ERROR,
+                              Stop.INPUT_EXHAUSTED})
+
+
+@contextlib.contextmanager
+def _cursor_flashed(machine: Any) -> Iterator[None]:
+    """The machine's memory as the IRQ's next cursor flash leaves it ($EA34-$EA60, the
+    editor's ``blink``: the character under the cursor reversed in the cursor colour),
+    for a picture; put back afterwards (the run's screen text stays the program's)."""
+    memory = machine.memory
+    saved = bytes(memory)
+    try:
+        memory[BLINK_SWITCH], memory[BLINK_COUNT] = 0, 1  # the editor waits; this jiffy blinks
+        machine.editor.blink()
+        yield
+    finally:
+        memory[:] = saved
+
+
 class Pictures:
     """--screenshot: the final frame as a PNG, with --screenshot-every numbered frames
     beside it (NAME-0001.png, ...); --film: every frame, as an animated GIF or APNG.
@@ -646,6 +681,7 @@ class Pictures:
     def __init__(self, machine: Any, options: OutputOptions, roms_dir: str | None) -> None:
         from toolchain.c64.roms import find_chargen
         from toolchain.c64.video import FrameRecorder
+        from toolchain.display.picture_files import picture_format
         from toolchain.display.png import FILM_FORMATS, Film, character_rom_of
         from toolchain.fileio import FileSet, output_target
 
@@ -658,6 +694,7 @@ class Pictures:
         if self.path is not None:
             for name in (self.path, self._numbered(1)) if numbered else (self.path,):
                 output_target(name)
+            picture_format(self.path)
         if film is not None:
             output_target(film)
         if machine.roms is not None:
@@ -676,20 +713,31 @@ class Pictures:
         assert self.path is not None
         return self.path.with_name(f"{self.path.stem}-{frame:04d}{self.path.suffix or '.png'}")
 
-    def _stage(self, path: Path) -> None:
+    def _stage(self, path: Path, cursor_shown: bool = False) -> None:
+        from toolchain.display.picture_files import picture_file
         from toolchain.display.png import frame_png
 
-        self.files.stage(path, frame_png(self.recorder.picture()))
+        if cursor_shown:
+            with _cursor_flashed(self.machine):
+                picture = self.recorder.picture()
+        else:
+            picture = self.recorder.picture()
+        self.files.stage(path, picture_file(path, frame_png(picture)))
 
     def frame(self) -> None:
         self.frames += 1
         self._stage(self._numbered(self.frames))
 
-    def final(self) -> None:
+    def final(self, stop: Stop | None = None) -> None:
+        """The final picture (and the film).  A run that ends with the editor waiting
+        for a line (READY. after the program, BREAK, an error, INPUT with the typed input
+        used up) shows the cursor as VICE's screenshot does then: printing READY. left
+        the blink countdown BLNCT ($CD) at 2 ($EA13), so the IRQ shows the cursor
+        reversed two jiffies later and keeps it 20 (measured: tests/data/cursor-blink)."""
         from toolchain.display.png import FILM_FORMATS
 
         if self.path is not None:
-            self._stage(self.path)
+            self._stage(self.path, stop in WAITS_FOR_A_LINE and self._cursor_can_blink())
         if self.film is not None and self.film_path is not None:
             if not len(self.film):  # the run ended within its first frame: the picture so far
                 self.film.add(self.recorder.picture())
@@ -697,6 +745,14 @@ class Pictures:
             self.files.stage(self.film_path, self.film.encode(kind))
         self.files.commit()
         self.recorder.detach()
+
+    def _cursor_can_blink(self) -> bool:
+        """The editor's cursor is on the screen the VIC-II shows and not already
+        reversed by the blink (BLNON, $CF)."""
+        from toolchain.c64.memory import SCREEN_PAGE, visible_screen
+
+        memory = self.machine.memory
+        return memory[SCREEN_PAGE] << 8 == visible_screen(memory) and not memory[BLINK_ON] & 1
 
     def discard(self) -> None:
         """The frames of a run that did not get to its final picture: removed."""
@@ -745,7 +801,7 @@ def verify_command(name: str, prg_file: str | None, sample: int | None, jobs: in
     consistent codes) and Knuth's minimax compared over all 1296 codes.
     """
     from toolchain.inputs import PRG_KINDS, read_program
-    from toolchain.verify import VERIFIERS, guess_statistics, verify_program
+    from toolchain.verify import VERIFIERS, NotTheProgram, guess_statistics, verify_program
     from toolchain.verify.superhirn import secrets_sample
 
     verifier = VERIFIERS[name]
@@ -760,6 +816,8 @@ def verify_command(name: str, prg_file: str | None, sample: int | None, jobs: in
     progress = ProgressBar("games")
     try:
         verification = verify_program(name, prg, secrets_sample(sample) if sample else None, progress, jobs)
+    except NotTheProgram as exc:
+        raise UserError.single(prg_file, str(exc)) from None
     finally:
         progress.close()
     click.echo(guess_statistics(verification), nl=False)
