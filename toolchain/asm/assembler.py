@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from toolchain.asm.directives import foreign_directive
 from toolchain.asm.expressions import VALUE_LIMIT, Expr, ExpressionError, Text, UnknownSymbol
 from toolchain.asm.parser import (
     DOCUMENTED,
@@ -719,8 +720,6 @@ class _Assembly:
 def _other_dialect(message: str, text: str, column: int) -> str:
     """A parse error that is a directive of the 64tass or ACME dialect says so."""
     if message.startswith(("syntax error: unexpected character '!'", "unknown directive '.")):
-        from toolchain.asm.dialects import foreign_directive
-
         hint = foreign_directive(text[column - 1 :], "profi")
         if hint:
             return hint
@@ -787,17 +786,16 @@ def parse_define(text: str) -> tuple[str, int]:
 
 
 def assemble(text: str, path: str = "<source>", options: AssemblyOptions | None = None) -> Program:
-    """Assemble a source text.  Raises AssemblyFailed with every error found."""
+    """Assemble a Profi-Ass source text.  Raises AssemblyFailed with every error found."""
     return assemble_sources([(text, path)], options)
 
 
 def assemble_sources(sources: list[tuple[str, str]], options: AssemblyOptions | None = None) -> Program:
-    """Assemble several source texts (text, path) as one program, in order."""
+    """Assemble several Profi-Ass source texts (text, path) as one program, in order.
+    (toolchain.asm's assemble and assemble_sources take every dialect.)"""
     options = options or AssemblyOptions()
     if options.dialect != "profi":
-        from toolchain.asm.dialects import assemble_dialect
-
-        return assemble_dialect(sources, options)
+        raise ValueError(f"the {options.dialect} dialect is assembled by toolchain.asm.assemble_sources")
     assembly = _Assembly(sources, options)
     assembly.layout()
     assembly.resolve_pending()

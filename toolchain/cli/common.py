@@ -6,11 +6,15 @@ import functools
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from toolchain.diagnostics import Diagnostic, UserError
+from toolchain.diagnostics import Diagnostic, UserError, counted
+from toolchain.fileio import STDIO, write_atomic
+
+if TYPE_CHECKING:
+    from toolchain.disk.prg import Prg
 
 MAX_SHOWN = 20  # diagnostics of one severity shown; the rest are counted (as the assembler does)
 
@@ -71,6 +75,18 @@ def default_output(stem: str, sources: list[str]) -> str:
     if any(source != "-" and Path(source).resolve() == Path(output).resolve() for source in sources):
         raise click.UsageError(f"the output {output} would replace the source: give -o FILE")
     return output
+
+
+def write_made_prg(prg: Prg, output: str | None, source: str) -> None:
+    """Write the PRG made of ``source`` (a type-in listing or dump) to ``output``: by
+    default where ``tok`` writes (default_output), or standard output when ``source``
+    is; then say where it went and what it holds."""
+    if output is None:
+        output = STDIO if source == STDIO else default_output(Path(source).stem, [source])
+    write_atomic(output, prg.to_bytes())
+    where = "standard output" if output == STDIO else output
+    click.echo(f"{where}: ${prg.load_address:04X}-${prg.end_address - 1:04X}, "
+               f"{counted(len(prg.data), 'byte')} (+2 load address)", err=True)
 
 
 class OutOfRange(ValueError):
