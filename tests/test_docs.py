@@ -31,10 +31,10 @@ The links of every page to files of the repository are checked too.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import os
 import re
 import shutil
-import stat
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -48,6 +48,8 @@ PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 MARKER = re.compile(r"^\s*<!--\s*console:\s*(.*?)\s*-->\s*$")
 FENCE = re.compile(r"^(\s*)```console\s*$")
 ELIDED = "..."
+#: what the scratch clone copies of the repository
+TRACKED = ("sources", "examples", "docs", "scripts", "benchmarks", "tests")
 #: host seconds: the runner's summary (``... statement groups in 0.07 s``) and
 #: corpus-vs-vice's time column; C64 time (``0.59 s on a PAL C64``) is compared as printed
 HOST_SECONDS = [
@@ -168,18 +170,6 @@ def matches(expected: list[str], actual: list[str]) -> bool:
     return True
 
 
-def _make_read_only(folder: Path) -> None:
-    for path in [folder, *folder.rglob("*")]:
-        mode = path.stat().st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)
-        path.chmod(mode)
-
-
-def _make_writable(folder: Path) -> None:
-    for path in [folder, *folder.rglob("*")]:
-        if not path.is_symlink():
-            path.chmod(path.stat().st_mode | stat.S_IWUSR)
-
-
 class Scratch:
     """A page's scratch clone, and how far its blocks have run."""
 
@@ -187,11 +177,9 @@ class Scratch:
         self.root = root
         self.clone = root / "clone"
         self.clone.mkdir()
-        for name in ("sources", "examples"):
-            shutil.copytree(REPO / name, self.clone / name)
-            _make_read_only(self.clone / name)
-        for name in ("tests", "scripts", "benchmarks", "docs"):
-            (self.clone / name).symlink_to(REPO / name)
+        for name in TRACKED:
+            shutil.copytree(REPO / name, self.clone / name, ignore=shutil.ignore_patterns("__pycache__"))
+        self.fingerprint = self.tracked_files()
         if SHARED.is_dir():
             (root / "shared").symlink_to(SHARED.resolve())
         self.home = root / "home"
@@ -206,6 +194,12 @@ class Scratch:
             (self.bin / name).write_text(f"#!/bin/sh\n{run}\n")
             (self.bin / name).chmod(0o755)
         self.done = 0
+
+    def tracked_files(self) -> dict[str, bytes]:
+        """The copied files of the repository, by path, with their SHA-256."""
+        return {str(path.relative_to(self.clone)): hashlib.sha256(path.read_bytes()).digest()
+                for name in TRACKED for path in sorted((self.clone / name).rglob("*"))
+                if path.is_file() and "__pycache__" not in path.parts}
 
     def environment(self, with_vice: bool) -> dict[str, str]:
         path = [str(self.bin), "/usr/local/bin", "/usr/bin", "/bin"]
@@ -235,6 +229,12 @@ class Scratch:
                 diff = "\n".join(difflib.unified_diff(expected_lines, actual, "the docs", "printed",
                                                       lineterm=""))
                 problems.append(f"$ {command.text}\n{diff}")
+        now = self.tracked_files()
+        if now != self.fingerprint:
+            changed = sorted(set(now.items()) ^ set(self.fingerprint.items()))
+            problems.append("the block changed files of the repository (write under build/ instead): "
+                            + ", ".join(sorted({path for path, _ in changed})))
+            self.fingerprint = now
         return problems
 
 
@@ -245,9 +245,6 @@ _scratches: dict[Path, Scratch] = {}
 def scratch_root(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("docs")
     yield root
-    for scratch in _scratches.values():
-        for name in ("sources", "examples"):
-            _make_writable(scratch.clone / name)
     _scratches.clear()
 
 
