@@ -61,7 +61,9 @@ HOST_SECONDS = [
 @dataclass
 class Command:
     text: str  # what bash runs
+    line: int  # where its expected output starts in the page, 0-based
     expected: list[str] = field(default_factory=list)
+    printed: str = ""  # what it printed when last run
 
 
 @dataclass
@@ -122,7 +124,7 @@ def parse_blocks(page: Path) -> list[Block]:
                 while text.endswith("\\") and position + 1 < len(body):
                     position += 1
                     text += "\n" + body[position]
-                commands.append(Command(text))
+                commands.append(Command(text, start + position + 1))
             elif commands:
                 commands[-1].expected.append(line)
             else:
@@ -221,7 +223,7 @@ class Scratch:
             result = subprocess.run(["bash", "-c", command.text], cwd=self.clone, env=environment,
                                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                     stderr=subprocess.STDOUT, timeout=900)
-            output = result.stdout.decode("utf-8", "replace")
+            output = command.printed = result.stdout.decode("utf-8", "replace")
             actual = normalize(output).rstrip("\n").split("\n") if output.strip("\n") else []
             expected = normalize("\n".join(command.expected)).rstrip("\n")
             expected_lines = expected.split("\n") if expected else []
@@ -326,3 +328,69 @@ def test_blocks_are_found() -> None:
 ])
 def test_elision(expected: list[str], actual: list[str], same: bool) -> None:
     assert matches(expected, actual) is same
+
+
+def test_the_architecture_page_names_every_module() -> None:
+    """docs/architecture.md's module map is current: every module of toolchain/ is named in
+    the section of its sub-package (``**Title** (`toolchain/NAME/`)``)."""
+    sections: dict[str, str] = {}
+    current = None
+    for line in (REPO / "docs" / "architecture.md").read_text(encoding="utf-8").splitlines():
+        heading = re.match(r"^\*\*.*\*\* \(`(toolchain/(?:\w+/)?)`\)", line)
+        if heading:
+            current = heading.group(1)
+            sections[current] = ""
+        elif current is not None:
+            sections[current] += line + "\n"
+    toolchain = REPO / "toolchain"
+    missing = []
+    for module in sorted([*toolchain.rglob("*.py"), *toolchain.rglob("*.lark")]):
+        if module.name == "__init__.py":  # a package's public API, named by its folder
+            continue
+        parts = module.relative_to(toolchain).parts
+        section = "toolchain/" if len(parts) == 1 else f"toolchain/{parts[0]}/"
+        if f"`{module.name}`" not in sections.get(section, "") and f"{module.name}`" not in sections.get(section, ""):
+            missing.append(f"{module.relative_to(REPO)} (in the section of `{section}`)")
+    assert not missing, "docs/architecture.md does not name:\n" + "\n".join(missing)
+
+
+def update(pages: list[Path], with_slow: bool) -> None:
+    """Write what the commands print now into the pages, where it differs (for a
+    maintainer after a deliberate change of output: review the diff, put back the ``...``
+    of long outputs)."""
+    import tempfile
+
+    for page in pages:
+        page = page.resolve()
+        lines = page.read_text(encoding="utf-8").split("\n")
+        replacements = []
+        with tempfile.TemporaryDirectory() as folder:
+            scratch = Scratch(Path(folder))
+            for block in parse_blocks(page):
+                if _skip_reason(block) is not None or (block.slow and not with_slow):
+                    continue
+                problems = scratch.run(block)
+                if not problems:
+                    continue
+                indent = re.match(r"\s*", lines[block.line - 1]).group(0)  # type: ignore[union-attr]
+                for command in block.commands:
+                    actual = normalize(command.printed).rstrip("\n").split("\n") if command.printed.strip() else []
+                    if not matches(normalize("\n".join(command.expected)).rstrip("\n").split("\n")
+                                   if command.expected else [], actual):
+                        printed = command.printed.rstrip("\n").split("\n") if command.printed.strip() else []
+                        replacements.append((command.line, len(command.expected),
+                                             [indent + line if line else line for line in printed]))
+        for start, length, new in sorted(replacements, reverse=True):
+            lines[start:start + length] = new
+        page.write_text("\n".join(lines), encoding="utf-8")
+        print(f"{page.relative_to(REPO)}: {len(replacements)} outputs rewritten")
+
+
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Rewrite the docs' console outputs with what the commands print now.")
+    parser.add_argument("pages", nargs="+", type=Path)
+    parser.add_argument("--slow", action="store_true", help="also the blocks marked slow")
+    arguments = parser.parse_args()
+    update(arguments.pages, arguments.slow)
