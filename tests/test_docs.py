@@ -128,7 +128,7 @@ def parse_blocks(page: Path) -> list[Block]:
             elif commands:
                 commands[-1].expected.append(line)
             else:
-                raise AssertionError(f"{page}:{start + position + 1}: console block output before any `$ ` line")
+                raise AssertionError(f"{page}:{start + position + 1}: output before any `$ ` line")
             position += 1
         blocks.append(Block(page, start, commands, markers))
         index += 1
@@ -142,6 +142,12 @@ def normalize(text: str) -> str:
     for pattern, replacement in HOST_SECONDS:
         text = pattern.sub(replacement, text)
     return text
+
+
+def output_lines(text: str) -> list[str]:
+    """Printed or expected text as lines to compare: normalized, without the final line break."""
+    text = normalize(text).rstrip("\n")
+    return text.split("\n") if text.strip("\n") else []
 
 
 def matches(expected: list[str], actual: list[str]) -> bool:
@@ -224,9 +230,8 @@ class Scratch:
                                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                     stderr=subprocess.STDOUT, timeout=900)
             output = command.printed = result.stdout.decode("utf-8", "replace")
-            actual = normalize(output).rstrip("\n").split("\n") if output.strip("\n") else []
-            expected = normalize("\n".join(command.expected)).rstrip("\n")
-            expected_lines = expected.split("\n") if expected else []
+            actual = output_lines(output)
+            expected_lines = output_lines("\n".join(command.expected))
             if "Traceback (most recent call last)" in output or not matches(expected_lines, actual):
                 diff = "\n".join(difflib.unified_diff(expected_lines, actual, "the docs", "printed",
                                                       lineterm=""))
@@ -349,7 +354,7 @@ def test_the_architecture_page_names_every_module() -> None:
             continue
         parts = module.relative_to(toolchain).parts
         section = "toolchain/" if len(parts) == 1 else f"toolchain/{parts[0]}/"
-        if f"`{module.name}`" not in sections.get(section, "") and f"{module.name}`" not in sections.get(section, ""):
+        if f"{module.name}`" not in sections.get(section, ""):  # `name.py` or `runner/`: ... `name.py`
             missing.append(f"{module.relative_to(REPO)} (in the section of `{section}`)")
     assert not missing, "docs/architecture.md does not name:\n" + "\n".join(missing)
 
@@ -374,9 +379,7 @@ def update(pages: list[Path], with_slow: bool) -> None:
                     continue
                 indent = re.match(r"\s*", lines[block.line - 1]).group(0)  # type: ignore[union-attr]
                 for command in block.commands:
-                    actual = normalize(command.printed).rstrip("\n").split("\n") if command.printed.strip() else []
-                    if not matches(normalize("\n".join(command.expected)).rstrip("\n").split("\n")
-                                   if command.expected else [], actual):
+                    if not matches(output_lines("\n".join(command.expected)), output_lines(command.printed)):
                         printed = command.printed.rstrip("\n").split("\n") if command.printed.strip() else []
                         replacements.append((command.line, len(command.expected),
                                              [indent + line if line else line for line in printed]))
@@ -389,7 +392,8 @@ def update(pages: list[Path], with_slow: bool) -> None:
 if __name__ == "__main__":
     import argparse
 
-    parser = argparse.ArgumentParser(description="Rewrite the docs' console outputs with what the commands print now.")
+    parser = argparse.ArgumentParser(
+        description="Rewrite the docs' console outputs with what the commands print now.")
     parser.add_argument("pages", nargs="+", type=Path)
     parser.add_argument("--slow", action="store_true", help="also the blocks marked slow")
     arguments = parser.parse_args()
