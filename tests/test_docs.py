@@ -3,9 +3,11 @@
 Each block is a terminal session: a line ``$ COMMAND`` (continued on the next line when it
 ends in ``\\``) is run by bash, and the lines up to the next ``$`` are what it prints
 (standard output and standard error together, as a terminal shows them), compared byte
-for byte.  The blocks of one page run in order in one scratch folder that looks like a
-fresh clone: ``sources/`` and ``examples/`` copied read-only, ``tests/`` and ``scripts/``
-linked, ``../shared`` beside it when the repository has one, ``build/`` empty, a ``HOME``
+for byte.  The blocks of one page run in order in one scratch folder that looks like the
+reader's clone after the README's set-up: ``sources/``, ``examples/``, ``docs/``,
+``scripts/``, ``benchmarks/`` and ``tests/`` copied (and checked unchanged after every
+block: the docs write only under ``build/`` or folders they make), ``build/`` as
+``c64tc build`` leaves it, ``../shared`` beside it when the repository has one, a ``HOME``
 of its own (``~/c64roms`` is ../shared/roms), ``c64tc`` and ``python`` on the ``PATH``,
 no VICE on it (so ``run`` stays on c64tc's own models, as the docs say their examples are)
 except for blocks that run VICE.
@@ -23,7 +25,8 @@ Markers, an HTML comment on the line(s) before the fence (invisible when rendere
 - ``<!-- console: not checked: REASON -->``: the block is not run; the test reports it as
   skipped with REASON;
 - blocks that run ``c64tc vice`` (or carry ``<!-- console: needs x64sc -->``) skip without
-  VICE's x64sc; blocks that read ``../shared`` or ``~/c64roms`` skip when it is absent.
+  VICE's x64sc; blocks that read a file of ``../shared`` (named in a command or in
+  ``<!-- console: needs ../shared/PATH -->``) or ``~/c64roms`` skip when it is absent.
 
 The links of every page to files of the repository are checked too.
 """
@@ -91,8 +94,12 @@ class Block:
         return "needs x64sc" in self.markers or any(
             re.search(r"\bc64tc vice\b|--measure\b", c.text) for c in self.commands)
 
-    def needs_shared(self) -> bool:
-        return any("../shared" in c.text or "~/c64roms" in c.text for c in self.commands)
+    def shared_paths(self) -> list[str]:
+        """The files of ../shared the block reads: named in its commands, or in a marker
+        ``<!-- console: needs ../shared/PATH -->``."""
+        named = [found for c in self.commands for found in re.findall(r"\.\./shared/[^\s\"']*", c.text)]
+        return named + [marker.removeprefix("needs ").strip() for marker in self.markers
+                        if marker.startswith("needs ../shared")]
 
 
 def parse_blocks(page: Path) -> list[Block]:
@@ -181,13 +188,15 @@ def matches(expected: list[str], actual: list[str]) -> bool:
 class Scratch:
     """A page's scratch clone, and how far its blocks have run."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, seed: Path) -> None:
         self.root = root
         self.clone = root / "clone"
         self.clone.mkdir()
         for name in TRACKED:
             shutil.copytree(REPO / name, self.clone / name, ignore=shutil.ignore_patterns("__pycache__"))
         self.fingerprint = self.tracked_files()
+        # the README's set-up ran `c64tc build`: the pages start with its outputs in build/
+        shutil.copytree(seed, self.clone / "build")
         if SHARED.is_dir():
             (root / "shared").symlink_to(SHARED.resolve())
         self.home = root / "home"
@@ -246,6 +255,15 @@ class Scratch:
 
 
 _scratches: dict[Path, Scratch] = {}
+def seed_build(root: Path) -> Path:
+    """build/ as the README's set-up leaves it (``c64tc build``), made once under ``root``."""
+    folder = root / "seed"
+    if not folder.exists():
+        shutil.copytree(REPO / "sources", folder / "sources")
+        environment = dict(os.environ, C64TC_ROMS="none", PYTHONPATH=str(REPO))
+        subprocess.run([sys.executable, "-m", "toolchain", "build"], cwd=folder, check=True,
+                       stdout=subprocess.DEVNULL, env=environment)
+    return folder / "build"
 
 
 @pytest.fixture(scope="session")
@@ -261,8 +279,9 @@ def _skip_reason(block: Block) -> str | None:
         return f"not checked: {reason}"
     if block.needs_vice() and shutil.which("x64sc") is None:
         return "needs VICE's x64sc on the PATH"
-    if block.needs_shared() and not SHARED.is_dir():
-        return f"needs {SHARED} (the shared data beside the repository)"
+    for needed in block.shared_paths():
+        if not (REPO / needed).exists():
+            return f"needs {needed} (the shared data beside the repository)"
     if any("~/c64roms" in c.text for c in block.commands) and not (SHARED / "roms").is_dir():
         return f"needs the C64's ROMs in {SHARED / 'roms'}"
     return None
@@ -287,7 +306,7 @@ def test_console_block(block: Block, scratch_root: Path) -> None:
     if scratch is None:
         folder = scratch_root / block.page.relative_to(REPO).as_posix().replace("/", "-")
         folder.mkdir()
-        scratch = _scratches[block.page] = Scratch(folder)
+        scratch = _scratches[block.page] = Scratch(folder, seed_build(scratch_root))
     # the page's earlier blocks first (their files are this one's), unchecked when this
     # test runs alone; skipped and slow ones are left out, as a reader may leave them out
     page_blocks = [b for b in BLOCKS if b.page == block.page]
@@ -370,7 +389,8 @@ def update(pages: list[Path], with_slow: bool) -> None:
         lines = page.read_text(encoding="utf-8").split("\n")
         replacements = []
         with tempfile.TemporaryDirectory() as folder:
-            scratch = Scratch(Path(folder))
+            (Path(folder) / "page").mkdir()
+            scratch = Scratch(Path(folder) / "page", seed_build(Path(folder)))
             for block in parse_blocks(page):
                 if _skip_reason(block) is not None or (block.slow and not with_slow):
                     continue
