@@ -344,6 +344,22 @@ def test_statements_at_a_break_error_as_basic_does_and_the_run_goes_on(tmp_path:
     assert result.stderr.startswith("program ended")
 
 
+def test_a_statement_longer_than_the_screen_editor_takes_is_refused(tmp_path: Path) -> None:
+    """The screen editor ends a logical line at column 79, so a typed line holds 80
+    characters at most: 80 run, 81 are refused (written to the input buffer at $0200 they
+    would run over the KERNAL's tables and vectors from $0259, found by the fuzz test:
+    the next PRINT then looped through a broken BRK vector)."""
+    longest, too_long = 'print "' + "x" * 72 + '"', '? "x";' + "(" * 74 + "1"
+    assert (len(longest), len(too_long)) == (80, 81)
+    result = run(tmp_path, STATEMENTS, f"{longest}\n{too_long}\ng\nx\n", "--break-line", "30")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert after(lines, longest) == ["X" * 72]
+    assert after(lines, too_long) == ["a line typed on a C64 holds at most 80 characters (two screen rows); "
+                                      "this one has 81"]
+    assert "END 4" in lines
+
+
 def test_statements_that_would_leave_the_break_are_refused(tmp_path: Path) -> None:
     result = run(tmp_path, STATEMENTS, "goto 50\nnext i\n50 print 1\ncont\nx\n", "--break-line", "30")
     assert result.exit_code == 0, result.output

@@ -56,6 +56,7 @@ from toolchain.basic.runner.runtime import Runtime
 from toolchain.basic.runner.statements import DIRECT_LINE
 from toolchain.basic.runner.values import Array, Undimensioned, undefined_function
 from toolchain.basic.tokens import TOKEN, scan_tokens
+from toolchain.c64.editor import LAST_LOGICAL_COLUMN
 from toolchain.c64.machine import C64
 from toolchain.c64.outcome import Stop
 from toolchain.diagnostics import Diagnostic, UserError
@@ -376,6 +377,12 @@ class BreakRuntime(Runtime):
             typed = text_to_petscii(_unshifted(text))
         except ValueError as exc:
             return f"{text}: {exc}"
+        if len(typed) > LAST_LOGICAL_COLUMN + 1:
+            # the screen editor's logical line ends at column 79 (LNMX, $D5), so no longer
+            # line reaches BASIC's 89-byte input buffer at $0200 (a longer one would run over
+            # into the KERNAL's tables and vectors at $0259-$0333)
+            return (f"a line typed on a C64 holds at most {LAST_LOGICAL_COLUMN + 1} characters "
+                    f"(two screen rows); this one has {len(typed)}")
         try:
             numbered = line_number_of(typed)
         except ValueError:
