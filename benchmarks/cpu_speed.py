@@ -194,6 +194,11 @@ class Py65Registers:
     a, x, y, sp, pc = (_mpu_attribute("a"), _mpu_attribute("x"), _mpu_attribute("y"), _mpu_attribute("sp"),
                        _mpu_attribute("pc"))
     cycles = _mpu_attribute("processorCycles")
+    # what the machine sets on its CPU where a chip access moves the chips' next event or
+    # a store must end a translated block (a routine's store into colour RAM, say): py65
+    # runs no blocks and has no horizon, so nothing reads them here
+    horizon = 0
+    leave_block = False
 
     def __init__(self, mpu: Any) -> None:
         self.mpu = mpu

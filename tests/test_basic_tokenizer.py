@@ -273,13 +273,22 @@ def test_a_program_past_the_end_of_memory_is_an_error(tmp_path: Path) -> None:
     assert not (tmp_path / "t.prg").exists()
 
 
-@pytest.mark.parametrize(("given", "address", "warned"), [("4097", 0x1001, False), ("$1001", 0x1001, False),
-                                                         ("0x1001", 0x1001, False), ("0801", 0x0801, True)])
-def test_load_address_is_decimal_or_prefixed_hex(tmp_path: Path, given: str, address: int,
-                                                 warned: bool) -> None:
+@pytest.mark.parametrize(("given", "address"), [("4097", 0x1001), ("$1001", 0x1001), ("0x1001", 0x1001)])
+def test_load_address_is_decimal_or_prefixed_hex(tmp_path: Path, given: str, address: int) -> None:
     (tmp_path / "t.bas").write_text('10 print "x"\n')
     result = CliRunner().invoke(main, ["tok", str(tmp_path / "t.bas"), "--load-address", given,
                                        "-o", str(tmp_path / "t.prg")])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "t.prg").read_bytes()[:2] == address.to_bytes(2, "little")
-    assert ("deprecated" in result.output) is warned
+
+
+def test_hex_without_a_prefix_is_an_error(tmp_path: Path) -> None:
+    """The old form 0801 was read as hex with a warning (issue 26: guessing made --sys
+    abc $0ABC); now both readings are named and nothing is written."""
+    (tmp_path / "t.bas").write_text('10 print "x"\n')
+    result = CliRunner().invoke(main, ["tok", str(tmp_path / "t.bas"), "--load-address", "0801",
+                                       "-o", str(tmp_path / "t.prg")])
+    assert result.exit_code == 2
+    assert "'0801' is not an address (2049, $0801 or 0x0801): numbers are decimal; write $0801 or 0x0801 " \
+        "for hex (2049) or 801 in decimal" in result.output
+    assert not (tmp_path / "t.prg").exists()

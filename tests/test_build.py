@@ -227,3 +227,59 @@ def test_a_dialogue_with_a_program_that_never_ends_fails_at_its_limit(tmp_path: 
     assert "m.toml:8: error: program 'loop': check dialogue failed: stopped after 1000000 statement groups" \
         in result.stderr
     assert not (tmp_path / "out").exists()
+
+
+# -- an asm program's include folders, defines and dialect (c64tc asm's -I, -D, --dialect) ----------
+
+@pytest.mark.parametrize(("dialect", "suffix", "main_text", "library"), [
+    ("profi", ".asm", '*= $c000\n.include "kernal.asm"\n.if debug\n lda #border\n.endif\n jsr chrout\n',
+     "chrout = $ffd2\n"),
+    ("64tass", ".s", '* = $c000\n.include "kernal.s"\n.if debug\n lda #border\n.fi\n jsr chrout\n',
+     "chrout = $ffd2\n"),
+    ("acme", ".a", '* = $c000\n!source "kernal.a"\n!if debug { lda #border }\n jsr chrout\n',
+     "chrout = $ffd2\n"),
+])  # fmt: skip
+def test_an_asm_program_with_include_folders_defines_and_a_dialect(
+        dialect: str, suffix: str, main_text: str, library: str, tmp_path: Path) -> None:
+    (tmp_path / "src" / "lib").mkdir(parents=True)
+    (tmp_path / "src" / f"main{suffix}").write_text(main_text)
+    (tmp_path / "src" / "lib" / f"kernal{suffix}").write_text(library)
+    (tmp_path / "src" / "m.toml").write_text(
+        f'[disk]\nname = "x"\nid = "01"\n[[program]]\nname = "main"\nkind = "asm"\n'
+        f'sources = ["main{suffix}"]\ninclude_paths = ["lib"]\ndefines = {{ debug = 1, border = "$0e" }}\n'
+        f'dialect = "{dialect}"\n')
+    # built from another folder: the manifest's folder is where its names start
+    result = CliRunner().invoke(main, ["build", "--manifest", str(tmp_path / "src" / "m.toml"),
+                                       "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    # lda #$0e (debug and border defined), jsr $ffd2 (chrout from the included library)
+    assert (tmp_path / "out" / "main.prg").read_bytes() == bytes([0x00, 0xC0, 0xA9, 0x0E, 0x20, 0xD2, 0xFF])
+
+
+@pytest.mark.parametrize(("lines", "message"), [
+    ('include_paths = ["nowhere"]', ":7: error: program 'main': include folder 'nowhere' not found"),
+    ('include_paths = "lib"', ":7: error: program 'main': 'include_paths' must list folder names"),
+    ('defines = { debug = "x y" }', ":7: error: program 'main': define debug = 'x y': "),
+    ("defines = { debug = true }", ":7: error: program 'main': define 'debug' must be a number"),
+    ('defines = ["debug=1"]', ":7: error: program 'main': 'defines' must be a table"),
+    ('dialect = "tasm"', ":7: error: program 'main': unknown dialect 'tasm' (one of: profi, 64tass, acme)"),
+])
+def test_asm_options_in_the_manifest_are_checked(lines: str, message: str, tmp_path: Path) -> None:
+    (tmp_path / "main.asm").write_text("*= $c000\n rts\n")
+    (tmp_path / "m.toml").write_text('[disk]\nname = "x"\nid = "01"\n[[program]]\nname = "main"\n'
+                                     f'kind = "asm"\n{lines}\nsources = ["main.asm"]\n')
+    result = CliRunner().invoke(main, ["build", "--manifest", str(tmp_path / "m.toml"),
+                                       "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1
+    assert message in result.stderr, result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_asm_options_belong_to_asm_programs(tmp_path: Path) -> None:
+    (tmp_path / "p.bas").write_text("10 print 1\n")
+    (tmp_path / "m.toml").write_text('[disk]\nname = "x"\nid = "01"\n[[program]]\nname = "p"\n'
+                                     'kind = "basic"\nsources = ["p.bas"]\ndialect = "acme"\n')
+    result = CliRunner().invoke(main, ["build", "--manifest", str(tmp_path / "m.toml"),
+                                       "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1
+    assert "m.toml:8: error: program 'p': dialect applies to asm programs only" in result.stderr

@@ -70,10 +70,17 @@ def test_every_command_on_every_format(tmp_path: Path, name: str, error_bytes: b
 
 
 def test_the_format_comes_from_the_extension(tmp_path: Path) -> None:
-    for extension, size in ((".d64", 174848), (".d71", 349696), (".d81", 819200), (".img", 174848)):
+    for extension, size in ((".d64", 174848), (".d71", 349696), (".d81", 819200)):
         path = tmp_path / f"x{extension}"
         assert run("d64", "create", str(path)).exit_code == 0
         assert path.stat().st_size == size
+    # another name says no format: a D64 made silently surprised (issue 26); --format says it
+    result = run("d64", "create", str(tmp_path / "x.img"))
+    assert result.exit_code == 1
+    assert "the name does not say which format (.d64, .d71 or .d81)" in result.output
+    assert not (tmp_path / "x.img").exists()
+    assert run("d64", "create", str(tmp_path / "x.img"), "--format", "d71").exit_code == 0
+    assert (tmp_path / "x.img").stat().st_size == 349696
     assert run("d64", "create", str(tmp_path / "x.d64")).exit_code == 1  # exists
     assert run("d64", "create", str(tmp_path / "x.d64"), "--force", "--format", "d64-40").exit_code == 0
     assert (tmp_path / "x.d64").stat().st_size == 196608
@@ -300,7 +307,7 @@ def test_image_name_references(named: Path, tmp_path: Path) -> None:
     assert parse_image_reference("notes.txt:1") is None
     missing = parse_image_reference("build/missing.d64:fox hunt")
     assert missing is not None and missing.name == "fox hunt"
-    with pytest.raises(UserError, match="no such disk image"):
+    with pytest.raises(UserError, match="cannot read: no such disk image"):
         read_disk_file(missing)
     with pytest.raises(UserError, match='no file matches "NOTHERE"'):
         read_disk_file(f"{named}:nothere")

@@ -297,7 +297,7 @@ def test_roms_from_the_environment_and_wrong_sizes(tmp_path: Path, monkeypatch: 
     roms = find_roms()
     assert roms is not None and roms.origin == ROMS_ENV
     (tmp_path / "chargen-901225-01.bin").write_bytes(bytes(2048))
-    with pytest.raises(UserError, match="2048 bytes; a C64 chargen ROM has 4096"):
+    with pytest.raises(UserError, match="2,048 bytes; a C64 chargen ROM has 4,096"):
         find_roms()
     (tmp_path / "empty").mkdir()
     with pytest.raises(UserError, match="no C64 kernal ROM here"):

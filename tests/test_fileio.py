@@ -156,7 +156,7 @@ WRITERS = {
     "disasm": ["disasm", "{prg}", "-o", "OUT"],
     "mse toprg": ["mse", "toprg", "{mse}", "-o", "OUT"],
     "mse fromprg": ["mse", "fromprg", "{prg}", "-o", "OUT"],
-    "d64 create": ["d64", "create", "OUT", "--force"],
+    "d64 create": ["d64", "create", "OUT", "--force", "--format", "d64"],
     "d64 extract": ["d64", "extract", "{d64}", "p", "-o", "OUT"],
     "screen": ["screen", "{screen}", "-o", "OUT"],
     "run --printer": ["run", "{bas}", "--printer", "OUT"],
@@ -249,9 +249,9 @@ def test_a_failed_screenshot_leaves_no_frames(tmp_path: Path, monkeypatch: pytes
     shot = tmp_path / "shot.png"
     final = run.Pictures.final
 
-    def final_into_a_folder(self: run.Pictures) -> None:
+    def final_into_a_folder(self: run.Pictures, stop: object = None) -> None:
         shot.mkdir()  # the final picture's place became a folder during the run
-        final(self)
+        final(self, stop)  # type: ignore[arg-type]
 
     monkeypatch.setattr(run.Pictures, "final", final_into_a_folder)
     result = CliRunner().invoke(main, ["run", str(listing), "--screenshot", str(shot),

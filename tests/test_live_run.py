@@ -200,7 +200,7 @@ def test_machine_code_polls_getin_and_sees_stop_return_z_set(play: type[Play], t
     game.wait_for_row(0, "H\\")  # --ascii: the pound sign as a backslash (ASCII has none)
     game.type(ESC)
     assert game.finish() == 0
-    assert game.after_the_live_screen().startswith("H\u00a3S\nreturned to BASIC: ")
+    assert game.after_the_live_screen().startswith("H\u00a3S\nREADY.\nreturned to BASIC: ")
 
 
 @pytest.mark.vice_roms
@@ -218,7 +218,7 @@ def test_with_the_real_kernal_getin_polls_and_esc_holds_run_stop_in_the_key_matr
     game.type(ESC)  # the ROM's UDTIM reads RUN/STOP from the matrix: STOP ($FFE1) says Z
     assert game.finish() == 0
     after = game.after_the_live_screen()
-    assert after.startswith("HIS\nreturned to BASIC: ") and "(the C64's ROMs, from --roms)" in after
+    assert after.startswith("HIS\nREADY.\nreturned to BASIC: ") and "(the C64's ROMs, from --roms)" in after
 
 
 def test_a_small_terminal_gets_a_message_and_a_dumb_one_the_teletype(play: type[Play],

@@ -94,7 +94,7 @@ def test_the_scripted_monitor_stops_at_the_check_of_3436_and_shows_what_vice_sho
     assert screen[0] == "Displaying 40x25 screen at $0400:"  # VICE
     assert [row[9:] for row in screen[1:16]] == ["1234", "1", "1", "2211", "0", "0", "4333", "1", "2",
                                                   "3344", "1", "2", "3435", "3", "0"]  # VICE
-    assert output.rstrip().endswith("3436\n4\nOK")  # x: the program goes on to the end
+    assert output.rstrip().endswith("3436\n4\nOK\n\nREADY.")  # x: the program goes on to the end
     assert result.stderr.startswith("returned to BASIC: 153,122 instructions")
 
 
@@ -393,9 +393,9 @@ def test_monitor_starts_machine_code_where_it_loads_and_quit_ends_the_run(built:
 
 def test_labels_from_a_symbol_table_and_from_the_commands(built: tuple[Path, Path], tmp_path: Path) -> None:
     symbols = tmp_path / "superhirn2.symbols"
-    listing = CliRunner().invoke(main, ["asm", str(REPO / "sources" / "superhirn2.asm"), "-o",
-                                        str(tmp_path / "x.prg"), "--symbols", "-q"])
-    symbols.write_text(listing.stdout)
+    written = CliRunner().invoke(main, ["asm", str(REPO / "sources" / "superhirn2.asm"), "-o",
+                                        str(tmp_path / "x.prg"), "--symbols", str(symbols), "-q"])
+    assert written.exit_code == 0, written.output
     script = tmp_path / "commands.mon"
     script.write_text("d .antwort .antwort+2\nal 35ae .call_chrout\nd .antwort .antwort+2\nshl\nq\n")
     result = CliRunner().invoke(main, ["monitor", str(built[0]), "--labels", str(symbols),

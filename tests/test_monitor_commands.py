@@ -97,7 +97,8 @@ def test_x_lets_the_program_run_to_its_end_and_shows_what_it_printed(program: Pa
     status, shown = play_on_terminal(["monitor", str(program), "--no-roms"], ["break c009", "g", "x"])
     assert status == 0, shown
     assert shown[3:5] == ["(C:$c000) g", "H"]  # what it printed before the stop
-    assert shown[-4:] == ["(C:$c009) x", "I", "The run has ended: returned to BASIC.",
+    # then BASIC's READY., as after any SYS that returns (issue 26, item 7)
+    assert shown[-5:] == ["(C:$c009) x", "I", "The run has ended: returned to BASIC.", "READY.",
                           "returned to BASIC: 8 instructions, 50 cycles (0.00 s on a PAL C64)"]
 
 

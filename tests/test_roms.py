@@ -108,7 +108,7 @@ def test_cli_runs_the_roms_it_is_given(roms: RomSet, tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["run", str(tmp_path / "sh.prg"), "--sys", "13312",
                                        "--input", SEED_DIALOGUE, "--roms", str(folder)])
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines()[-1] == "OK"
+    assert result.stdout.splitlines()[-3:] == ["OK", "", "READY."]  # OK's RETURN, then READY.'s
     assert "(the C64's ROMs, from --roms)" in result.stderr
 
 

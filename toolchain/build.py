@@ -16,10 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from toolchain.diagnostics import Diagnostic, UserError
+from toolchain.diagnostics import Diagnostic, UserError, counted
 from toolchain.disk import d64
 from toolchain.disk.prg import Prg
-from toolchain.fileio import FileSet, read_text
+from toolchain.fileio import FileSet, make_folder, read_text
 from toolchain.manifest import DEFAULT_CHECK_STATEMENTS, CheckSpec, Manifest, ProgramSpec, load_manifest
 
 
@@ -53,9 +53,17 @@ class BuildReport:
 
 def build_program(spec: ProgramSpec) -> Prg:
     if spec.kind == "asm":
-        from toolchain.asm import assemble
+        from toolchain.asm import AssemblyOptions, assemble
+        from toolchain.asm.dialects import detect
 
-        program = assemble(read_text(spec.sources[0]), str(spec.sources[0]))
+        source = str(spec.sources[0])
+        text = read_text(spec.sources[0])
+        dialect, reason = (spec.dialect, "the manifest") if spec.dialect else detect(source, text)
+        # ACME reads relative names from the current folder: in a build, also the manifest's
+        folders = [*spec.include_paths, *([spec.folder] if dialect == "acme" else [])]
+        options = AssemblyOptions(include_paths=tuple(folders), defines=tuple(spec.defines), dialect=dialect,
+                                  dialect_reason=reason)
+        program = assemble(text, source, options)
         return Prg(program.start, program.image)
     if spec.kind == "basic":
         from toolchain.basic import C64_BASIC_START, tokenize
@@ -103,7 +111,7 @@ def _check_against_mse_dump(built: BuiltProgram, check: CheckSpec, manifest: Man
         return CheckResult(name, False, f"the dump starts at ${dumped.load_address:04X}, the program "
                            f"at ${prg.load_address:04X}")
     if len(dumped.data) < len(prg.data):
-        return CheckResult(name, False, f"the dump has {len(dumped.data)} bytes, the program "
+        return CheckResult(name, False, f"the dump has {counted(len(dumped.data), 'byte')}, the program "
                            f"{len(prg.data)}")
     for offset, (a, b) in enumerate(zip(prg.data, dumped.data, strict=False)):
         if a != b:
@@ -209,6 +217,7 @@ def build(manifest_path: Path, out_dir: Path,
     # not at all (a killed build is rolled back by the next write, see fileio)
     outputs: dict[Path, bytes | str] = {out_dir / f"{p.spec.name}.prg": p.prg.to_bytes() for p in built}
     outputs[disk_path] = disk
+    make_folder(out_dir)  # the build's own folder, made as `mkdir -p` would (only now: all passed)
     FileSet(outputs).commit()
     return BuildReport(manifest, built, disk_path, d64.directory(disk_path))
 
@@ -239,6 +248,6 @@ def summary(report: BuildReport) -> str:
                        for i, (cell, w) in enumerate(zip(row[:5], widths, strict=True))) + "  " + row[5]
              for row in rows]
     disk = report.disk
-    lines.append(f'{report.disk_path}: "{disk.name}" {disk.disk_id}, {len(disk.files)} files, '
+    lines.append(f'{report.disk_path}: "{disk.name}" {disk.disk_id}, {counted(len(disk.files), "file")}, '
                  f"{disk.blocks_free} blocks free; all checks passed")
     return "\n".join(lines) + "\n"

@@ -75,6 +75,18 @@ def read_bytes(path: str | Path, limit: int = MAX_INPUT) -> bytes:
     return data
 
 
+def make_folder(path: str | Path) -> Path:
+    """An output folder that c64tc makes when missing, as ``mkdir -p`` would: the
+    build's ``--out``, ``d64 extract -d``, a project's ``build/`` (any other output
+    goes into a folder that exists)."""
+    folder = Path(path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError.single(str(folder), f"cannot make the folder: {_os_problem(exc)}") from None
+    return folder
+
+
 def open_regular(path: str | Path, what: str = "cannot read",
                  hint: str = "give '-' to read standard input") -> int:
     """A file descriptor for reading ``path``, which must be a regular file (a FIFO with
@@ -138,6 +150,9 @@ def output_target(path: str | Path) -> Path:
             raise OSError(errno.ENAMETOOLONG, os.strerror(errno.ENAMETOOLONG))
         status = target.stat()
     except FileNotFoundError:
+        if not target.parent.is_dir():  # -o /nonexist/x.prg: a typo, not a wish for folders
+            raise UserError.single(str(path), f"cannot write: the folder {Path(path).parent} does not "
+                                   "exist (c64tc makes no folders for an output)") from None
         return target
     except OSError as exc:
         raise UserError.single(str(path), f"cannot write: {_os_problem(exc)}") from None
@@ -176,7 +191,6 @@ def _write_temporary(target: Path, data: bytes) -> Path:
     """The data in a new file beside ``target`` (same file system, so it can be renamed);
     its name holds the process id, so ``recover`` can remove it once the process is gone."""
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
         fd, name = tempfile.mkstemp(prefix=_beside(target, f"{os.getpid()}-", _TEMP_SUFFIX),
                                     suffix=_TEMP_SUFFIX, dir=target.parent)
     except OSError as exc:

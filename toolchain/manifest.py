@@ -18,9 +18,9 @@ from typing import Any
 
 from toolchain.diagnostics import Diagnostic, UserError
 from toolchain.fileio import read_text
-from toolchain.petscii import PetsciiError, char_to_petscii
 
 KINDS = ("asm", "basic", "mse")
+DIALECTS = ("profi", "64tass", "acme")  # c64tc asm --dialect
 CHECK_KINDS = ("mse", "roundtrip", "dialogue")
 MAX_DISK_NAME = 16
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]{0,63}")
@@ -53,6 +53,12 @@ class ProgramSpec:
     checks: list[CheckSpec]
     line: int
     load_address: int | None = None  # BASIC only
+    # asm only: c64tc asm's -I folders (absolute: relative ones are the manifest's), -D
+    # definitions, --dialect (None: chosen as c64tc asm chooses it)
+    include_paths: list[Path] = field(default_factory=list)
+    defines: list[tuple[str, int]] = field(default_factory=list)
+    dialect: str | None = None
+    folder: Path = Path(".")  # the manifest's: where its relative names start
 
 
 @dataclass
@@ -186,12 +192,13 @@ def _plain_name(name: str) -> bool:
 
 
 def _typed_text_problem(text: str) -> str | None:
-    """Why ``text`` cannot be typed on a C64 keyboard, or None."""
-    for character in text.replace("|", "\n").replace("\n", ""):
-        try:
-            char_to_petscii(character)
-        except (PetsciiError, ValueError, KeyError):
-            return f"{character!r} cannot be typed on a C64 (no PETSCII key)"
+    """Why ``text`` cannot be typed on a C64 keyboard (as --input takes it), or None."""
+    from toolchain.c64.keyboard import UntypableText, typed_keys
+
+    try:
+        typed_keys(text)
+    except UntypableText as exc:
+        return str(exc)
     return None
 
 
@@ -228,6 +235,9 @@ def load_manifest(path: Path) -> Manifest:
             if not _plain_name(file):
                 reader.error(("disk",), "file", f"[disk]: 'file' = {file!r} must be a plain file name "
                              "(it is written into the output folder)")
+            elif Path(file).suffix.lower() not in (".d64", ".d71", ".d81"):
+                reader.error(("disk",), "file", f"[disk]: 'file' = {file!r} must say the image's format: "
+                             "NAME.d64, NAME.d71 or NAME.d81")
             else:
                 disk_file = file
     entries = data.get("program")
@@ -258,7 +268,8 @@ def _program(reader: _Reader, entry: Any, where: tuple[Any, ...], base: Path) ->
     name = reader.string(data, "name", where, "a [[program]]")
     label = f"program '{name}'" if name else "a [[program]]"
     errors_before = len(reader.errors)
-    reader.unknown_keys(data, where, label, {"name", "disk_name", "kind", "sources", "check", "load_address"})
+    reader.unknown_keys(data, where, label, {"name", "disk_name", "kind", "sources", "check", "load_address",
+                                             "include_paths", "defines", "dialect"})
     if name is not None and not _plain_name(name):
         reader.error(where, "name", f"{label}: the name must be a plain file name (letters, digits, "
                      "'-', '_', '.'; no path separators or '..'): the output is <out>/NAME.prg")
@@ -287,6 +298,7 @@ def _program(reader: _Reader, entry: Any, where: tuple[Any, ...], base: Path) ->
     load = reader.integer(data, "load_address", where, label, 0, 0xFFFF, hex_strings=True)
     if "load_address" in data and kind not in (None, "basic"):
         reader.error(where, "load_address", f"{label}: load_address applies to BASIC programs only")
+    include_paths, defines, dialect = _assembler_options(reader, data, where, label, kind, base)
     checks: list[CheckSpec] = []
     listed_checks = data.get("check", [])
     if not isinstance(listed_checks, list):
@@ -298,7 +310,54 @@ def _program(reader: _Reader, entry: Any, where: tuple[Any, ...], base: Path) ->
             checks.append(spec)
     if len(reader.errors) > errors_before or name is None or kind is None:
         return None
-    return ProgramSpec(name, disk_name, kind, sources, checks, reader.places.line(where), load)
+    return ProgramSpec(name, disk_name, kind, sources, checks, reader.places.line(where), load, include_paths,
+                       defines, dialect, base)
+
+
+def _assembler_options(reader: _Reader, data: dict[str, Any], where: tuple[Any, ...], label: str,
+                       kind: str | None, base: Path) -> tuple[list[Path], list[tuple[str, int]], str | None]:
+    """An asm program's ``include_paths`` (folders, relative to the manifest: c64tc asm
+    -I), ``defines`` (a table NAME = VALUE, VALUE a number or a number as the source
+    writes it, "$d020": -D) and ``dialect`` (--dialect)."""
+    given = [key for key in ("include_paths", "defines", "dialect") if key in data]
+    if kind is not None and kind != "asm":
+        for key in given:
+            reader.error(where, key, f"{label}: {key} applies to asm programs only")
+        return [], [], None
+    folders: list[Path] = []
+    listed = data.get("include_paths", [])
+    if not isinstance(listed, list) or not all(isinstance(folder, str) for folder in listed):
+        reader.error(where, "include_paths", f"{label}: 'include_paths' must list folder names")
+        listed = []
+    for folder in listed:
+        path = base / folder
+        if not path.is_dir():
+            reader.error(where, "include_paths", f"{label}: include folder '{folder}' not found (looked in "
+                         f"{base})")
+        folders.append(path)
+    defines: list[tuple[str, int]] = []
+    table = data.get("defines", {})
+    if not isinstance(table, dict):
+        reader.error(where, "defines", f"{label}: 'defines' must be a table (defines = {{ debug = 1 }}), not "
+                     f"{_kind_of(table)}")
+        table = {}
+    from toolchain.asm import parse_define
+
+    for symbol, value in table.items():
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            reader.error(where, "defines", f"{label}: define {symbol!r} must be a number (12, or \"$0c\" as "
+                         f"in the source), not {_kind_of(value)}")
+            continue
+        try:
+            defines.append(parse_define(f"{symbol}={value}"))
+        except ValueError as exc:
+            reader.error(where, "defines", f"{label}: define {symbol} = {value!r}: {exc}")
+    dialect = reader.string(data, "dialect", where, label, required=False)
+    if dialect is not None and dialect not in DIALECTS:
+        reader.error(where, "dialect", f"{label}: unknown dialect {dialect!r} (one of: "
+                     f"{', '.join(DIALECTS)})")
+        dialect = None
+    return folders, defines, dialect
 
 
 def _check(reader: _Reader, entry: Any, where: tuple[Any, ...], label: str, base: Path) -> CheckSpec | None:

@@ -28,12 +28,13 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from toolchain.c64.keyboard import typed_lines
+from toolchain.c64.keyboard import typed_keys
 from toolchain.c64.memory import BASIC_PROGRAM_START
 from toolchain.c64.screen import COLUMNS, ROWS, screen_row_text
 from toolchain.diagnostics import UserError
 from toolchain.disk.prg import Prg
 from toolchain.display.charset import strip_row
+from toolchain.display.picture_files import picture_file
 from toolchain.fileio import read_bytes, read_text, write_atomic
 
 EMULATOR_ENV = "C64TC_VICE"
@@ -69,6 +70,29 @@ def find_emulator(explicit: str | None = None) -> Path:
     if found is None:
         raise UserError.single("x64sc", HOW_TO_GET_VICE)
     return Path(found)
+
+
+# VICE's headless build (./configure --enable-headlessui) says so in its log as it starts
+# (src/arch/headless/ui.c: ui_init); no windowed build (GTK3, SDL) has the words.  Its
+# -help is no help: VICE 3.10's headless build crashes half way through the list.
+HEADLESS_MARK = b"Initialising headless ui"
+
+
+def is_headless(emulator: Path) -> bool:
+    """Whether ``emulator`` is VICE's headless build (it opens no window): its program
+    file holds the headless UI's words (a wrapper script around x64sc does not, and
+    counts as windowed)."""
+    overlap = len(HEADLESS_MARK) - 1
+    try:
+        with emulator.open("rb") as program:
+            tail = b""
+            while chunk := program.read(1 << 20):
+                if HEADLESS_MARK in tail + chunk:
+                    return True
+                tail = chunk[-overlap:]
+    except OSError:
+        return False
+    return False
 
 
 def data_directory(emulator: Path) -> Path | None:
@@ -129,9 +153,13 @@ def target_for(path: Path, program: str | None = None, sys_address: int | None =
 
 
 def _keys(text: str) -> str:
-    """Typed keys for VICE's keybuf, with the meaning our own --input has: lines
-    separated by | or line breaks, each ended by RETURN (written \\n for VICE)."""
-    return "".join(line.replace("\\", "\\\\") + "\\n" for line in typed_lines(text))
+    """Typed keys for VICE's keybuf, with the meaning our own --input has (lines
+    separated by |, line breaks or \\n, each ended by RETURN; \\xNN): letters, digits
+    and spaces as themselves (VICE's charset_p_topetscii gives them the codes c64tc
+    does), RETURN as \\n, every other key as \\xNN."""
+    plain = {code: chr(code).lower() for code in (*range(0x41, 0x5B), *range(0x30, 0x3A), 0x20)}
+    plain[0x0D] = "\\n"
+    return "".join(plain.get(key, f"\\x{key:02x}") for key in typed_keys(text))
 
 
 def _quoted(path: Path) -> str:
@@ -291,7 +319,7 @@ def run_headless(emulator: Path, target: Target, typed: str, cycles: int, labels
         if screenshot is not None:
             if not picture.exists():
                 raise UserError.single(str(emulator), "VICE ended without saving its screenshot")
-            write_atomic(screenshot, picture.read_bytes())
+            write_atomic(screenshot, picture_file(screenshot, picture.read_bytes()))
         if audio is not None:
             if not sound.exists():
                 raise UserError.single(str(emulator), "VICE ended without writing its sound")

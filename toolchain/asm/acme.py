@@ -28,6 +28,7 @@ from typing import Any
 
 from toolchain.asm import values as V
 from toolchain.asm.cpus import ACME_6502, ACME_6510, InstructionSet
+from toolchain.asm.directives import ACME_PSEUDO_OPS, TASS_DIRECTIVES
 from toolchain.asm.encodings import acme_pet, acme_scr
 from toolchain.asm.engine import (
     MAX_ITERATIONS,
@@ -66,6 +67,7 @@ from toolchain.asm.syntax import (
     parse_expression,
     skip_blanks,
 )
+from toolchain.diagnostics import counted
 
 # -- expressions --------------------------------------------------------------------------------
 # Priorities from ACME's alu.c (higher binds tighter).
@@ -254,20 +256,6 @@ def _segments(text: str) -> list[tuple[str, int, int]]:
 
 _BLOCK_OPS = frozenset({"{", "}"})
 
-#: Every ACME 0.97 pseudo opcode, by each spelling, to its canonical name.
-PSEUDO_OPS = {
-    "8": "byte", "08": "byte", "by": "byte", "byte": "byte", "16": "word", "wo": "word", "word": "word",
-    "le16": "word", "be16": "be16", "24": "24", "le24": "24", "be24": "be24", "32": "32", "le32": "32",
-    "be32": "be32", "hex": "hex", "h": "hex", "fill": "fill", "fi": "fill", "skip": "skip",
-    "align": "align", "convtab": "convtab", "ct": "convtab", "text": "text", "tx": "text", "pet": "pet",
-    "raw": "raw", "scr": "scr", "scrxor": "scrxor", "to": "to", "source": "source", "src": "source",
-    "binary": "binary", "bin": "binary", "zone": "zone", "zn": "zone", "symbollist": "symbollist",
-    "sl": "symbollist", "if": "if", "ifdef": "ifdef", "ifndef": "ifndef", "for": "for", "set": "set",
-    "do": "do", "while": "while", "endoffile": "eof", "eof": "eof", "warn": "warn", "error": "error",
-    "serious": "serious", "macro": "macro", "initmem": "initmem", "xor": "xor", "pseudopc": "pseudopc",
-    "cpu": "cpu", "al": "al", "as": "as", "rl": "rl", "rs": "rs", "address": "address", "addr": "address",
-    "cbm": "cbm", "subzone": "subzone", "sz": "subzone", "realpc": "realpc",
-}  # fmt: skip
 
 # what 64tass and other assemblers spell, and ACME's own spelling
 _OTHER_DIALECT = {
@@ -387,9 +375,7 @@ class AcmeParser:
             c = text[i]
             if word[0] == "." and c not in "!=+-" and not (c.isalpha() and self.mnemonic(
                     text[i:_symbol_end(text, i)]) is not None):
-                from toolchain.asm.tass import DIRECTIVES
-
-                if word[1:].lower() in DIRECTIVES:
+                if word[1:].lower() in TASS_DIRECTIVES:
                     raise ParseError(f"'{word}' is a 64tass directive, and this source is read as ACME "
                                      f"(--dialect 64tass reads 64tass sources; in ACME: "
                                      f"{_OTHER_DIALECT.get(word[1:].lower(), '!' + word[1:].lower())})",
@@ -407,9 +393,7 @@ class AcmeParser:
         if c == "." and i + 1 < n and text[i + 1].isalpha():
             j = _symbol_end(text, i + 1)
             word = text[i + 1 : j].lower()
-            from toolchain.asm.tass import DIRECTIVES
-
-            if word in DIRECTIVES:
+            if word in TASS_DIRECTIVES:
                 spelled = _OTHER_DIALECT.get(word, "!" + word)
                 raise ParseError(f"'.{word}' is a 64tass directive, and this source is read as ACME "
                                  f"(--dialect 64tass reads 64tass sources; in ACME: {spelled})", i + 1)
@@ -521,7 +505,7 @@ class AcmeParser:
         while j < n and (text[j].isalnum() or text[j] == "_"):
             j += 1
         word = text[i + 1 : j].lower()
-        name = PSEUDO_OPS.get(word)
+        name = ACME_PSEUDO_OPS.get(word)
         if name is None:
             raise ParseError(f"unknown pseudo opcode '!{text[i + 1:j]}'", i + 1)
         column = i + 1
@@ -1111,7 +1095,7 @@ class AcmeAssembly(DialectAssembly):
             self.error(op, "'!convtab' takes pet, raw, scr or a file name")
             return
         if isinstance(table, bytes) and len(table) != 256:
-            self.error(op, f"conversion table file has {len(table)} bytes, not 256")
+            self.error(op, f"conversion table file has {counted(len(table), 'byte')}, not 256")
             return
         if table is None:
             return
@@ -1556,7 +1540,7 @@ class AcmeAssembly(DialectAssembly):
         # macros last from pass to pass: the same definition again is no second one
         if existing is not None and (existing.statements is not macro.statements or
                                      existing.start != macro.start):
-            self.error(op, f"macro '{name}' with {len(params)} parameters is already defined")
+            self.error(op, f"macro '{name}' with {counted(len(params), 'parameter')} is already defined")
             return
         self.macros[f"{name}/{len(params)}"] = macro
         del key
@@ -1567,7 +1551,7 @@ class AcmeAssembly(DialectAssembly):
         if macro is None:
             known = [k for k in self.macros if k.split("/")[0] == name]
             if known:
-                self.error(op, f"macro '{name}' takes {known[0].split('/')[1]} parameters, "
+                self.error(op, f"macro '{name}' takes {counted(int(known[0].split('/')[1]), 'parameter')}, "
                            f"not {len(op.args)}")
             else:
                 self.error(op, f"macro '{name}' is not defined")

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from toolchain.asm.directives import foreign_directive
 from toolchain.asm.expressions import VALUE_LIMIT, Expr, ExpressionError, Text, UnknownSymbol
 from toolchain.asm.parser import (
     DOCUMENTED,
@@ -43,7 +44,7 @@ from toolchain.asm.parser import (
     split_lines,
 )
 from toolchain.cpu.opcodes import ENCODINGS, UNDOCUMENTED_ENCODINGS, Mode
-from toolchain.diagnostics import Diagnostic, UserError
+from toolchain.diagnostics import Diagnostic, UserError, counted
 
 KNOWN_OPTIONS = {"p", "p1", "p2", "o", "oo", "o8", "o1", "s"}
 #: The warnings -W can turn on.
@@ -482,11 +483,11 @@ class _Assembly:
             return None
         if not 0 <= offset <= len(data):
             self.diagnostic(directive.line, directive.args[1].column,
-                            f"offset {offset} is outside the file ({len(data)} bytes)")
+                            f"offset {offset} is outside the file ({counted(len(data), 'byte')})")
             return None
         if length is not None and not 0 <= length <= len(data) - offset:
             self.diagnostic(directive.line, directive.args[2].column,
-                            f"length {length} runs past the end of the file ({len(data)} bytes, "
+                            f"length {length} runs past the end of the file ({counted(len(data), 'byte')}, "
                             f"{len(data) - offset} after offset {offset})")
             return None
         return data[offset : None if length is None else offset + length]
@@ -719,8 +720,6 @@ class _Assembly:
 def _other_dialect(message: str, text: str, column: int) -> str:
     """A parse error that is a directive of the 64tass or ACME dialect says so."""
     if message.startswith(("syntax error: unexpected character '!'", "unknown directive '.")):
-        from toolchain.asm.dialects import foreign_directive
-
         hint = foreign_directive(text[column - 1 :], "profi")
         if hint:
             return hint
@@ -787,17 +786,16 @@ def parse_define(text: str) -> tuple[str, int]:
 
 
 def assemble(text: str, path: str = "<source>", options: AssemblyOptions | None = None) -> Program:
-    """Assemble a source text.  Raises AssemblyFailed with every error found."""
+    """Assemble a Profi-Ass source text.  Raises AssemblyFailed with every error found."""
     return assemble_sources([(text, path)], options)
 
 
 def assemble_sources(sources: list[tuple[str, str]], options: AssemblyOptions | None = None) -> Program:
-    """Assemble several source texts (text, path) as one program, in order."""
+    """Assemble several Profi-Ass source texts (text, path) as one program, in order.
+    (toolchain.asm's assemble and assemble_sources take every dialect.)"""
     options = options or AssemblyOptions()
     if options.dialect != "profi":
-        from toolchain.asm.dialects import assemble_dialect
-
-        return assemble_dialect(sources, options)
+        raise ValueError(f"the {options.dialect} dialect is assembled by toolchain.asm.assemble_sources")
     assembly = _Assembly(sources, options)
     assembly.layout()
     assembly.resolve_pending()

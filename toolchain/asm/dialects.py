@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from toolchain.asm import assembler
 from toolchain.asm.assembler import AssemblyOptions, Program
 
 NAMES = ("profi", "64tass", "acme")
@@ -52,6 +53,21 @@ def detect(path: str, text: str) -> tuple[str, str]:
     return "profi", "the default"
 
 
+def assemble(text: str, path: str = "<source>", options: AssemblyOptions | None = None) -> Program:
+    """Assemble a source text in ``options.dialect``.  Raises AssemblyFailed with every
+    error found."""
+    return assemble_sources([(text, path)], options)
+
+
+def assemble_sources(sources: list[tuple[str, str]], options: AssemblyOptions | None = None) -> Program:
+    """Assemble several source texts (text, path) as one program, in order, in
+    ``options.dialect`` (Profi-Ass by default)."""
+    options = options or AssemblyOptions()
+    if options.dialect == "profi":
+        return assembler.assemble_sources(sources, options)
+    return assemble_dialect(sources, options)
+
+
 def assemble_dialect(sources: list[tuple[str, str]], options: AssemblyOptions) -> Program:
     if options.dialect == "64tass":
         from toolchain.asm.tass import TassAssembly
@@ -67,28 +83,3 @@ def assemble_dialect(sources: list[tuple[str, str]], options: AssemblyOptions) -
     return assembly.run()
 
 
-def foreign_directive(text: str, dialect: str) -> str | None:
-    """If ``text`` starts with a directive of another dialect than ``dialect``, the
-    message that says whose it is and what to do; else None."""
-    match = re.match(r"([!.])([A-Za-z0-9_]+)", text)
-    if match is None:
-        return None
-    prefix, word = match.group(1), match.group(2).lower()
-    if prefix == "!":
-        from toolchain.asm.acme import PSEUDO_OPS
-
-        if word in PSEUDO_OPS and dialect != "acme":
-            return (f"'!{word}' is an ACME directive, and this source is read as {_SHOWN[dialect]} "
-                    "(--dialect acme reads ACME sources; so does the extension .a)")
-        return None
-    from toolchain.asm.parser import DATA_DIRECTIVES, PASS_DIRECTIVES
-    from toolchain.asm.tass import DIRECTIVES
-
-    profi = f".{word}" in DATA_DIRECTIVES or f".{word}" in PASS_DIRECTIVES or word == "opt"
-    if word in DIRECTIVES and dialect == "profi" and not profi:
-        return (f"'.{word}' is a 64tass directive, and this source is read as Profi-Ass (--dialect 64tass "
-                "reads 64tass sources)")
-    return None
-
-
-_SHOWN = {"profi": "Profi-Ass", "64tass": "64tass", "acme": "ACME"}

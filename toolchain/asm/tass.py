@@ -26,6 +26,7 @@ from typing import Any
 
 from toolchain.asm import values as V
 from toolchain.asm.cpus import TASS_6502, TASS_6502I, InstructionSet
+from toolchain.asm.directives import TASS_DIRECTIVES, foreign_directive
 from toolchain.asm.encodings import (
     TASS_ESCAPES,
     TASS_NONE,
@@ -54,6 +55,7 @@ from toolchain.asm.syntax import (
     parse_expression,
     skip_blanks,
 )
+from toolchain.diagnostics import counted
 
 # -- expressions --------------------------------------------------------------------------------
 # Priorities from 64tass's operator table (operobj.c): higher binds tighter; the byte
@@ -224,18 +226,6 @@ def strip_comment(text: str) -> str:
     return text
 
 
-#: Every 64tass 1.58 directive, for the "unknown directive" and "not supported" messages.
-DIRECTIVES = frozenset("""
-addr al align alignblk alignind alignpageind as assert autsiz bend bfor binary binclude block break
-breakif brept bwhile byte case cdef cerror char check comment continue continueif cpu cwarn databank
-default dint dpage dsection dstruct dunion dword edef elif else elsif enc encode end endalignblk
-endblock endc endcomment endencode endf endfor endfunction endif endlogical endm endmacro endn
-endnamespace endp endpage endproc endrept ends endsection endsegment endstruct endswitch endu
-endunion endv endvirtual endweak endwhile endwith eor error fi fill for from function goto here
-hidemac if ifeq ifmi ifne ifpl include lbl lint logical long macro mansiz namespace next null offs
-option page pend proc proff pron ptext rept rta section seed segment send sfunction shift shiftl
-showmac sint struct switch tdef text union var virtual warn weak while with word xl xs
-""".split())
 
 #: Directives of this dialect that c64tc carries out.
 SUPPORTED = frozenset("""
@@ -451,8 +441,6 @@ class TassParser:
             i = skip_blanks(text, j)
         elif c not in ".#":
             if c == "!":
-                from toolchain.asm.dialects import foreign_directive
-
                 hint = foreign_directive(text[i:], "64tass")
                 if hint:
                     raise ParseError(hint, i + 1)
@@ -591,7 +579,7 @@ class TassParser:
         rest = text[j:]
         label_name = label[0] if label else None
         label_column = label[1] if label else 0
-        if name not in DIRECTIVES:
+        if name not in TASS_DIRECTIVES:
             if name.lower() in _NOT_IN_64TASS:
                 raise ParseError(_NOT_IN_64TASS[name.lower()], column)
             # a macro called as '.name'
@@ -1879,8 +1867,8 @@ class TassAssembly(DialectAssembly):
         of its own (inside the scope where it was defined), set to the arguments' values."""
         arguments = _split_arguments(text)
         if len(arguments) > len(function.params):
-            self.error(op, f"function '{function.name}' takes {len(function.params)} arguments, not "
-                       f"{len(arguments)}")
+            self.error(op, f"function '{function.name}' takes {counted(len(function.params), 'argument')}, "
+                       f"not {len(arguments)}")
             return
         values: list[Any] = []
         for index, (param, default) in enumerate(function.params):

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from toolchain.diagnostics import counted
+
 #: The most bits an integer may have (64tass computes with arbitrary precision; ACME with
 #: 64-bit integers on this machine's build).  Enough for any address arithmetic.
 INT_LIMIT = 256
@@ -475,7 +477,7 @@ def _broadcast(op: str, a: object, b: object) -> object:
     function = BINARY[op]
     if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
         if len(a) != len(b):
-            raise ValueError_(f"lists of {len(a)} and {len(b)} elements do not match")
+            raise ValueError_(f"lists of {len(a)} and {counted(len(b), 'element')} do not match")
         items = [apply_binary(op, x, y) for x, y in zip(a, b, strict=True)]
         return items if isinstance(a, list) else tuple(items)
     if isinstance(a, (tuple, list)):

@@ -7,15 +7,61 @@ expansion pages $DE00/$DF00 (nothing attached).
 Reads and writes are passed to the chips with the CPU's cycle count; the bytes of the
 area in the machine's memory mirror what a read would give (so the screen, colour
 RAM and the VIC's registers can be rendered from memory), colour RAM keeps 4 bits.
+
+The fast path (issue 25).  A register whose chip gives its access as source
+(``compiled_read``/``compiled_write``, see :mod:`toolchain.c64.chips`) costs no
+method dispatch: the CPU's translated code holds the source itself
+(:meth:`IOArea.read_source`, :meth:`IOArea.write_source`), and Python's own accesses
+(BASIC's PEEK and POKE, the interpreter, ROM routines) call a small function compiled
+once from it.  The other registers go through the chip's ``read``/``write``.
+
+The chips' events are scheduled: :meth:`IOArea.next_event` is the earliest cycle at
+which a chip must be brought up to date (an interrupt, a timer underflow that
+matters), kept from one access to the next and worked out again only for a chip
+whose state an access may have changed in a way that moves its event (a write
+without source, a read in its ``EVENT_READS``) or when the machine brings the chips up
+to date (:meth:`IOArea.advance`).  Code that changes a chip's state by other means
+calls :meth:`IOArea.changed`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
-from toolchain.c64.chips import Chip
+from toolchain.c64.chips import Chip, Source
 
 VIC_BASE, SID_BASE, COLOUR_BASE, CIA1_BASE, CIA2_BASE = 0xD000, 0xD400, 0xD800, 0xDC00, 0xDD00
+IO_BASE, IO_SIZE = 0xD000, 0x1000
+CHIP_NAMES = ("vic", "sid", "cia1", "cia2")  # the IOArea's attributes, in the order of its chips
+VIC, SID, CIA1, CIA2 = range(4)
+REGISTERS = (0x40, 0x20, 0x10, 0x10)  # each chip's registers (then repeated)
+LINES = ("irq", None, "irq", "nmi")  # the interrupt line each chip pulls
+NO_CHIP = -1  # colour RAM and the expansion pages: memory
+COLOUR = -2  # colour RAM: a write keeps four bits
+
+
+def _route(address: int) -> tuple[int, int]:
+    """Which chip answers at ``address`` of the I/O area, and its register there."""
+    page = address >> 8
+    if page < 0xD4:
+        return VIC, address & 0x3F
+    if page < 0xD8:
+        return SID, address & 0x1F
+    if page == 0xDC:
+        return CIA1, address & 0x0F
+    if page == 0xDD:
+        return CIA2, address & 0x0F
+    if page < 0xDC:
+        return COLOUR, 0
+    return NO_CHIP, 0  # the expansion pages
+
+
+ROUTES: tuple[tuple[int, int], ...] = tuple(_route(IO_BASE + offset) for offset in range(IO_SIZE))
+
+# A write to the VIC-II or a CIA may change the chips' timing: the CPU's translated code
+# ends its block there (see the machine: a region returns to the run loop after it).
+ENDS_BLOCK = (True, False, True, True)
 
 
 class Ticker:
@@ -40,63 +86,183 @@ class Ticker:
         return False
 
 
+def _source(chip: Chip, register: int, write: bool) -> Source | None:
+    """The chip's source for an access to ``register`` (None when it has none)."""
+    method = getattr(chip, "compiled_write" if write else "compiled_read", None)
+    found = None if method is None else method(register)
+    return Source(found) if isinstance(found, str) else found
+
+
+def _fill(text: str, index: int, local: bool = True) -> str:
+    """A chip's source for the CPU's translated code (``local``: the chip is the region's
+    local of its name, {now} and {value} are left for the translator) or for a compiled
+    function of the area (the chip is ``io``'s attribute; ``now`` and ``value`` are
+    parameters); ``{changed}``: the chip's next event may have moved (:meth:`IOArea.moved`;
+    translated code takes the horizon it gives)."""
+    chip = CHIP_NAMES[index]
+    if local:
+        return text.format(chip=chip, now="{now}", value="{value}",
+                           changed=f"horizon = io.moved({index}, horizon)")
+    return text.format(chip=f"io.{chip}", now="now", value="value", changed=f"io.moved({index})")
+
+
+def _indented(text: str, indent: str = "    ") -> str:
+    return "\n".join(indent + line for line in text.splitlines())
+
+
+Functions = list[Callable[..., Any] | None]
+
+
+def _functions(chip: Chip, index: int) -> tuple[Functions, Functions]:
+    """A chip's accesses as Python functions (None where the chip has no source), all
+    compiled at once: ``read(io, now)``; ``write(io, address, value, now)``, which also
+    puts what a read gives now into memory at ``address``.  Where the source holds only
+    under a guard, the function calls the chip's method otherwise."""
+    def fill(text: str) -> str:
+        return _fill(text, index, local=False)
+
+    lines: list[str] = []
+    for register in range(REGISTERS[index]):
+        read = _source(chip, register, False)
+        if read is not None:
+            lines.append(f"def read_{register}(io, now):")
+            if read.guard:
+                lines.append(f"    if not ({fill(read.guard)}):\n"
+                             f"        return io.method_read({index}, {register}, now)")
+            if read.before:
+                lines.append(_indented(fill(read.before)))
+            lines.append(f"    return {fill(read.code)}")
+        write = _source(chip, register, True)
+        if write is not None:
+            lines.append(f"def write_{register}(io, address, value, now):")
+            if write.guard:
+                lines.append(f"    if not ({fill(write.guard)}):\n"
+                             f"        return io.method_write({index}, {register}, address, value, now)")
+            lines.append(_indented(fill(write.code)))
+            lines.append(f"    io.memory[address] = {fill(_mirror(read, register))}")
+    namespace: dict[str, Any] = {}
+    exec(compile("\n".join(lines) + "\n", f"<{type(chip).__name__} registers>", "exec"), namespace)
+    return ([namespace.get(f"read_{register}") for register in range(REGISTERS[index])],
+            [namespace.get(f"write_{register}") for register in range(REGISTERS[index])])
+
+
+def _mirror(read: Source | None, register: int) -> str:
+    """What memory shows after a write: what a read gives without its effects (the
+    chip's source where it needs nothing, else its peek)."""
+    if read is not None and not read.before and not read.guard:
+        return read.code
+    return f"{{chip}}.peek({register}, {{now}})"
+
+
+_tables: dict[tuple[type, ...], tuple[list[Any], list[Any], list[Any], list[Any]]] = {}
+
+
 class IOArea:
-    """Dispatches the I/O area's addresses to the chips."""
+    """Dispatches the I/O area's addresses to the chips (see the module's description).
+    ``visible`` says whether the processor port shows the I/O area (the machine keeps
+    it); the compiled accesses of the CPU's translated code hold only then."""
 
     def __init__(self, memory: bytearray, vic: Chip, sid: Chip, cia1: Chip, cia2: Chip) -> None:
         self.memory = memory
-        self.plug(vic, sid, cia1, cia2)
+        self.visible = False
         self.tickers: list[Ticker] = []
+        self.hooked: frozenset[int] = frozenset()  # addresses a debugger watches: no compiled writes
+        self.on_moved: Callable[[], int] | None = None  # see moved()
+        self._events: list[int | None] = []
+        self._pulled: list[bool] = []  # whether the chip pulled its line when its event was worked out
+        self._event: int | None = None
+        self._lines = False  # an interrupt line was pulled when the event was worked out
+        self.plug(vic, sid, cia1, cia2)
 
     def plug(self, vic: Chip, sid: Chip, cia1: Chip, cia2: Chip) -> None:
         """These chips answer from now on (a machine's reset brings back saved ones)."""
         self.vic, self.sid, self.cia1, self.cia2 = vic, sid, cia1, cia2
         self.chips: tuple[Chip, ...] = (vic, sid, cia1, cia2)
+        # per chip and register: the compiled accesses (None: the chip's method), and the
+        # registers whose access may move the chip's event (the same for the same kinds of chip)
+        kinds = tuple(map(type, self.chips))
+        tables = _tables.get(kinds)
+        if tables is None:
+            functions = [_functions(chip, index) for index, chip in enumerate(self.chips)]
+            tables = _tables[kinds] = ([reads for reads, _ in functions], [writes for _, writes in functions],
+                                       [getattr(chip, "EVENT_READS", None) for chip in self.chips],
+                                       [getattr(chip, "EVENT_WRITES", None) for chip in self.chips])
+        self._readers, self._writers, self._event_reads, self._event_writes = tables
+        self.changed()
 
-    def _chip(self, address: int) -> tuple[Chip | None, int]:
-        page = address >> 8
-        if page < 0xD4:
-            return self.vic, address & 0x3F
-        if page < 0xD8:
-            return self.sid, address & 0x1F
-        if page == 0xDC:
-            return self.cia1, address & 0x0F
-        if page == 0xDD:
-            return self.cia2, address & 0x0F
-        return None, 0  # colour RAM and the expansion pages
+    # -- events ---------------------------------------------------------------------------------
+    def changed(self, index: int | None = None) -> None:
+        """A chip's state changed behind the area's back (``index``: which chip; None:
+        any): its next event is worked out again when it is asked for."""
+        if index is None:
+            self._events = [None] * len(self.chips)
+            self._pulled = [False] * len(self.chips)
+        else:
+            self._events[index] = None
+        self._event = None
 
-    def read(self, address: int, now: int) -> int:
-        chip, register = self._chip(address)
-        if chip is None:
-            return self.memory[address]
-        return chip.read(register, now)
+    def moved(self, index: int, horizon: int = 0) -> int:
+        """A compiled access may have moved chip ``index``'s next event (its source's
+        ``{changed}``): as :meth:`changed`, and the owner's ``on_moved`` (the machine
+        lowers the running blocks' horizon where the event comes sooner: the lower of the
+        two horizons is returned)."""
+        self.changed(index)
+        return horizon if self.on_moved is None else min(horizon, self.on_moved())
 
-    def peek(self, address: int, now: int) -> int:
-        chip, register = self._chip(address)
-        if chip is None:
-            return self.memory[address]
-        return chip.peek(register, now)
+    @property
+    def rescheduling(self) -> bool:
+        """Whether the next event is to be worked out again (an access may have moved it)."""
+        return self._event is None
 
-    def write(self, address: int, value: int, now: int) -> None:
-        """After the CPU stored ``value`` at ``address`` (the byte is in memory)."""
-        if COLOUR_BASE <= address < CIA1_BASE:
-            self.memory[address] = value & 0x0F  # colour RAM has four bits a cell
-            return
-        chip, register = self._chip(address)
-        if chip is None:
-            return
-        chip.write(register, value, now)
-        self.memory[address] = chip.peek(register, now)
+    def quiet(self, now: int, until: int, but: int | None = None) -> bool:
+        """Whether nothing happens from ``now`` up to ``until``: no event, and no chip
+        pulls an interrupt line (kept with the events: a line changes only where an
+        event may move); ``but``: in the chips other than that one."""
+        event = self._event
+        if event is None or self.tickers:
+            event = self.next_event(now)  # (works out every chip's event)
+        if but is None:
+            return event > until and not self._lines
+        events, pulled = self._events, self._pulled
+        for index in range(len(events)):
+            if index != but and (events[index] <= until or pulled[index]):  # type: ignore[operator]
+                return False
+        return all(ticker.due > until for ticker in self.tickers)
 
     def next_event(self, now: int) -> int:
-        event = min(chip.next_event(now) for chip in self.chips)
+        """The earliest cycle at which a chip or a ticker must be brought up to date."""
+        event = self._event
+        if event is None:
+            events, pulled = self._events, self._pulled
+            for index, chip in enumerate(self.chips):
+                if events[index] is None:
+                    events[index] = chip.next_event(now)
+                    line = LINES[index]
+                    pulled[index] = line is not None and bool(getattr(chip, line, False))
+            event = self._event = min(event for event in events if event is not None)
+            self._lines = True in pulled
         for ticker in self.tickers:
-            event = min(event, ticker.due)
+            if ticker.due < event:
+                event = ticker.due
+        return event
+
+    def event_of(self, index: int, now: int) -> int:
+        """The next event of one chip (as :meth:`next_event` works it out)."""
+        self.next_event(now)
+        event = self._events[index]
+        assert event is not None
         return event
 
     def advance(self, now: int) -> None:
-        for chip in self.chips:
-            chip.advance(now)
+        """Bring the chips whose event has come up to date (the others' state is worked
+        out from the cycle count when they are next looked at), and the tickers."""
+        events = self._events
+        for index, chip in enumerate(self.chips):
+            event = events[index]
+            if event is None or event <= now:
+                chip.advance(now)
+                events[index] = None
+                self._event = None
         for ticker in self.tickers:
             ticker.advance(now)
 
@@ -107,3 +273,109 @@ class IOArea:
     @property
     def nmi(self) -> bool:
         return bool(getattr(self.cia2, "nmi", False))
+
+    # -- accesses from Python ---------------------------------------------------------------------
+    def read(self, address: int, now: int) -> int:
+        index, register = ROUTES[address - IO_BASE]
+        if index < 0:
+            return self.memory[address]
+        reader = self._readers[index][register]
+        if reader is not None:
+            return int(reader(self, now))
+        return self.method_read(index, register, now)
+
+    def method_read(self, index: int, register: int, now: int) -> int:
+        """A read through the chip's method (the register has no source, or it does not
+        hold now)."""
+        value = self.chips[index].read(register, now)
+        event_reads = self._event_reads[index]
+        if event_reads is None or register in event_reads:
+            self.changed(index)
+        return value
+
+    def peek(self, address: int, now: int) -> int:
+        index, register = ROUTES[address - IO_BASE]
+        if index < 0:
+            return self.memory[address]
+        return self.chips[index].peek(register, now)
+
+    def read_has_effects(self, address: int) -> bool:
+        """Whether a read of ``address`` does more than give a value (the 6502 reads an
+        address before it writes it with a read-modify-write, and BASIC's POKE does)."""
+        index, register = ROUTES[address - IO_BASE]
+        return index >= 0 and self._readers[index][register] is None
+
+    def write(self, address: int, value: int, now: int, read_first: bool = False) -> bool:
+        """After the CPU stored ``value`` at ``address`` (the byte is in memory); True
+        when the chip's timing may have changed (the VIC-II, the CIAs).  ``read_first``:
+        the register is read before (STA ($14),Y does: BASIC's POKE), where that read does
+        more than give a value."""
+        index, register = ROUTES[address - IO_BASE]
+        if index < 0:
+            if index == COLOUR:
+                self.memory[address] = value & 0x0F  # colour RAM has four bits a cell
+            return False
+        if read_first and self._readers[index][register] is None:
+            self.read(address, now)
+        writer = self._writers[index][register]
+        if writer is not None:
+            writer(self, address, value, now)
+        else:
+            self.method_write(index, register, address, value, now)
+        return ENDS_BLOCK[index]
+
+    def method_write(self, index: int, register: int, address: int, value: int, now: int) -> None:
+        """A write through the chip's method (the register has no source, or it does not
+        hold now); memory shows what a read gives."""
+        chip = self.chips[index]
+        chip.write(register, value, now)
+        self.memory[address] = chip.peek(register, now)
+        event_writes = self._event_writes[index]
+        if event_writes is None or register in event_writes:
+            self.changed(index)
+
+    # -- accesses compiled into the CPU's translated code -----------------------------------------
+    # the names the source uses: "io" (this area), "mem" (the memory), "io_on" (whether the
+    # I/O area is shown) and the chips by their names: looked up once as a region starts
+    # (a bank switch ends the region; the chips change only with a reset, between runs)
+    namespace_name = "io"
+    guard = "io.visible"
+    entry_names = {name: f"io.{name}" for name in CHIP_NAMES}
+
+    def read_source(self, address: int) -> Source | None:
+        """A read of ``address`` (in the I/O area) as source with ``{now}``: the chip's,
+        else its ``read`` called straight where the read cannot move an event; None when
+        the read must go through the machine (it may move the next event)."""
+        index, register = ROUTES[address - IO_BASE]
+        if index < 0:
+            return Source(f"mem[{address}]")
+        source = _source(self.chips[index], register, False)
+        if source is not None:
+            return Source(_fill(source.code, index), _fill(source.before, index), _fill(source.guard, index))
+        event_reads = self._event_reads[index]
+        if event_reads is None or register in event_reads:
+            return None
+        return Source(f"{CHIP_NAMES[index]}.read({register}, {{now}})")
+
+    def write_source(self, address: int) -> tuple[Source, bool] | None:
+        """A write at ``address`` as source with ``{value}`` and ``{now}`` (the store into
+        memory included), and whether the CPU's block ends after it: the chip's source,
+        else its ``write`` called straight where the write cannot move an event; None
+        when the write must go through the machine (or a debugger watches it)."""
+        index, register = ROUTES[address - IO_BASE]
+        if address in self.hooked:
+            return None
+        if index == NO_CHIP:
+            return Source(f"mem[{address}] = {{value}}"), False
+        if index == COLOUR:
+            return Source(f"mem[{address}] = {{value}} & 0x0F"), False
+        chip = self.chips[index]
+        source = _source(chip, register, True)
+        if source is None:
+            event_writes = self._event_writes[index]
+            if event_writes is None or register in event_writes:
+                return None
+            source = Source(f"{{chip}}.write({register}, {{value}}, {{now}})")
+        mirror = _mirror(_source(chip, register, False), register)
+        code = f"{_fill(source.code, index)}\nmem[{address}] = {_fill(mirror, index)}"
+        return Source(code, guard=_fill(source.guard, index)), ENDS_BLOCK[index]

@@ -1,10 +1,11 @@
 """What the user types, and the KERNAL's keyboard buffer it arrives in.
 
-Typed input is a script (``--input``: lines separated by ``|`` or line breaks, each
-ended by RETURN), or a line source (a function giving the next typed line: a player
-at a terminal, an automatic answerer).  Keys reach the program as on the C64:
-through the keyboard buffer at $0277-$0280 (KEYD) with its count at $C6 (NDX), which
-the KERNAL's interrupt fills from the keyboard matrix.  A headless run types a key
+Typed input is a script (``--input``: lines separated by ``|``, line breaks or VICE's
+``\\n``, each ended by RETURN; see :func:`typed_keys`), or a line source (a function
+giving the next typed line: a player at a terminal, an automatic answerer).  Keys
+reach the program as on the C64: through the keyboard buffer at $0277-$0280 (KEYD)
+with its count at $C6 (NDX), which the KERNAL's interrupt fills from the keyboard
+matrix.  A headless run types a key
 when the program waits for one: the buffer is filled from the typed input only
 then, so a program that empties the buffer (``POKE 198,0``) throws away what was in
 it, and one that puts keys there itself (the "dynamic keyboard") gets them first.
@@ -57,15 +58,61 @@ class UntypableText(ValueError):
     """Typed input with a character no C64 key gives."""
 
 
-def typed_lines(script: str) -> list[str]:
-    """The lines of typed input: separated by | or line breaks, each ended by RETURN
-    (a final | or line break ends the last line, it adds no empty one)."""
-    if not script:
-        return []
-    lines = script.replace("|", "\n").split("\n")
-    if script.endswith(("|", "\n")):
-        lines.pop()
-    return lines
+# VICE's -keybuf escapes (src/kbdbuf.c, kbd_buf_parse_string): \n RETURN, \\ a backslash
+# (PETSCII $5C, the pound key), \xNN the PETSCII code NN
+KEYBUF_ESCAPES = "\\n (RETURN), \\\\ (the \\ key, the C64's pound), \\xNN (the PETSCII code NN)"
+
+
+def typed_keys(script: str) -> bytes:
+    """Typed input (``--input``, ``--input-file``, a manifest's dialogue) as the keys
+    typed: lines separated by ``|`` or line breaks, or by VICE's -keybuf escape ``\\n``,
+    each line ended by RETURN (a final separator adds no empty line); ``\\xNN`` types
+    the PETSCII code NN (``\\x85`` F1, ``\\x93`` CLR, ``\\x0d`` RETURN), ``\\\\`` the
+    backslash (pound) key.  Other characters as :func:`text_to_keys` types them; a
+    backslash before anything else is an error (VICE would drop it silently)."""
+    keys = bytearray()
+    line = bytearray()  # the keys of the line being read
+    plain = ""  # its characters not yet turned into keys
+    ended = True  # the last thing read ended a line (or nothing was read)
+    index = 0
+    while index < len(script):
+        character = script[index]
+        code: int | None = None
+        if character == "\\":
+            escape = script[index + 1 : index + 2]
+            if escape == "n":
+                code, index = RETURN, index + 2
+            elif escape == "\\":
+                plain, index = plain + "\\", index + 2
+                continue
+            elif escape == "x" and _is_hex(script[index + 2 : index + 4]):
+                code, index = int(script[index + 2 : index + 4], 16), index + 4
+            else:
+                shown = script[index : index + 4 if escape == "x" else index + 2]
+                raise UntypableText(f"{shown!r} is not one of VICE's keybuf escapes: {KEYBUF_ESCAPES}")
+        elif character in "|\n":
+            code, index = RETURN, index + 1
+        else:
+            plain, index = plain + character, index + 1
+            ended = False
+            continue
+        line += text_to_keys(plain)
+        plain = ""
+        if code == RETURN:
+            keys += line + bytes([RETURN])
+            line = bytearray()
+            ended = True
+        else:
+            line.append(code)
+            ended = False
+    line += text_to_keys(plain)
+    if not ended:
+        keys += line + bytes([RETURN])
+    return bytes(keys)
+
+
+def _is_hex(text: str) -> bool:
+    return len(text) == 2 and all(digit in "0123456789abcdefABCDEF" for digit in text)
 
 
 def text_to_keys(text: str, strict: bool = True) -> bytes:
@@ -106,10 +153,7 @@ class Keyboard:
     def __init__(self, script: str | None = None,
                  line_source: Callable[[], str | None] | None = None,
                  idle_limit: int = IDLE_POLL_LIMIT, live: KeySource | None = None) -> None:
-        self.keys: deque[int] = deque()  # typed, not yet in the buffer
-        for line in typed_lines(script or ""):
-            self.keys.extend(text_to_keys(line))
-            self.keys.append(RETURN)
+        self.keys: deque[int] = deque(typed_keys(script or ""))  # typed, not yet in the buffer
         self.line_source = line_source
         self.idle_limit = idle_limit
         self.idle_polls = 0

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from toolchain.c64 import kernal
+from toolchain.c64.chips import NEVER
 from toolchain.c64.chips.cia import Cia, SerialBusAndUserPort
 from toolchain.c64.chips.keyboard import DECODE_TABLE_ADDRESSES, ControlPorts, KeyMatrix, decode_table
 from toolchain.c64.chips.power_on import KERNAL_RESET_WRITES
@@ -30,13 +31,14 @@ from toolchain.c64.chips.sid import Sid
 from toolchain.c64.chips.vic import Vic
 from toolchain.c64.drive import Drive, SerialBus
 from toolchain.c64.editor import ScreenEditor
-from toolchain.c64.io import CIA1_BASE, SID_BASE, IOArea
-from toolchain.c64.keyboard import Keyboard, UntypableText, text_to_keys, typed_lines
+from toolchain.c64.io import CIA1, VIC, IOArea
+from toolchain.c64.keyboard import Keyboard, UntypableText, text_to_keys, typed_keys
 from toolchain.c64.memory import (
     ARYTAB,
     BASIC_ROM,
     COLOUR_RAM,
     CURLIN,
+    CURSOR_BLINK,
     CURSOR_COLUMN,
     FRETOP,
     IRQ_VECTOR,
@@ -69,7 +71,7 @@ from toolchain.disk.prg import Prg
 from toolchain.display.state import ScreenImage, lowercase_from_d018
 
 __all__ = ["C64", "DEFAULT_MAX_CYCLES", "Keyboard", "RunResult", "Stop", "UntypableText", "text_to_keys",
-           "typed_lines"]
+           "typed_keys"]
 
 # BASIC's SYS pushes a return address so that the called code's RTS lands back in the
 # interpreter ($E147, after the JMP in the SYS routine at $E12A).
@@ -161,10 +163,15 @@ class C64:
                          Cia(SerialBusAndUserPort(), "nmi", name="CIA 2"))
         for address, value in KERNAL_RESET_WRITES:
             self.io.write(address, value, 0)
+        self.io.visible = self.map.io_shown()
+        self.io.on_moved = self._horizon_after_move
         self._connect_video()
         self.nmi_line = False  # an NMI is taken when CIA 2 pulls the line (an edge)
+        # an event a chip access moved before the running blocks' horizon (see _events_moved)
+        self._due = NEVER
         self.cpu = TranslatingCPU(self.memory, break_on_brk=True, watch=self.map.watch,
-                                  on_write=self._on_write, io_read=self.read_io)
+                                  on_write=self._on_write, io_read=self.read_io, io_access=self.io,
+                                  io_write=self._write_io)
         self.cpu.stop_block = self._block_for
         self.screen = Screen(self.memory)
         # the KERNAL's screen editor, its state in memory; it reaches the chips ($D018,
@@ -188,6 +195,10 @@ class C64:
         self.booting = False
         self.basic_in_rom = False
         self.basic_ending: tuple[Stop, str] | tuple[Stop, str, int] | None = None
+        # calls c64tc made from Python (SYS, a ROM routine, an interrupt of compiled BASIC)
+        # whose return to $E147 is still to come: with BASIC in ROM, a return there that
+        # is none of these is the ROM's own SYS returning, and BASIC goes on
+        self.python_returns = 0
         self.rom_hooks: dict[int, Callable[[], None]] = {
             0xE5CD: self._waits_for_key, 0xF13E: self._polls_for_key, 0xE8F6: self._scrolls,
             0xE544: self._clears, 0xFE66: self._brk, 0xA480: self._back_in_basic,
@@ -232,6 +243,7 @@ class C64:
         self.nmi_line = False
         self.cpu.restore_memory(state.ram)
         memory_map.switch(memory_map.port_bits())
+        self.io.visible = memory_map.io_shown()
         self._mark_rom_stops()
         cpu = self.cpu
         cpu.a = cpu.x = cpu.y = 0
@@ -264,6 +276,8 @@ class C64:
     def read(self, address: int) -> int:
         """A read by a program (PEEK, a ROM routine): the I/O chips answer for their
         registers; a ROM byte c64tc does not have is 0, with a warning."""
+        if address < 0xA000:  # RAM whatever the processor port says
+            return self.memory[address]
         if 0xD000 <= address < 0xE000:
             return self.read_io(address)
         if (self.roms is None and address not in self.warned and address not in _KNOWN_ROM_ADDRESSES
@@ -271,16 +285,47 @@ class C64:
             self._warn_rom_read(address)
         return self.memory[address]
 
+    def poke(self, address: int, value: int) -> None:
+        """BASIC's POKE: STA ($14),Y, and the 6502 reads the address before it writes
+        there: a chip register whose read does more than give a value sees the read
+        first (another read changes nothing and is left out), then the write."""
+        io = self.io
+        if address >> 12 == 0xD and io.visible and self.map.watch[address] == WATCH_MACHINE \
+                and not self.store_hooks:
+            self.memory[address] = value
+            self._chips_touched = True
+            if io.write(address, value, self.cpu.cycles, read_first=True):
+                self.cpu.leave_block = True
+            if io.rescheduling:
+                self._events_moved()
+            return
+        self.read(address)
+        self.write(address, value)
+
     def read_io(self, address: int) -> int:
         """The CPU's read of an address that may be in the I/O area."""
-        if address >> 12 != 0xD or not self.map.io_shown():
+        io = self.io
+        if address >> 12 != 0xD or not io.visible:
             return self.memory[address]
         self._chips_touched = True
-        return self.io.read(address, self.cpu.cycles)
+        value = io.read(address, self.cpu.cycles)
+        if io.rescheduling:
+            self._events_moved()
+        return value
 
     def write(self, address: int, value: int) -> None:
         """A write by a program (POKE, a ROM routine): as the CPU's store (translated code
         there is dropped, the port, ROM areas and chips see it)."""
+        io = self.io
+        if address >> 12 == 0xD and io.visible and self.map.watch[address] == WATCH_MACHINE \
+                and not self.store_hooks:
+            # a chip register: what the CPU's store would come to, without the way there
+            self.memory[address] = value
+            if io.write(address, value, self.cpu.cycles):
+                self.cpu.leave_block = self._chips_touched = True
+            if io.rescheduling:
+                self._events_moved()
+            return
         self.cpu.write(address, value)
 
     def _warn_rom_read(self, address: int) -> None:
@@ -292,33 +337,53 @@ class C64:
     def _on_write(self, address: int) -> bool:
         """A store to a watched address (the processor port, a ROM area, I/O): True when
         the running block must end (the memory map or the chips' timing changed)."""
+        if address >> 12 == 0xD and self.io.visible:
+            return self._write_io(address, self.memory[address])
         memory_map = self.map
-        if 0xD800 <= address < 0xDC00 and memory_map.io_shown():
-            # colour RAM, four bits a cell (the KERNAL's screen clear writes it 1,000 times):
-            # no chip to tell, no timing changed
-            self.memory[address] &= 0x0F
-            return False
-        value = self.memory[address]
         if address <= PORT:
             self._chips_touched = True
             changed = memory_map.switch(memory_map.port_bits())
+            self.io.visible = memory_map.io_shown()
             for addresses in changed:
                 self.cpu.invalidate_range(addresses)
             if changed:
                 self._mark_rom_stops()
             return bool(changed)
-        # the I/O area first: the KERNAL's screen clear writes colour RAM 1,000 times
-        if 0xD000 <= address < 0xE000 and memory_map.io_shown():
-            self.io.write(address, value, self.cpu.cycles)
-            timing = address >= CIA1_BASE or address < SID_BASE  # timers and interrupts may change
-            if timing:
-                self._chips_touched = True
-            return timing
         if memory_map.rom_shown_at(address):
-            memory_map.under[address] = value  # the RAM under the ROM takes the write
+            memory_map.under[address] = self.memory[address]  # the RAM under the ROM takes the write
             self.memory[address] = memory_map.rom_byte(address)
             return False
         return False
+
+    def _write_io(self, address: int, value: int) -> bool:
+        """A store into the I/O area (shown): the chip takes it; True when the running
+        block ends after it (a write to the VIC-II or a CIA: the chips' timing may change)."""
+        io = self.io
+        ends = io.write(address, value, self.cpu.cycles)
+        if ends:
+            self._chips_touched = True  # (the traced run loop asks the chips again)
+        if io.rescheduling:
+            self._events_moved()
+        return ends
+
+    def _horizon_after_move(self) -> int:
+        """A compiled access moved a chip's event: the running blocks' horizon then."""
+        self._events_moved()
+        return self.cpu.horizon
+
+    def _events_moved(self) -> None:
+        """A chip access may have moved the chips' next event (or pulled an interrupt
+        line): if it now comes before the horizon of the running blocks, they stop there
+        (translated code looks at ``cpu.horizon`` after such accesses) and the run loop
+        brings the chips up to date (see :meth:`run`)."""
+        cpu, io = self.cpu, self.io
+        now = cpu.cycles
+        event = io.next_event(now)
+        if (io.irq and not cpu.i) or (io.nmi and not self.nmi_line):
+            event = now
+        if event < cpu.horizon:
+            cpu.horizon = event
+            self._due = min(self._due, event)
 
     def _mark_rom_stops(self) -> None:
         """Without ROM images, blocks end at every ROM address the CPU sees (the routines
@@ -376,9 +441,11 @@ class C64:
     def _basic_break_or_end(self) -> None:
         """$A84B: END (carry clear) or BREAK (carry set: STOP, RUN/STOP) in a program."""
         line = read_word(self.memory, CURLIN)
-        if self.cpu.c and line >> 8 != DIRECT_MODE:
+        if line >> 8 == DIRECT_MODE:  # the end of a typed line: the run ends as it did
+            return
+        if self.cpu.c:
             self.basic_ending = (Stop.BREAK, f"BREAK IN {line}", line)
-        elif not self.cpu.c:
+        else:
             self.basic_ending = None
 
     def _polls_for_key(self) -> None:
@@ -495,6 +562,7 @@ class C64:
         first instruction of SYS 13312)."""
         cpu = self.cpu
         cpu.sp = 0xF9
+        self.python_returns += 1
         cpu.push((RETURN_TO_BASIC - 1) >> 8)
         cpu.push(RETURN_TO_BASIC - 1)
         cpu.pc = address
@@ -505,6 +573,7 @@ class C64:
         cpu = self.cpu
         cpu.pc = RETURN_TO_BASIC
         cpu.i = 0
+        self.python_returns += 1
         cpu.irq()
         return self.run(max_cycles)
 
@@ -545,15 +614,18 @@ class C64:
                     # chips' next event, if sooner: the VIC-II's stolen cycles)
                     event = now + MAX_BLOCK_CYCLES if event <= now else min(event, now + MAX_BLOCK_CYCLES)
                 horizon = min(limit - margin, event)
+                self._due = NEVER
                 if trace is None:
+                    # a chip access that brings the next event closer lowers cpu.horizon
+                    # (and sets _due): see _events_moved
                     cpu.horizon = horizon
                     pc = cpu.pc
-                    while cpu.cycles < horizon:
+                    while cpu.cycles < cpu.horizon:
                         block = blocks.get(pc)
                         if block is None:
                             block = translate(pc)
                         pc = block(cpu)
-                if cpu.cycles >= event:
+                if cpu.cycles >= event or cpu.cycles >= self._due:
                     self._interrupts()
                     continue
                 if trace is None and cpu.cycles < limit - margin:
@@ -602,6 +674,39 @@ class C64:
         self.nmi_line = nmi
         if io.irq and not cpu.i:
             cpu.irq()
+            if self._standard_irq_path():
+                self._standard_irq()
+
+    # the KERNAL's IRQ as c64tc carries it out without the ROMs: the entry, the handler, the
+    # acknowledgement and the exit (kernal.py), each a stop address the CPU enters in turn
+    STANDARD_IRQ_STOPS = (0xFF48, STANDARD_IRQ_HANDLER, 0xEA7E, 0xEA81)
+
+    def _standard_irq_path(self) -> bool:
+        """Whether the IRQ just taken goes through the KERNAL's standard path in Python:
+        no ROM images, the KERNAL's IRQ vector ($FFFE) at its entry, ($0314) at the
+        standard handler, no debugger's hook or pause on the way."""
+        return (self.roms is None and self.cpu.pc == self.STANDARD_IRQ_STOPS[0]
+                and read_word(self.memory, IRQ_VECTOR) == STANDARD_IRQ_HANDLER
+                and self._pause is None and not self.exec_hooks and self.map.shown(0xE000) == "rom")
+
+    def _standard_irq(self) -> None:
+        """The standard IRQ carried out at once: what the CPU would do entering the four
+        stop addresses one after the other (the same routines, the same stack, no cycles
+        beyond the interrupt's seven: the routines cost none), without four trips through
+        the run loop.  The KERNAL's entry pushes the registers and sees no BRK (the B flag
+        is clear in the status an IRQ pushes)."""
+        routines = kernal.ROUTINES
+        cpu, io = self.cpu, self.io
+        for address in self.STANDARD_IRQ_STOPS:
+            if address == self.STANDARD_IRQ_STOPS[2] and io.visible:
+                # $EA7E's LDA $DC0D as kernal.irq_acknowledge reads it (the run loop works the
+                # events out next: no need to look at the horizon here)
+                io.read(ICR_CIA1, cpu.cycles)
+                resume: int | None = self.STANDARD_IRQ_STOPS[3]
+            else:
+                resume = routines[address][1](self)
+            assert resume is not None  # each of the four goes on at an address of its own
+            cpu.pc = resume
 
     def pass_time(self, until: int, max_cycles: int = DEFAULT_MAX_CYCLES) -> RunResult | None:
         """The machine's clock moves on to cycle ``until`` while no 6502 code runs (BASIC
@@ -610,12 +715,27 @@ class C64:
         read) in Python, a program's handler ($0314 changed) or the real ROM's on the CPU.
         Returns how a program's handler ended when it did not return from the interrupt."""
         cpu, io = self.cpu, self.io
+        vic = cast(Vic, io.vic)
+        if io.event_of(VIC, cpu.cycles) <= until:
+            # no CPU runs up to there: the VIC-II's stolen cycles on the way are no events
+            vic.start_stalls(until)
+            io.changed(VIC)
+        if io.quiet(cpu.cycles, until) or self._standard_interrupts(until):
+            # nothing happens on the way (the usual case: BASIC looks at the clock every
+            # statement that reads a chip), or only the KERNAL's own interrupts: the chips
+            # work out their state from the cycle count when they are next looked at
+            cpu.cycles = max(cpu.cycles, until)
+            vic.start_stalls(cpu.cycles)
+            return None
         while True:
-            io.advance(cpu.cycles)
+            now = cpu.cycles
+            if io.next_event(now) <= now:  # (chips with no event due need no bringing up to date)
+                io.advance(now)
             if io.irq:
                 if self.roms is None and read_word(self.memory, IRQ_VECTOR) == STANDARD_IRQ_HANDLER:
                     self.standard_interrupt()
-                    self.read_io(ICR_CIA1)
+                    if io.visible:  # the handler's LDA $DC0D ($EA7E); the events are worked out below
+                        io.read(ICR_CIA1, cpu.cycles)
                 else:
                     result = self.interrupt(max_cycles)
                     if result.stop is not Stop.RETURNED:
@@ -626,10 +746,28 @@ class C64:
             if event > until:
                 break
             cpu.cycles = max(cpu.cycles, event)
-        cpu.cycles = max(cpu.cycles, until)
-        io.advance(cpu.cycles)
-        cast(Vic, io.vic).start_stalls(cpu.cycles)  # no CPU ran: the VIC-II took nothing from it
+        cpu.cycles = max(cpu.cycles, until)  # the chips work the rest out when they are looked at
+        vic.start_stalls(cpu.cycles)  # no CPU ran: the VIC-II took nothing from it
         return None
+
+    def _standard_interrupts(self, until: int) -> bool:
+        """The KERNAL's sixty interrupts a second up to ``until``, all at once, when
+        nothing else can interrupt: each (as in :meth:`pass_time`'s loop) ticks the jiffy
+        clock and reads CIA 1's flags in the cycle its timer underflows, and the cursor
+        does not blink (BLNSW set: nobody waits for a key).  False, and nothing done,
+        when that does not hold: a program's handler, the ROMs, the blink, another source."""
+        io, cpu = self.io, self.cpu
+        if (self.roms is not None or not self.memory[CURSOR_BLINK] or not io.visible or io.tickers
+                or read_word(self.memory, IRQ_VECTOR) != STANDARD_IRQ_HANDLER
+                or not io.quiet(cpu.cycles, until, but=CIA1)):
+            return False
+        acknowledged = getattr(io.cia1, "timer_a_interrupts_acknowledged", None)
+        count = None if acknowledged is None else acknowledged(cpu.cycles, until)
+        if count is None:
+            return False
+        io.changed(CIA1)
+        self.tick_jiffy_clock(count)
+        return True
 
     # -- hooks for a debugger (the monitor) ------------------------------------------------------
     def set_exec_hook(self, address: int, hook: Callable[[int], None] | None) -> None:
@@ -669,6 +807,10 @@ class C64:
         else:
             self.store_hooks[address] = hook
             self.map.watch[address] |= WATCH_MACHINE
+        hooked = frozenset(hooked for hooked in self.store_hooks if hooked >> 12 == 0xD)
+        if hooked != self.io.hooked:  # translated stores into the I/O area see the hooks again
+            self.io.hooked = hooked
+            self.cpu.flush()
         # the CPU tells the machine about watched stores through on_write: with hooks, through
         # the hooks first (no cost for a run without them)
         self.cpu.on_write = self._on_write_with_hooks if self.store_hooks else self._on_write
@@ -762,8 +904,11 @@ class C64:
             exec_hook(pc)
             if not self._machine_stop(pc):
                 return self._run_instruction(pc)  # a stop only for the hook: the instruction runs
-        if pc == RETURN_TO_BASIC:
+        if pc == RETURN_TO_BASIC and (self.python_returns or not self.basic_in_rom):
+            self.python_returns = max(0, self.python_returns - 1)
             raise MachineStopped(Stop.RETURNED, "returned to BASIC")
+        # (BASIC in ROM returning from its own SYS runs on: READY., or the program's next
+        # statement)
         # with the real ROMs, the serial bus's routines are c64tc's (as VICE's device traps)
         found = kernal.ROUTINES.get(pc) if self.roms is None else kernal.ROM_TRAPS.get(pc)
         if found is None:
@@ -875,15 +1020,27 @@ class C64:
         self.tick_jiffy_clock()
         self.editor.blink()
 
-    def tick_jiffy_clock(self) -> None:
-        """UDTIM ($F69B): the jiffy clock at $A0-$A2 counts sixtieths of a second and
-        wraps after 24 hours."""
+    def tick_jiffy_clock(self, jiffies: int = 1) -> None:
+        """UDTIM ($F69B), ``jiffies`` times: the jiffy clock at $A0-$A2 counts sixtieths
+        of a second and wraps after 24 hours (to 0, from any value at or past it)."""
         memory = self.memory
-        clock = (memory[JIFFY_CLOCK] << 16 | memory[JIFFY_CLOCK + 1] << 8 | memory[JIFFY_CLOCK + 2]) + 1
+        clock = (memory[JIFFY_CLOCK] << 16 | memory[JIFFY_CLOCK + 1] << 8 | memory[JIFFY_CLOCK + 2]) + jiffies
         if clock >= JIFFIES_A_DAY:
-            clock = 0
+            before = clock - jiffies
+            # the tick that reaches a day (or starts past it) gives 0, the rest count on from there
+            first_wrap = max(1, JIFFIES_A_DAY - before)
+            clock = (jiffies - first_wrap) % JIFFIES_A_DAY
         memory[JIFFY_CLOCK], memory[JIFFY_CLOCK + 1], memory[JIFFY_CLOCK + 2] = (
             clock >> 16, clock >> 8 & 0xFF, clock & 0xFF)
+
+    def ready_after_sys(self) -> None:
+        """What BASIC does when a SYS typed at READY. returns ($E147, then the end of the
+        direct-mode line): READY. ($A474: direct mode's messages on, the message at
+        $A376 through CHROUT), the cursor waiting at the start of the next line (VICE:
+        tests/data/sys-return)."""
+        self.memory[MESSAGE_MODE] = DIRECT_MODE_MESSAGES
+        for byte in READY_MESSAGE:
+            self.print_byte(byte)
 
     def warm_start(self) -> str:
         """What BRK ends in on a C64: the screen cleared, READY. (the KERNAL's $FE66 and

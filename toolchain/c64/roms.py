@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from toolchain import vice
-from toolchain.diagnostics import UserError
+from toolchain.diagnostics import UserError, counted
 from toolchain.fileio import read_bytes
 
 ROMS_ENV = "C64TC_ROMS"
@@ -87,7 +87,7 @@ def _find_file(folder: Path, names: tuple[str, ...]) -> Path | None:
 def _read(path: Path, kind: str, size: int) -> bytes:
     data = read_bytes(path)  # a regular file, read bounded
     if len(data) != size:
-        raise UserError.single(str(path), f"{len(data)} bytes; a C64 {kind} ROM has {size}")
+        raise UserError.single(str(path), f"{counted(len(data), 'byte')}; a C64 {kind} ROM has {size:,}")
     return data
 
 

@@ -218,12 +218,21 @@ class Session:
             return machine.cpu.cycles
         return runtime.cycle_reached()
 
+    def ready_after_return(self, result: RunResult) -> None:
+        """After machine code returned to BASIC (SYS, as typed at READY.): the screen as
+        the C64 shows it then, READY. and the cursor below it (BASIC in ROM, after
+        ``boot`` with the ROMs, has printed them itself)."""
+        if result.stop is Stop.RETURNED and not self.program.is_basic and not (
+                self.boot and self.machine.roms is not None):
+            self.machine.ready_after_sys()
+
     def _run_on_rom_basic(self, command: str, max_cycles: int, trace: Callable[[CPU], None] | None,
                           every: tuple[int, Callable[[], None]] | None) -> RunResult:
         """BASIC in ROM runs ``command`` as typed at READY. (and what is typed after)."""
         machine = self.machine
         machine.keyboard.type_first(command.lower())  # unshifted keys: what READY. reads as RUN
         machine.basic_in_rom = True
+        machine.python_returns = 0  # from here a return to $E147 is the ROM's SYS's own
         machine.basic_ending = ((Stop.END, "program ended") if self.program.is_basic
                                 else (Stop.RETURNED, "returned to BASIC"))
         ticker = Ticker(every[0], every[1], machine.cpu.cycles) if every is not None else None

@@ -3,7 +3,9 @@
 One module per command group: ``asm``, ``disasm``, ``basic`` (tok, detok, list),
 ``build``, ``disk`` (d64), ``mlx``, ``monitor``, ``mse``, ``run`` (run, verify), ``screen``,
 ``vice``; ``common`` holds what they share (user errors as messages, number options, progress
-display).
+display, a made PRG written).  ``run_options`` is run's options object (``monitor`` makes
+one too), ``monitor_console`` the monitors' consoles both commands use, ``tune`` run's SID
+tune player.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from toolchain.cli.common import print_diagnostics, reports_user_errors
+from toolchain.cli.common import default_output, print_diagnostics, reports_user_errors
+from toolchain.diagnostics import UserError, counted
 from toolchain.fileio import STDIO, write_stdout, write_together
 
 _WARNING_NAMES = ["all", "branch-page", "zp-forward"]
@@ -25,10 +26,20 @@ def _defines(ctx: click.Context, param: click.Parameter,
     return tuple(result)
 
 
+def _output_file(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A FILE operand of an output option: a value that looks like another option
+    (``--symbols -o x.prg``: --symbols used to be a flag) is a mistake, said as one."""
+    if value is not None and value.startswith("-") and value != STDIO:
+        raise click.BadParameter(f"{value!r} looks like an option: {param.opts[-1]} takes a FILE ('-' for "
+                                 "standard output)", ctx, param)
+    return value
+
+
 @click.command("asm")
 @click.argument("sources", nargs=-1, required=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
-              help="Output file (default: build/NAME.prg after the first SOURCE); '-' for standard output.")
+              help="Output file; '-' for standard output (default: NAME.prg after the first SOURCE in the "
+                   "current folder, or build/NAME.prg in a c64tc project).")
 @click.option("--dialect", type=click.Choice(["profi", "64tass", "acme"]),
               help="The source's assembler: profi (Profi-Ass 64, the magazine's), 64tass or acme.  Default: "
                    "ACME for .a/.acme files, else the first directive decides (!to, !source, !cpu... are "
@@ -36,13 +47,16 @@ def _defines(ctx: click.Context, param: click.Parameter,
 @click.option("--format", "output_format", type=click.Choice(["prg", "raw"]),
               help="prg: two-byte load address + code (the default; ACME's '!to name, plain' asks for raw); "
                    "raw: code only.")
-@click.option("-l", "--listing", type=click.Path(dir_okay=False, allow_dash=True),
+@click.option("-l", "--listing", type=click.Path(dir_okay=False, allow_dash=True), callback=_output_file,
               help="Write a listing (address, bytes, line, source); '-' for standard output.")
-@click.option("--vice-labels", type=click.Path(dir_okay=False, allow_dash=True),
-              help="Write a VICE monitor label file (al C:xxxx .name).")
-@click.option("--symbols", is_flag=True, help="Print the symbol table, by name and by value.")
+@click.option("--vice-labels", type=click.Path(dir_okay=False, allow_dash=True), callback=_output_file,
+              help="Write a VICE monitor label file (al C:xxxx .name); '-' for standard output.")
+@click.option("--symbols", "symbols_file", type=click.Path(dir_okay=False, allow_dash=True),
+              callback=_output_file, metavar="FILE",
+              help="Write the symbol table, by name and by value (what disasm --symbols and the monitor's "
+              "--labels read); '-' for standard output.")
 @click.option("-I", "--include-path", "include_paths", multiple=True,
-              type=click.Path(exists=True, file_okay=False, path_type=Path),
+              type=click.Path(path_type=Path),
               help="Look for .include and .binary files here too (after the including file's folder).")
 @click.option("-D", "--define", "defines", multiple=True, callback=_defines, metavar="NAME=VALUE",
               help="Define a symbol before the source (VALUE as in the source: 12, $0c; default 1).")
@@ -63,7 +77,8 @@ def _defines(ctx: click.Context, param: click.Parameter,
 @click.option("-q", "--quiet", is_flag=True, help="No listing (even with '.opt p') and no summary line.")
 @reports_user_errors
 def asm_command(sources: tuple[str, ...], output: str | None, dialect: str | None, output_format: str | None,
-                listing: str | None, vice_labels: str | None, symbols: bool, include_paths: tuple[Path, ...],
+                listing: str | None, vice_labels: str | None, symbols_file: str | None,
+                include_paths: tuple[Path, ...],
                 defines: tuple[tuple[str, int], ...], undocumented: bool, cpu: str | None, ascii: bool,
                 case_sensitive: bool, long_branch: bool, warnings: tuple[str, ...], quiet: bool) -> None:
     """Assemble 6502 SOURCES into one PRG file: Profi-Ass (64'er magazine listings, the
@@ -83,12 +98,16 @@ def asm_command(sources: tuple[str, ...], output: str | None, dialect: str | Non
     from toolchain.asm.sources import load_source
     from toolchain.disk import Prg
 
-    to_stdout = [name for name, path in (("-o", output), ("-l", listing), ("--vice-labels", vice_labels))
-                 if path == STDIO]
+    to_stdout = [name for name, path in (("-o", output), ("-l", listing), ("--vice-labels", vice_labels),
+                                         ("--symbols", symbols_file)) if path == STDIO]
     if len(to_stdout) > 1:
         raise click.UsageError(f"{' and '.join(to_stdout)} cannot both write to standard output")
     if sources.count(STDIO) > 1:
         raise click.UsageError("standard input ('-') can be read only once")
+    for folder in include_paths:  # as every input: status 1, "cannot read"
+        if not folder.is_dir():
+            raise UserError.single(str(folder), "cannot read: " + ("not a folder (-I names a folder)"
+                                                                   if folder.exists() else "no such folder"))
     enabled = frozenset(WARNINGS) if "all" in warnings else frozenset(warnings)
     texts = [(load_source(source), source) for source in sources]
     if dialect is None:
@@ -106,8 +125,7 @@ def asm_command(sources: tuple[str, ...], output: str | None, dialect: str | Non
         output_format = "raw" if program.raw_output else "prg"
     print_diagnostics(program.warnings)
     if output is None:
-        stem = _output_stem(sources[0])
-        output = str(Path("build") / f"{stem}.prg")
+        output = default_output(_output_stem(sources[0]), list(sources))
     image = Prg(program.start, program.image).to_bytes() if output_format == "prg" else program.image
     # the program, its listing and its labels are written together or not at all
     outputs: list[tuple[str | Path, bytes | str]] = [(output, image)]
@@ -115,6 +133,8 @@ def asm_command(sources: tuple[str, ...], output: str | None, dialect: str | Non
         outputs.append((listing, make_listing(program)))
     if vice_labels is not None:
         outputs.append((vice_labels, make_labels(program)))
+    if symbols_file is not None:
+        outputs.append((symbols_file, symbol_table(program)))
     if all(str(path) == STDIO for path, _ in outputs):
         for _, data in outputs:  # write_together needs at least one file (FileSet of none fails)
             write_stdout(data)
@@ -122,11 +142,10 @@ def asm_command(sources: tuple[str, ...], output: str | None, dialect: str | Non
         write_together(outputs)
     if listing is None and program.listing_requested and not quiet and output != STDIO:
         click.echo(make_listing(program), nl=False)  # ".opt p" asks for a printed listing
-    if symbols:
-        click.echo(symbol_table(program), nl=False, err=output == STDIO)
     if not quiet:
         where = "standard output" if output == STDIO else output
-        click.echo(f"{where}: ${program.start:04X}-${program.end - 1:04X}, {len(program.image)} bytes"
+        size = counted(len(program.image), "byte")
+        click.echo(f"{where}: ${program.start:04X}-${program.end - 1:04X}, {size}"
                    + (" (+2 load address)" if output_format == "prg" else ""), err=True)
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from toolchain.cli.common import ADDRESS, print_diagnostics, reports_user_errors
+from toolchain.cli.common import ADDRESS, default_output, print_diagnostics, reports_user_errors
 from toolchain.diagnostics import Diagnostic, UserError, counted
 from toolchain.fileio import STDIO, write_atomic
 
@@ -57,8 +57,8 @@ class _TokCommand(click.Command):
 @click.command("tok", cls=_TokCommand)
 @click.argument("sources", nargs=-1, required=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
-              help="Output PRG (default: build/NAME.prg, NAME from the first source; standard output when it "
-                   "is '-'); '-' for standard output.")
+              help="Output PRG; '-' for standard output (default: NAME.prg in the current folder, NAME from "
+                   "the first source, or build/NAME.prg in a c64tc project; standard output when it is '-').")
 @click.option("--load-address", type=ADDRESS, default="$0801", show_default=True,
               help="BASIC start of the target machine ($0801 C64, $1001 VIC-20/C16).")
 @click.option("--checksums", is_flag=False, flag_value="auto", default=None, metavar="[=KIND]",
@@ -104,13 +104,13 @@ def tok_command(sources: tuple[str, ...], output: str | None, load_address: int,
             click.echo(f"{event.by.path}:{event.by.source_line}: line {event.number} {event.action}",
                        err=True)
     if output is None:
-        output = STDIO if sources[0] == STDIO else str(Path("build") / f"{files[0].stem}.prg")
+        output = STDIO if sources[0] == STDIO else default_output(files[0].stem, list(sources))
     if listings is not None:
         _show_checksums(listings, checker, to_stderr=output == STDIO)
     write_atomic(output, prg.to_bytes())
     where = "standard output" if output == STDIO else output
     click.echo(f"{where}: ${prg.load_address:04X}-${prg.end_address - 1:04X}, "
-               f"{len(prg.data)} bytes (+2 load address)", err=True)
+               f"{counted(len(prg.data), 'byte')} (+2 load address)", err=True)
 
 
 def _checksum_option(value: str | None) -> str | None:

@@ -5,11 +5,16 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from toolchain.diagnostics import Diagnostic, UserError
+from toolchain.diagnostics import Diagnostic, UserError, counted
+from toolchain.fileio import STDIO, write_atomic
+
+if TYPE_CHECKING:
+    from toolchain.disk.prg import Prg
 
 MAX_SHOWN = 20  # diagnostics of one severity shown; the rest are counted (as the assembler does)
 
@@ -50,18 +55,57 @@ def reports_user_errors(command: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+def default_output(stem: str, sources: list[str]) -> str:
+    """Where a command's PRG goes without -o (``tok``, ``asm``).  In a c64tc project
+    (``sources/manifest.toml`` in the current folder): ``build/STEM.prg``, beside what
+    ``c64tc build`` makes (the folder made as the build makes it).  Elsewhere:
+    ``STEM.prg`` in the current folder, as compilers write theirs (64tass's a.out,
+    gcc -c's foo.o): no new folder anywhere (``./build/`` appeared wherever one was).
+    In a project's sources folder nothing is written (c64tc never writes into
+    ``sources/``), nor over a source."""
+    from toolchain.fileio import make_folder
+
+    if Path("sources", "manifest.toml").is_file():
+        return str(make_folder("build") / f"{stem}.prg")
+    if Path("manifest.toml").is_file():
+        raise click.UsageError("this folder holds a c64tc manifest (a project's sources): c64tc writes "
+                               "nothing here; give -o FILE, or run it from the project's folder (build/ is "
+                               "there)")
+    output = f"{stem}.prg"
+    if any(source != "-" and Path(source).resolve() == Path(output).resolve() for source in sources):
+        raise click.UsageError(f"the output {output} would replace the source: give -o FILE")
+    return output
+
+
+def write_made_prg(prg: Prg, output: str | None, source: str) -> None:
+    """Write the PRG made of ``source`` (a type-in listing or dump) to ``output``: by
+    default where ``tok`` writes (default_output), or standard output when ``source``
+    is; then say where it went and what it holds."""
+    if output is None:
+        output = STDIO if source == STDIO else default_output(Path(source).stem, [source])
+    write_atomic(output, prg.to_bytes())
+    where = "standard output" if output == STDIO else output
+    click.echo(f"{where}: ${prg.load_address:04X}-${prg.end_address - 1:04X}, "
+               f"{counted(len(prg.data), 'byte')} (+2 load address)", err=True)
+
+
 class OutOfRange(ValueError):
     pass
 
 
+class UnprefixedHex(ValueError):
+    """Hex digits without ``$`` or ``0x``: the reason, and what to write."""
+
+
 def parse_number(value: str) -> int:
     """A number as every option takes it: decimal (13312), or hex with ``$`` or ``0x``
-    ($3400, 0x3400).  Hex digits without a prefix (the old form of --load-address,
-    ``0801``) are still read as hex, with a warning."""
+    ($3400, 0x3400).  Hex digits without a prefix (``abc``, or ``0801``, the old form of
+    --load-address) are an error that names both readings: guessing made ``--sys abc``
+    $0ABC."""
     text = value.strip().lower().replace("_", "")
     if text.startswith(("$", "0x")):
         digits = text.removeprefix("$").removeprefix("0x")
-        if not digits or len(digits) > 16:
+        if not digits or len(digits) > 16 or any(c not in "0123456789abcdef" for c in digits):
             raise ValueError(value)
         return int(digits, 16)
     if len(text) > 16:
@@ -69,9 +113,9 @@ def parse_number(value: str) -> int:
     if text.isdigit() and not (text.startswith("0") and len(text) > 1):
         return int(text)
     if text and all(c in "0123456789abcdef" for c in text):
-        click.echo(f"c64tc: warning: {value!r} is read as hex ${text.upper()}; write ${text} or "
-                   f"0x{text} (hex without a prefix is deprecated: numbers are decimal)", err=True)
-        return int(text, 16)
+        decimal = f" or {int(text)} in decimal" if text.isdigit() else ""
+        raise UnprefixedHex(f"numbers are decimal; write ${text} or 0x{text} for hex ({int(text, 16)})"
+                            f"{decimal}")
     raise ValueError(value)
 
 
@@ -92,6 +136,8 @@ class IntegerType(click.ParamType):
                 number = parse_number(value)
             except OutOfRange:
                 self.fail(f"{value!r} is too large", param, ctx)
+            except UnprefixedHex as exc:
+                self.fail(f"{value!r} is not {self.hint}: {exc}", param, ctx)
             except ValueError:
                 self.fail(f"{value!r} is not {self.hint}", param, ctx)
         if not self.low <= number <= self.high:
@@ -100,6 +146,10 @@ class IntegerType(click.ParamType):
             self.fail(f"{value!r} is outside {shown}", param, ctx)
         return number
 
+
+#: how every --input reads (toolchain.c64.keyboard.typed_keys)
+TYPED_INPUT = ("RETURN is '|', a line break or \\n; \\xNN types the PETSCII code NN, \\\\ the pound key "
+               "(VICE's -keybuf escapes).")
 
 ADDRESS = IntegerType("ADDRESS", 0, 0xFFFF, "an address (2049, $0801 or 0x0801)")
 COUNT = IntegerType("COUNT", 1, 10**15, "a count (a whole number, 1 or more)")

@@ -52,9 +52,9 @@ def _shown(name: str) -> str:
 @click.option("--entry", "entries", type=ADDRESS, multiple=True,
               help="Where code starts (source format; several allowed; default: the start). Bytes no "
                    "entry reaches are data (.byt).")
-@click.option("--labels", "label_files", type=click.Path(exists=True, dir_okay=False), multiple=True,
+@click.option("--labels", "label_files", type=click.Path(), multiple=True,
               help="Names for addresses: a VICE label file (al C:3400 .name).")
-@click.option("--symbols", "symbol_files", type=click.Path(exists=True, dir_okay=False), multiple=True,
+@click.option("--symbols", "symbol_files", type=click.Path(), multiple=True,
               help="Names for addresses: a symbol table as 'c64tc asm --symbols' prints it.")
 @click.option("--undocumented", is_flag=True,
               help="Write the stable undocumented opcodes as instructions (they assemble with "

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from toolchain.cli.common import print_diagnostics, reports_user_errors
-from toolchain.diagnostics import Diagnostic, UserError
-from toolchain.fileio import STDIO, read_bytes, write_atomic, write_together
+from toolchain.diagnostics import Diagnostic, UserError, counted
+from toolchain.fileio import STDIO, make_folder, write_atomic, write_together
 
-_IMAGE = click.Path(dir_okay=False, path_type=Path)
+if TYPE_CHECKING:
+    from toolchain.inputs import InputFile
+
+_IMAGE = click.Path(path_type=Path)  # read (or refused) by the disk code: a missing one is "cannot read"
 _FORMATS = click.Choice(["d64", "d64-40", "d71", "d81"], case_sensitive=False)
 
 
@@ -24,6 +30,32 @@ def d64_group() -> None:
     DOS does, and =P (S, U, R) keeps one file type.  Every change is checked, locked,
     all or nothing, and written atomically; a damaged image is refused (see validate).
     """
+
+
+def _names_the_kind(command: Callable[..., Any]) -> Callable[..., Any]:
+    """A file given as the disk image that is none: what it is, when its bytes tell (a
+    BASIC listing, a PRG: the command that fits it), else its size."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from toolchain.disk.d64 import NotADiskImage
+
+        try:
+            return command(*args, **kwargs)
+        except NotADiskImage as exc:
+            if exc.data is None:
+                raise
+            from toolchain.inputs import PRG_KINDS, InputFile, Kind, classify, shown_argument, wrong_kind
+
+            kind = classify(exc.data, Path(exc.path).name)
+            if kind.kind in (Kind.BINARY, Kind.DISK_IMAGE):
+                raise
+            onto = (f"`c64tc d64 add IMAGE {shown_argument(exc.path)}` puts it on a disk"
+                    if kind.kind in (Kind.BASIC_LISTING, Kind.MSE_DUMP, *PRG_KINDS) else "")
+            given = InputFile(exc.path, exc.path, exc.data, kind)
+            raise wrong_kind(given, "a disk image", "d64", onto) from None
+
+    return wrapper
 
 
 @d64_group.command("create")
@@ -46,31 +78,74 @@ def _type_from_extension(path: Path) -> str:
     return {".seq": "SEQ", ".usr": "USR"}.get(path.suffix.lower(), "PRG")
 
 
+def _stored(file: InputFile, file_type: str) -> tuple[bytes, str]:
+    """What goes onto the disk for ``file`` as a ``file_type`` file, and what was made
+    of it ('' when it goes as it is).  A SEQ or USR file holds the bytes as given.  A
+    PRG must be one that LOAD can take: a BASIC listing is tokenized as `c64tc tok`
+    does, an MSE dump made a PRG as `c64tc mse toprg` does; text that is no listing,
+    assembler source, an image or a tune is refused with the command that makes a PRG
+    of it (VICE would LOAD the text's bytes as garbage)."""
+    from toolchain.inputs import BASIC_LINES, Kind, fitting_commands, is_listing, read_program, shown_argument
+
+    kind = file.kind.kind
+    if file_type != "PRG" or kind in BASIC_LINES or kind is Kind.MACHINE_CODE_PRG:
+        return file.data, ""
+    as_given = shown_argument(file.argument)
+    if kind in (Kind.BASIC_LISTING, Kind.MSE_DUMP):
+        program = read_program(file, "d64 add", "a program", {kind})
+        prg = program.prg
+        made = ("a BASIC listing, tokenized as `c64tc tok` does" if kind is Kind.BASIC_LISTING
+                else "an MSE dump, made a PRG as `c64tc mse toprg` does")
+        return prg.to_bytes(), (f"{made} (${prg.load_address:04X}-${prg.end_address - 1:04X}, "
+                                f"{counted(len(prg.data), 'byte')})")
+    if kind is Kind.BINARY:
+        return file.data, ""  # a PRG by another name (a .bin), or data a program reads with GET#
+    if is_listing(file):  # text named as a listing: tokenizing would only guess
+        fits = (f"if it is a BASIC listing, `c64tc tok {as_given}` it first (tok says which lines are not "
+                "BASIC)")
+    else:
+        fits = fitting_commands(file, "d64 add", disk_names=False)
+    raise UserError.single(file.name, f"{file.shown} is {file.kind.phrase}, not a program to store as a PRG"
+                           + (f": {fits}" if fits else "") + "; --type seq stores its bytes as they are "
+                           "(a sequential file)")
+
+
 @d64_group.command("add")
 @click.argument("image", type=_IMAGE)
 @click.argument("files", nargs=-1, required=True,
-                type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path))
+                type=click.Path(allow_dash=True, path_type=Path))
 @click.option("--name", "disk_name", help="Name on the disk (default: the file name without extension, "
               "'_' as a space).")
 @click.option("--type", "file_type", type=click.Choice(["prg", "seq", "usr"], case_sensitive=False),
               help="File type (default: from the extension, .seq and .usr, else prg).")
 @click.option("--replace", is_flag=True, help="Overwrite files of the same names.")
 @reports_user_errors
+@_names_the_kind
 def d64_add(image: Path, files: tuple[Path, ...], disk_name: str | None, file_type: str | None,
             replace: bool) -> None:
     """Add FILES to the disk image, all or none (as stored: a PRG keeps its load
     address).  '-' reads standard input (with --name)."""
     from toolchain.disk import d64
+    from toolchain.inputs import read_input
 
     if disk_name and len(files) > 1:
         raise UserError.single(str(image), "--name needs exactly one file")
     new = []
+    made = []
     for path in files:
         if str(path) == STDIO and not disk_name:
             raise UserError.single(STDIO, "a file from standard input needs --name")
-        name = disk_name or path.stem.replace("_", " ")
-        new.append(d64.NewFile(name, read_bytes(path), file_type or _type_from_extension(path)))
+        file = read_input(path)
+        name = disk_name or (file.title if file.image is not None else path.stem.replace("_", " "))
+        given_type = file.file_type if file.image is not None else _type_from_extension(path)
+        stored_type = (file_type or given_type).upper()
+        data, note = _stored(file, stored_type)
+        new.append(d64.NewFile(name, data, stored_type))
+        if note:
+            made.append(f'{file.shown}: {note}, added as "{name.upper()}"')
     d64.add_files(image, new, replace)
+    for note in made:  # said once they are on the disk
+        click.echo(note, err=True)
 
 
 @d64_group.command("list")
@@ -78,6 +153,7 @@ def d64_add(image: Path, files: tuple[Path, ...], disk_name: str | None, file_ty
 @click.argument("pattern", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @reports_user_errors
+@_names_the_kind
 def d64_list(image: Path, pattern: str | None, as_json: bool) -> None:
     """Show the directory as LOAD"$",8 and LIST would (LOAD"$:PATTERN",8 with a
     PATTERN).  A damaged image is listed as far as it can be; a broken directory
@@ -109,6 +185,7 @@ def d64_list(image: Path, pattern: str | None, as_json: bool) -> None:
 @click.option("-d", "--directory", "folder", type=click.Path(file_okay=False, path_type=Path),
               help="Folder for the files (default: the current folder).")
 @reports_user_errors
+@_names_the_kind
 def d64_extract(image: Path, names: tuple[str, ...], everything: bool, output: Path | None,
                 folder: Path | None) -> None:
     """Copy files out of the image: NAMES (patterns too) or --all.  Each file is
@@ -130,17 +207,18 @@ def d64_extract(image: Path, names: tuple[str, ...], everything: bool, output: P
         return
     from toolchain.disk.names import unique_file_names
 
-    base = folder or Path(".")
+    base = make_folder(folder) if folder is not None else Path(".")  # -d DIR: made as unzip -d makes it
     targets = [base / name for name in unique_file_names([f.safe_name for f in files])]
     write_together([(target, f.data) for target, f in zip(targets, files, strict=True)])
     for target, f in zip(targets, files, strict=True):
-        click.echo(f'"{f.name}" -> {target} ({len(f.data)} bytes)')
+        click.echo(f'"{f.name}" -> {target} ({counted(len(f.data), "byte")})')
 
 
 @d64_group.command("rm")
 @click.argument("image", type=_IMAGE)
 @click.argument("names", nargs=-1, required=True)
 @reports_user_errors
+@_names_the_kind
 def d64_rm(image: Path, names: tuple[str, ...]) -> None:
     """Delete files (patterns too) from the disk image, all or none: every name must
     match a file."""
@@ -153,6 +231,7 @@ def d64_rm(image: Path, names: tuple[str, ...]) -> None:
 @click.argument("image", type=_IMAGE)
 @click.argument("names", nargs=-1, required=True)
 @reports_user_errors
+@_names_the_kind
 def d64_rename(image: Path, names: tuple[str, ...]) -> None:
     """Rename files: OLD NEW [OLD NEW ...], all or none (OLD may be a pattern that
     matches one file)."""
@@ -171,6 +250,7 @@ def d64_rename(image: Path, names: tuple[str, ...]) -> None:
               help="With --fix: write the repaired image here.")
 @click.option("--in-place", is_flag=True, help="With --fix: replace the image itself.")
 @reports_user_errors
+@_names_the_kind
 def d64_validate(image: Path, fix: bool, output: Path | None, in_place: bool) -> None:
     """Check the image as d64-fsck does: the chains end, nothing loops or crosses,
     every block is on the disk, the BAM agrees with the blocks in use.  Exit status 1
@@ -205,8 +285,8 @@ def _print_report(image: Path, report: object) -> None:
     for problem in report.problems:
         click.echo(f"{image}: {problem.severity}: {problem.message}")
     errors, warnings = len(report.errors), len(report.warnings)
-    summary = (f"{report.disk.name}, {report.disk.description}: {len(report.files)} files, "
-               f"{report.blocks_free} blocks free")
+    summary = (f"{report.disk.name}, {report.disk.description}: {counted(len(report.files), 'file')}, "
+               f"{counted(report.blocks_free, 'block')} free")
     if not report.problems:
         click.echo(f"{image}: ok ({summary})")
         return

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
-from toolchain.cli.common import ADDRESS, reports_user_errors
+from toolchain.cli.common import ADDRESS, reports_user_errors, write_made_prg
 from toolchain.diagnostics import UserError, counted
 from toolchain.fileio import STDIO, write_atomic
 
@@ -88,12 +86,7 @@ def mlx_toprg(listing_file: str, output: str | None, start: int | None, end: int
 
     name, text = _read_listing(listing_file, "mlx toprg")
     prg = mlx.to_prg(mlx.parse(text, name, mlx.Format(format_name) if format_name else None), start, end)
-    if output is None:
-        output = STDIO if listing_file == STDIO else str(Path("build") / f"{Path(listing_file).stem}.prg")
-    write_atomic(output, prg.to_bytes())
-    where = "standard output" if output == STDIO else output
-    click.echo(f"{where}: ${prg.load_address:04X}-${prg.end_address - 1:04X}, {len(prg.data)} bytes "
-               "(+2 load address)", err=True)
+    write_made_prg(prg, output, listing_file)
 
 
 @mlx_group.command("fromprg")

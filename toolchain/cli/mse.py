@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
-from toolchain.cli.common import reports_user_errors
-from toolchain.diagnostics import UserError
+from toolchain.cli.common import reports_user_errors, write_made_prg
+from toolchain.diagnostics import UserError, counted
 from toolchain.fileio import STDIO, write_atomic
 
 
@@ -46,7 +44,7 @@ def mse_check(dump_file: str) -> None:
     problems = mse.check(dump)
     if problems:
         raise UserError(problems)
-    click.echo(f"{name}: {len(dump.lines)} lines, all checksums correct")
+    click.echo(f"{name}: {counted(len(dump.lines), 'line')}, all checksums correct")
 
 
 @mse_group.command("toprg")
@@ -60,13 +58,7 @@ def mse_toprg(dump_file: str, output: str | None) -> None:
     from toolchain import mse
 
     name, text = _read_dump(dump_file, "mse toprg")
-    prg = mse.to_prg(mse.parse(text, name))
-    if output is None:
-        output = STDIO if dump_file == STDIO else str(Path("build") / f"{Path(dump_file).stem}.prg")
-    write_atomic(output, prg.to_bytes())
-    where = "standard output" if output == STDIO else output
-    click.echo(f"{where}: ${prg.load_address:04X}-${prg.end_address - 1:04X}, {len(prg.data)} bytes "
-               "(+2 load address)", err=True)
+    write_made_prg(mse.to_prg(mse.parse(text, name)), output, dump_file)
 
 
 @mse_group.command("fromprg")

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
-import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -14,13 +14,17 @@ import click
 
 from toolchain.c64.outcome import Stop
 from toolchain.c64.run import DEFAULT_RUN_CYCLES
-from toolchain.cli.common import ADDRESS, COUNT, ProgressBar, progress_printer, reports_user_errors
-from toolchain.cli.monitor import monitor_reads_stdin, run_monitor
+from toolchain.cli.common import ADDRESS, COUNT, TYPED_INPUT, ProgressBar, reports_user_errors
+from toolchain.cli.monitor_console import break_at_lines, monitor_reads_stdin, run_monitor
+from toolchain.cli.progress import RunProgress
+from toolchain.cli.run_options import LiveOptions, OutputOptions, RunOptions, SoundOptions
+from toolchain.cli.tune import say_recorded
 from toolchain.diagnostics import UserError, counted
 from toolchain.fileio import STDIO, read_text, write_atomic, write_stdout
 
 if TYPE_CHECKING:
-    from toolchain.c64.run import Program
+    from toolchain.c64.outcome import RunResult
+    from toolchain.c64.run import Program, Session
 
 
 def pal_time(seconds: float) -> str:
@@ -57,28 +61,49 @@ def typed_lines_from(stream: TextIO) -> Callable[[], str | None]:
     return next_line
 
 
-def _check_options(program: Program, path: str, trace: bool, max_statements: int | None, shows: list[str],
-                   dump_python: bool) -> None:
+def _check_usage(options: RunOptions) -> None:
+    """Options that cannot go together whatever the program is: said before it is read."""
+    dialogue, outputs = options.dialogue, options.outputs
+    if dialogue.input_text is not None and dialogue.input_file is not None:
+        raise click.UsageError("--input and --input-file cannot go together: give the typed input once")
+    shows = outputs.shows()
+    if len(shows) > 1:
+        raise click.UsageError(f"{' and '.join(shows)} cannot go together: the output is one of them")
+    if options.inputs().count(STDIO) > 1:
+        raise click.UsageError("standard input ('-') can be read only once")
+    if options.sound.audio_path == STDIO:
+        raise click.UsageError("--audio - would mix the WAV file with the program's output: name a file")
+    if outputs.raw and sys.stdout.isatty():
+        raise click.UsageError("--raw writes PETSCII bytes: redirect standard output to a file or a pipe")
+    if outputs.screenshot_every is not None and outputs.screenshot is None:
+        raise click.UsageError("--screenshot-every needs --screenshot NAME.png (the frames are numbered "
+                               "after it)")
+    if outputs.screenshot is not None and not Path(outputs.screenshot).name:
+        raise click.UsageError(f"--screenshot {outputs.screenshot!r} names no file: give NAME.png")
+
+
+def _check_options(program: Program, options: RunOptions) -> None:
     """Options that do not apply to ``program`` (known once it is read) say so."""
-    what = "standard input" if path == STDIO else program.name
-    if program.is_basic and trace:
+    what = "standard input" if options.path == STDIO else program.name
+    outputs = options.outputs
+    if program.is_basic and outputs.trace:
         raise click.UsageError(f"--trace follows machine code instruction by instruction; {what} is a BASIC "
                                "program, run by the BASIC runner (give --sys ADDRESS to trace machine code)")
-    if not program.is_basic and max_statements is not None:
+    if not program.is_basic and options.machine.max_statements is not None:
         raise click.UsageError(f"--max-statements limits a BASIC program; {what} runs as machine code "
                                "(--max-cycles limits it)")
-    if dump_python and shows:
+    if outputs.dump_python and outputs.shows():
         raise click.UsageError(f"--dump-python prints Python, not the program's output: it cannot go with "
-                               f"{shows[0]}")
+                               f"{outputs.shows()[0]}")
 
 
 @click.command("run")
 @click.argument("path", metavar="PROGRAM")
 @click.argument("errata", nargs=-1)
 @click.option("--sys", "sys_address", type=ADDRESS, help="Start address, as SYS takes it (13312 or $3400).")
-@click.option("--input", "input_text", help="What the user types; RETURN is '|' or a line break.")
+@click.option("--input", "input_text", help="What the user types; " + TYPED_INPUT)
 @click.option("--input-file", type=click.Path(dir_okay=False, allow_dash=True),
-              help="Read the typed input from a file ('-': standard input); RETURN is '|' or a line break.")
+              help="Read the typed input from a file ('-': standard input); " + TYPED_INPUT)
 @click.option("--max-cycles", type=COUNT, default=DEFAULT_RUN_CYCLES, show_default=True,
               help="Stop the run after this many cycles of C64 time (BASIC's counted as the ROM's "
               "interpreter takes them, with the machine code it calls); the default is 100 hours.")
@@ -92,13 +117,14 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
 @click.option("--raw", is_flag=True, help="Print the PETSCII bytes the program printed (not to a terminal).")
 @click.option("--trace", is_flag=True, help="Machine code: print every instruction to standard error, "
               "as the monitor shows a step (VICE's format: address, bytes, instruction, registers, cycles).")
-@click.option("--screenshot", type=click.Path(dir_okay=False), help="Write the final frame as a PNG "
-              "picture, as the VIC-II draws it (384x272, VICE's framing, palette indices).")
+@click.option("--screenshot", type=click.Path(dir_okay=False), help="Write the final frame as a picture, "
+              "as the VIC-II draws it (384x272, VICE's framing, palette indices): PNG, or the format the "
+              "name's extension asks for (.gif, .jpg...).")
 @click.option("--screenshot-every", type=COUNT, help="With --screenshot: also a picture every N statement "
               "groups (BASIC) or cycles (machine code), numbered NAME-0001.png, ...")
 @click.option("--film", "film_path", type=click.Path(dir_okay=False), help="Write every frame of the run as "
               "an animated GIF (.gif) or APNG (.png), 50 frames a second as on a PAL C64.")
-@click.option("--roms", "roms_dir", type=click.Path(file_okay=False, exists=True),
+@click.option("--roms", "roms_dir", type=click.Path(),
               help="Run the C64's own ROMs (kernal, basic, chargen) from this folder; default: "
               "C64TC_ROMS, then the ROMs of the VICE on the PATH; without them, c64tc's models.")
 @click.option("--no-roms", is_flag=True, help="Run on c64tc's models of the ROMs even where ROMs are found.")
@@ -129,7 +155,7 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
 @click.option("--monitor-commands", type=click.Path(dir_okay=False, allow_dash=True), help="Machine code, "
               "or BASIC with --break-line: run these monitor commands ('-': standard input), like VICE's "
               "-moncommands.")
-@click.option("--labels", "label_files", type=click.Path(dir_okay=False, exists=True), multiple=True,
+@click.option("--labels", "label_files", type=click.Path(), multiple=True,
               help="Labels for the monitor (c64tc asm --vice-labels or --symbols).")
 @click.option("--break-line", "break_lines", type=click.IntRange(0, 63999), multiple=True, metavar="LINE",
               help="BASIC: stop each time the run reaches this line (before its first statement; "
@@ -147,16 +173,7 @@ def _check_options(program: Program, path: str, trace: bool, max_statements: int
 @click.option("--song", type=click.IntRange(1, 256), help="A SID tune (.sid): which song to play (default: "
               "the tune's start song).")
 @reports_user_errors
-def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, input_text: str | None,
-                input_file: str | None, max_cycles: int, warp: bool, max_statements: int | None, screen: bool,
-                transcript: bool, raw: bool, trace: bool, screenshot: str | None,
-                screenshot_every: int | None, film_path: str | None, roms_dir: str | None, no_roms: bool,
-                boot: bool, stop_on_brk: bool, disk_path: str | None, no_drive: bool, write_disk: bool,
-                printer_path: str | None, dump_python: bool,
-                ascii_glyphs: bool, monitor: bool, monitor_commands: str | None,
-                label_files: tuple[str, ...], break_lines: tuple[int, ...] = (),
-                audio_path: str | None = None, sid_model: str = "8580", sample_rate: int = 44_100,
-                mute: bool = False, song: int | None = None) -> None:
+def run_command(**params: Any) -> None:
     """Run PROGRAM on the emulated C64: a BASIC program as RUN would, machine code as
     SYS would.
 
@@ -176,166 +193,196 @@ def run_command(path: str, errata: tuple[str, ...], sys_address: int | None, inp
     unmodelled ROM call; 2 cycle or statement limit; 3 input used up while the
     program waits for more.
     """
-    from toolchain.c64.machine import UntypableText
-    from toolchain.c64.run import Keyboard, Session, load_program
-    from toolchain.c64.terminal import LineTerminal, can_show_live_screen, final_screen_text
+    context = click.get_current_context()
+    given = [name for name in params
+             if context.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT]
+    run_program(RunOptions.from_params(params, given))
 
-    if input_text is not None and input_file is not None:
-        raise click.UsageError("--input and --input-file cannot go together: give the typed input once")
-    shows = [name for name, given in (("--screen", screen), ("--transcript", transcript), ("--raw", raw))
-             if given]
-    if len(shows) > 1:
-        raise click.UsageError(f"{' and '.join(shows)} cannot go together: the output is one of them")
-    if [path, *errata, input_file].count(STDIO) > 1:
-        raise click.UsageError("standard input ('-') can be read only once")
-    if audio_path == STDIO:
-        raise click.UsageError("--audio - would mix the WAV file with the program's output: name a file")
-    if raw and sys.stdout.isatty():
-        raise click.UsageError("--raw writes PETSCII bytes: redirect standard output to a file or a pipe")
-    if screenshot_every is not None and screenshot is None:
-        raise click.UsageError("--screenshot-every needs --screenshot NAME.png (the frames are numbered "
-                               "after it)")
-    if screenshot is not None and not Path(screenshot).name:
-        raise click.UsageError(f"--screenshot {screenshot!r} names no file: give NAME.png")
+
+def run_program(options: RunOptions) -> None:
+    """Run the program as ``options`` ask (c64tc run --help says how), print what they
+    ask for and exit with the run's status."""
+    from toolchain.c64.run import Session, load_program
     from toolchain.inputs import Kind, read_input
 
-    given = read_input(path)
+    _check_usage(options)
+    given = read_input(options.path)
     if given.kind.kind is Kind.SID_TUNE:
         from toolchain.cli.tune import play_tune
 
-        context = click.get_current_context()
-
-        def given_option(name: str) -> bool:
-            return context.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
-
-        # a tune plays on the SID it was made for and for three minutes, unless told
-        play_tune(given, errata, song, audio_path, sid_model if given_option("sid_model") else None,
-                  sample_rate, mute, roms_dir, no_roms, max_cycles if given_option("max_cycles") else None)
+        play_tune(given, options)
         return
-    if song is not None:
+    if options.sound.song is not None:
         raise click.UsageError(f"--song picks a song of a SID tune; {given.shown} is {given.kind.phrase}")
-    program = load_program(given, errata, sys_address)
-    _check_options(program, path, trace, max_statements, shows, dump_python)
-    basic_lines = _check_break_lines(program, break_lines, monitor, monitor_commands, label_files, boot,
-                                     [path, *errata, input_file])
-    monitored = basic_lines is not None or _check_monitor_options(
-        program, monitor, monitor_commands, label_files, trace, screenshot_every, [path, *errata, input_file])
-    if dump_python and program.is_basic:
+    program = load_program(given, options.errata, options.sys_address)
+    _check_options(program, options)
+    basic_lines = _check_break_lines(program, options)
+    monitored = basic_lines is not None or _check_monitor_options(program, options)
+    if options.outputs.dump_python and program.is_basic:
         from toolchain.basic.runner import compile_program
 
-        click.echo(compile_program(program.prg.data, line_hooks=bool(break_lines))[1].source, nl=False)
+        hooks = bool(options.monitoring.break_lines)
+        click.echo(compile_program(program.prg.data, line_hooks=hooks)[1].source, nl=False)
         return
-    if no_roms and roms_dir is not None:
-        raise click.UsageError("--roms and --no-roms cannot go together")
-    from toolchain.c64.roms import find_roms
-
-    roms = None if no_roms else find_roms(Path(roms_dir) if roms_dir else None)
     from toolchain.c64.machine import C64
 
-    machine = C64(roms=roms)
-    disk = _attach_disk(machine, path, disk_path, write_disk, program, no_drive)
-    if printer_path is not None:
+    machine = C64(roms=options.machine.find_roms())
+    disk = _attach_disk(machine, options, program)
+    if options.machine.printer_path is not None:
         from toolchain.c64.drive import Printer
 
         machine.bus.attach(Printer(machine.printer))
-    session = Session(program, machine=machine, boot=boot)
-    machine.stop_on_brk = stop_on_brk
-    stdin_is_program = STDIO in (path, *errata)
-    typed_by_hand = input_text is None and input_file is None and not stdin_is_program
-    interactive = typed_by_hand and sys.stdin is not None and sys.stdin.isatty()
-    if input_file is not None:
-        input_text = read_text(input_file)
-    # BASIC in ROM runs the program after --boot with the ROMs: 6502 code, counted in cycles
-    compiled_basic = program.is_basic and not (boot and roms is not None)
-    # the live screen, unless the monitor or a trace would write over it
-    shows_live = (interactive and can_show_live_screen(sys.stdin, sys.stdout) and not monitored
-                  and not (trace and sys.stderr.isatty()))
-    live = _live_play(session, ascii_glyphs, compiled_basic, warp) if shows_live else None
-    terminal = LineTerminal(machine) if interactive and live is None else None
-    line_source: Callable[[], str | None] | None = terminal
-    if typed_by_hand and not interactive and sys.stdin is not None and not (
-            monitored and monitor_reads_stdin(monitor, monitor_commands)
-            or basic_lines is not None and monitor_commands == STDIO):
-        line_source = typed_lines_from(sys.stdin)  # a pipe: its lines are typed
-    try:
-        keyboard = live.keyboard if live is not None else Keyboard(input_text, line_source)
-    except UntypableText as exc:
-        raise UserError.single(str(input_file or "--input"), str(exc)) from None
-    pictures = None
-    if screenshot is not None or film_path is not None:
-        # however the run ends, no frame is left without the final picture
-        pictures = Pictures(machine, screenshot, roms_dir, bool(screenshot_every), film_path)
-        click.get_current_context().call_on_close(pictures.discard)
-    every = (screenshot_every, pictures.frame) if pictures is not None and screenshot_every else None
-    if live is not None and compiled_basic:
-        every = _together(every, live.statement_tick(),
-                          lambda: session.runtime.statements if session.runtime is not None else 0)
-    run = _stopped_by_ctrl_c(session.run, machine, terminal) if live is None \
-        else _on_the_live_screen(live, session.run)
-    sound, silent = _run_sound(session, live, audio_path, sid_model, sample_rate, mute)
-    if sound is not None:
-        run = _finishing_sound(run, sound, audio_path)
-        if sound.playback is not None and compiled_basic:  # BASIC's statements are the clock's ticks
-            every = _together(every, (SOUND_STATEMENTS, sound.pump),
-                              lambda: session.runtime.statements if session.runtime is not None else 0)
-    if program.is_basic:
-        # a progress line would mix with the dialogue when the player is typing (or the monitor's)
-        progress = (progress_printer() if terminal is None and live is None and basic_lines is None
-                    else (lambda message: None))
-        basic_monitor = (_break_at_lines(session, basic_lines, break_lines, monitor_commands, terminal)
-                         if basic_lines is not None else None)
-        result = run(keyboard, max_cycles, max_statements, progress=lambda done, line: progress(
-            f"line {line}: {counted(done, 'statement group')}"), every=every)
-        progress("")
+    session = Session(program, machine=machine, boot=options.machine.boot)
+    machine.stop_on_brk = options.machine.stop_on_brk
+    run = _Run(session, options, basic_lines, monitored)
+    result, summary = run.basic() if program.is_basic else run.machine_code()
+    run.finish(result, summary)
+    if disk is not None:
+        _detach_disk(disk, options.machine.write_disk, result)
+    if options.machine.printer_path is not None:
+        write_atomic(options.machine.printer_path, result.printer)
+    if run.silent:  # the live screen could not play the sound: why, once it is gone
+        click.echo(f"c64tc: {run.silent}", err=True)
+    sys.exit(result.exit_status)
+
+
+class _Run:
+    """A program's run in its session as the options ask: the dialogue (typed input, the
+    live screen, a terminal's lines or a pipe's), pictures and sound around the run,
+    and what is printed when it ends."""
+
+    def __init__(self, session: Session, options: RunOptions, basic_lines: list[int] | None,
+                 monitored: bool) -> None:
+        from toolchain.c64.machine import UntypableText
+        from toolchain.c64.run import Keyboard
+        from toolchain.c64.terminal import LineTerminal, can_show_live_screen
+
+        self.session, self.options = session, options
+        self.basic_lines, self.monitored = basic_lines, monitored
+        machine, program, dialogue = session.machine, session.program, options.dialogue
+        stdin_is_program = STDIO in (options.path, *options.errata)
+        typed_by_hand = dialogue.input_text is None and dialogue.input_file is None and not stdin_is_program
+        interactive = typed_by_hand and sys.stdin is not None and sys.stdin.isatty()
+        input_text = dialogue.input_text if dialogue.input_file is None else read_text(dialogue.input_file)
+        # BASIC in ROM runs the program after --boot with the ROMs: 6502 code, counted in cycles
+        self.compiled_basic = program.is_basic and not (options.machine.boot and machine.roms is not None)
+        # the live screen, unless the monitor or a trace would write over it
+        shows_live = (interactive and can_show_live_screen(sys.stdin, sys.stdout) and not monitored
+                      and not (options.outputs.trace and sys.stderr.isatty()))
+        self.live = _live_play(session, options.live, self.compiled_basic) if shows_live else None
+        self.terminal = LineTerminal(machine) if interactive and self.live is None else None
+        # the progress line, unless something else writes to the terminal while the program runs
+        self.progress = RunProgress(session, self.compiled_basic, sys.stderr.isatty() and self.live is None
+                                    and not monitored and not options.outputs.trace
+                                    and (self.terminal is None or not sys.stdout.isatty()))
+        line_source: Callable[[], str | None] | None = self.progress.before(self.terminal)
+        monitoring = options.monitoring
+        if typed_by_hand and not interactive and sys.stdin is not None and not (
+                monitored and monitor_reads_stdin(monitoring)
+                or basic_lines is not None and monitoring.monitor_commands == STDIO):
+            line_source = typed_lines_from(sys.stdin)  # a pipe: its lines are typed
+        try:
+            self.keyboard = self.live.keyboard if self.live is not None else Keyboard(input_text, line_source)
+        except UntypableText as exc:
+            raise UserError.single(str(dialogue.input_file or "--input"), str(exc)) from None
+        self._prepare_run()
+
+    def _prepare_run(self) -> None:
+        """The pictures, the sound and the live screen's ticks around the session's run."""
+        session, options, live = self.session, self.options, self.live
+        outputs = options.outputs
+        self.pictures = None
+        if outputs.screenshot is not None or outputs.film_path is not None:
+            # however the run ends, no frame is left without the final picture
+            self.pictures = Pictures(session.machine, outputs, options.machine.roms_dir)
+            click.get_current_context().call_on_close(self.pictures.discard)
+        every = ((outputs.screenshot_every, self.pictures.frame)
+                 if self.pictures is not None and outputs.screenshot_every else None)
+        statements = _statements_run(session)
+        if live is not None and self.compiled_basic:
+            every = _together(every, live.statement_tick(), statements)
+        self.run = _stopped_by_ctrl_c(session.run, session.machine, self.terminal, self.progress) \
+            if live is None \
+            else _on_the_live_screen(live, session.run)
+        self.sound, self.silent = _run_sound(session, live, options.sound)
+        if self.sound is not None:
+            self.run = _finishing_sound(self.run, self.sound, options.sound.audio_path)
+            if self.sound.playback is not None and self.compiled_basic:  # BASIC's statements are the ticks
+                every = _together(every, (SOUND_STATEMENTS, self.sound.pump), statements)
+        self.every = every
+
+    def basic(self) -> tuple[RunResult, str]:
+        """Run the BASIC program; how it ended, and the summary to say."""
+        program, limits = self.session.program, self.options.machine
+        lines = self.basic_lines
+        basic_monitor = (None if lines is None else
+                         break_at_lines(self.session, lines, self.options.monitoring, self.terminal))
+        with self.progress:
+            result = self.run(self.keyboard, limits.max_cycles, limits.max_statements,
+                              progress=self.progress.basic, every=self.every)
         if basic_monitor is not None and basic_monitor.quit_line is not None:
             result.message = f"quit in the monitor at line {basic_monitor.quit_line}"
-        if not compiled_basic:  # BASIC in ROM ran it: 6502 cycles, no statement groups
+        if not self.compiled_basic:  # BASIC in ROM ran it: 6502 cycles, no statement groups
             summary = f"{result.message}: {result.cycles:,} cycles ({result.seconds:.2f} s on a PAL C64)"
         else:
             summary = (f"{result.message}: {counted(result.statements, 'statement group')} in "
                        f"{result.wall_seconds:.2f} s, {counted(result.cycles, 'cycle')} "
                        f"({pal_time(result.seconds)} on a PAL C64)")
-        typed = program.where_typed(result.line) if result.stop is Stop.ERROR else None
+        typed = program.where_typed(result.line) if result.stop in (Stop.ERROR, Stop.ROM_CALL) else None
         if typed is not None:  # where to fix it, for the editor
             summary = f"{typed.path}:{typed.source_line}:1: error: {summary}"
-    else:
-        tracer = _tracer(machine) if trace else None
-        if monitored:
-            result = run_monitor(session, keyboard, max_cycles, monitor_commands, label_files, terminal)
+        elif result.stop is Stop.ROM_CALL:  # a user's error, said in the place form
+            summary = f"{program.name}: error: {summary}"
+        return result, summary
+
+    def machine_code(self) -> tuple[RunResult, str]:
+        """Run the machine code (under the monitor with --monitor); how it ended, and the
+        summary to say."""
+        session, max_cycles = self.session, self.options.machine.max_cycles
+        if self.monitored:
+            result = run_monitor(session, self.keyboard, max_cycles, self.options.monitoring, self.terminal)
         else:
-            result = run(keyboard, max_cycles, trace=tracer, every=every)
+            tracer = _tracer(session.machine) if self.options.outputs.trace else None
+            with self.progress:
+                result = self.run(self.keyboard, max_cycles, trace=tracer, every=self.every)
+        session.ready_after_return(result)  # BASIC's READY. after the SYS, as on the C64's screen
         summary = (f"{result.message}: {counted(result.instructions, 'instruction')}, "
                    f"{counted(result.cycles, 'cycle')} ({result.seconds:.2f} s on a PAL C64)")
-    if sound is not None:
-        seconds = sound.finish(audio_path)
-        if audio_path is not None:
-            click.echo(f"{audio_path}: {seconds:.2f} s of sound (SID {sid_model}, reSIDfp, {sample_rate} Hz)",
-                       err=True)
-    if pictures is not None:
-        pictures.final()
-    if dump_python:
-        click.echo(machine.cpu.translated_source(), nl=False)
-    elif screen:
-        click.echo(machine.screen.text(), nl=False)
-    elif raw:
-        write_stdout(bytes(machine.output_log), "PETSCII output")
-    elif live is not None and not transcript:
-        click.echo(final_screen_text(machine), nl=False)  # the live screen is gone: what it showed last
-    elif terminal is None:
-        click.echo(machine.screen.transcript(), nl=False)
-    else:
-        terminal.flush()  # what the program printed after the last answer
-        click.echo()
-    if roms is not None:
-        summary += f" (the C64's ROMs, from {roms.origin})"
-    click.echo(summary, err=True)
-    if disk is not None:
-        _detach_disk(disk, write_disk, result)
-    if printer_path is not None:
-        write_atomic(printer_path, result.printer)
-    if silent:  # the live screen could not play the sound: why, once it is gone
-        click.echo(f"c64tc: {silent}", err=True)
-    sys.exit(result.exit_status)
+        if result.stop is Stop.ROM_CALL:  # a user's error, said in the place form
+            summary = f"{session.program.name}: error: {summary}"
+        return result, summary
+
+    def finish(self, result: RunResult, summary: str) -> None:
+        """The sound and the pictures written, the screen printed as asked, the summary said."""
+        from toolchain.c64.terminal import final_screen_text
+
+        machine, outputs, asked = self.session.machine, self.options.outputs, self.options.sound
+        if self.sound is not None:
+            seconds = self.sound.finish(asked.audio_path)
+            say_recorded(asked.audio_path, seconds, asked.sid_model, asked.sample_rate)
+        if self.pictures is not None:
+            self.pictures.final(result.stop)
+        if outputs.dump_python:
+            click.echo(machine.cpu.translated_source(), nl=False)
+        elif outputs.screen:
+            click.echo(machine.screen.text(), nl=False)
+        elif outputs.raw:
+            write_stdout(bytes(machine.output_log), "PETSCII output")
+        elif self.live is not None and not outputs.transcript:
+            click.echo(final_screen_text(machine), nl=False)  # the live screen is gone: what it showed last
+        elif self.terminal is None:
+            click.echo(machine.screen.transcript(), nl=False)
+        else:
+            self.terminal.flush()  # what the program printed after the last answer
+            click.echo()
+        if machine.roms is not None:
+            summary += f" (the C64's ROMs, from {machine.roms.origin})"
+        click.echo(summary, err=True)
+
+
+def _statements_run(session: Session) -> Callable[[], int]:
+    """The statement groups the session's compiled BASIC program has run so far."""
+    return lambda: session.runtime.statements if session.runtime is not None else 0
 
 
 def _tracer(machine: Any) -> Callable[[Any], None]:
@@ -373,21 +420,24 @@ def _on_the_live_screen(live: Any, run: Callable[..., Any]) -> Callable[..., Any
     return run_live
 
 
-def _stopped_by_ctrl_c(run: Callable[..., Any], machine: Any, terminal: Any) -> Callable[..., Any]:
+def _stopped_by_ctrl_c(run: Callable[..., Any], machine: Any, terminal: Any,
+                       progress: RunProgress) -> Callable[..., Any]:
     """``run``, where Ctrl-C ends c64tc with status 130 (as a shell counts SIGINT) after
     printing what the program had printed so far (the transcript, as a finished run
-    prints it), so a long run stopped by hand still shows where it was."""
+    prints it) and how far it got, so a long run stopped by hand still shows where it
+    was."""
 
     def run_until_ctrl_c(*arguments: Any, **options: Any) -> Any:
         try:
             return run(*arguments, **options)
         except KeyboardInterrupt:
+            progress.clear()
             if terminal is None:
                 click.echo(machine.screen.transcript(), nl=False)
             else:
                 terminal.flush()
                 click.echo()
-            click.echo("stopped by Ctrl-C", err=True)
+            click.echo(f"stopped by Ctrl-C at {progress.where()}", err=True)
             sys.exit(130)
 
     return run_until_ctrl_c
@@ -396,25 +446,23 @@ def _stopped_by_ctrl_c(run: Callable[..., Any], machine: Any, terminal: Any) -> 
 SOUND_STATEMENTS = 8  # the live sound is rendered every so many BASIC statement groups (8 ms)
 
 
-def _run_sound(session: Any, live: Any, audio_path: str | None, sid_model: str, sample_rate: int,
-               mute: bool) -> tuple[Any, str]:
+def _run_sound(session: Session, live: Any, options: SoundOptions) -> tuple[Any, str]:
     """The run's sound, when one is asked for: --audio records it, the live screen plays
     it (unless --mute); and why the live screen is silent ('' when it is not)."""
     from toolchain.sound import SoundUnavailable, open_playback
     from toolchain.sound.output import RunSound
 
-    play = live is not None and not mute
+    audio_path, sample_rate = options.audio_path, options.sample_rate
+    play = live is not None and not options.mute
     if audio_path is None and not play:
         return None, ""  # no sound asked: the SID only stores its registers
     playback, silent = open_playback(sample_rate) if play else (None, "")
     if audio_path is None and playback is None:
         return None, silent
     try:
-        sound = RunSound(session.machine, session.clock, sid_model, sample_rate,
+        sound = RunSound(session.machine, session.clock, options.sid_model, sample_rate,
                          record=audio_path is not None, playback=playback)
     except SoundUnavailable as exc:
-        if playback is not None:
-            playback.close(drain=False)
         if audio_path is not None:
             raise UserError.single(audio_path, str(exc)) from None
         return None, f"no sound: {exc}"
@@ -434,16 +482,16 @@ def _finishing_sound(run: Callable[..., Any], sound: Any, audio_path: str | None
     return run_with_sound
 
 
-def _live_play(session: Any, ascii_glyphs: bool, compiled_basic: bool, warp: bool = False) -> Any:
+def _live_play(session: Session, options: LiveOptions, compiled_basic: bool) -> Any:
     """The live screen for ``session``'s program: its status line counts statement
     groups (BASIC) or cycles (machine code), and its pace follows the C64's clock."""
     from toolchain.c64.terminal import LivePlay
 
     program, machine = session.program, session.machine
     name = Path(program.name).name
+    ascii_glyphs, warp = options.ascii_glyphs, options.warp
     if compiled_basic:
-        def statements() -> int:
-            return session.runtime.statements if session.runtime is not None else 0
+        statements = _statements_run(session)
 
         def basic_cycles() -> int:  # the runner's clock (the cost model's, toolchain/basic/runner/costs.py)
             runtime = session.runtime
@@ -478,12 +526,11 @@ def _together(first: Every | None, second: Every | None, done: Callable[[], int]
     return math.gcd(first[0], second[0]), call
 
 
-def _check_monitor_options(program: Program, monitor: bool, commands: str | None,
-                           label_files: tuple[str, ...], trace: bool, screenshot_every: int | None,
-                           inputs: list[str | None]) -> bool:
+def _check_monitor_options(program: Program, options: RunOptions) -> bool:
     """Whether the run is under the monitor; options that do not go with it say so."""
-    monitored = monitor or commands is not None
-    if label_files and not monitored:
+    commands = options.monitoring.monitor_commands
+    monitored = options.monitoring.monitor or commands is not None
+    if options.monitoring.label_files and not monitored:
         raise click.UsageError("--labels names addresses for the monitor: give --monitor or "
                                "--monitor-commands")
     if not monitored:
@@ -492,37 +539,42 @@ def _check_monitor_options(program: Program, monitor: bool, commands: str | None
         raise click.UsageError(f"the monitor follows machine code; {program.name} is a BASIC program (give "
                                "--sys ADDRESS for machine code it holds, or --break-line LINE to stop the "
                                "program at a line)")
-    for option, given in (("--trace", trace), ("--screenshot-every", screenshot_every is not None)):
+    outputs = options.outputs
+    for option, given in (("--trace", outputs.trace),
+                          ("--screenshot-every", outputs.screenshot_every is not None)):
         if given:
             raise click.UsageError(f"{option} cannot go with the monitor (its z and n show each instruction)")
-    if commands == STDIO and STDIO in inputs:
-        raise click.UsageError("standard input ('-') can be read only once")
+    _check_stdin_once(commands, options)
     return True
 
 
-def _check_break_lines(program: Program, break_lines: tuple[int, ...], monitor: bool, commands: str | None,
-                       label_files: tuple[str, ...], boot: bool,
-                       inputs: list[str | None]) -> list[int] | None:
+def _check_stdin_once(commands: str | None, options: RunOptions) -> None:
+    if commands == STDIO and STDIO in options.inputs():
+        raise click.UsageError("standard input ('-') can be read only once")
+
+
+def _check_break_lines(program: Program, options: RunOptions) -> list[int] | None:
     """With --break-line: the program's line numbers (every break line is one of them);
     options that do not go with it say so.  None without --break-line."""
+    monitoring = options.monitoring
+    commands, break_lines = monitoring.monitor_commands, monitoring.break_lines
     if not break_lines:
-        if program.is_basic and commands is not None and not monitor:
+        if program.is_basic and commands is not None and not monitoring.monitor:
             raise click.UsageError("--monitor-commands with a BASIC program gives the commands for its break "
                                    "lines: give --break-line LINE")
         return None
     if not program.is_basic:
         raise click.UsageError(f"--break-line stops a BASIC program at a line; {program.name} runs as "
                                "machine code (--monitor stops it at an address: break ADDRESS)")
-    if monitor:
+    if monitoring.monitor:
         raise click.UsageError("--monitor follows machine code; with --break-line the BASIC program stops at "
                                "its lines by itself")
-    if label_files:
+    if monitoring.label_files:
         raise click.UsageError("--labels names addresses for the machine-code monitor, not BASIC lines")
-    if boot:
+    if options.machine.boot:
         raise click.UsageError("--break-line stops c64tc's BASIC runner; with --boot the program runs as "
                                "the C64 starts it (leave out --boot)")
-    if commands == STDIO and STDIO in inputs:
-        raise click.UsageError("standard input ('-') can be read only once")
+    _check_stdin_once(commands, options)
     from toolchain.basic.detokenizer import split_program
     from toolchain.c64.memory import BASIC_PROGRAM_START
     from toolchain.monitor.basic import lines_error
@@ -535,54 +587,7 @@ def _check_break_lines(program: Program, break_lines: tuple[int, ...], monitor: 
     return lines
 
 
-def _break_at_lines(session: Any, lines: list[int], break_lines: tuple[int, ...], commands: str | None,
-                    terminal: Any) -> Any:
-    """The session's BASIC program compiled with line hooks, stopping at ``break_lines``:
-    the commands of ``commands`` (a file, '-' standard input), then, on a terminal,
-    typed ones; with none left, the program runs to its end without stopping."""
-    from toolchain.cli.monitor import _output_shower
-    from toolchain.monitor.basic import BasicMonitor, BreakRuntime, CommandError, parse_command, parse_script
-
-    script = parse_script(commands, read_text(commands), lines) if commands is not None else []
-    interactive = sys.stdin is not None and sys.stdin.isatty() and commands != STDIO
-    position = 0
-
-    def next_command(prompt: str) -> Any:
-        nonlocal position
-        if position < len(script):
-            text, command = script[position]
-            position += 1
-            click.echo(prompt + text)  # echoed as if typed, so that the output reads as a session
-            return text, command
-        while interactive:
-            try:
-                typed = input(prompt)
-            except EOFError:
-                click.echo()
-                return None
-            except KeyboardInterrupt:
-                click.echo()
-                continue
-            try:
-                typed_command = parse_command(typed, lines)
-            except CommandError as exc:
-                click.echo(f"error: {exc.message}", err=True)
-                continue
-            if typed_command is not None:
-                return typed, typed_command
-        return None
-
-    show_output = _output_shower(terminal) if terminal is not None and interactive else None
-    basic_monitor = BasicMonitor(lines, break_lines, next_command, lambda text: click.echo(text, nl=False),
-                                 show_output)
-    session.runtime = BreakRuntime(session.program.prg.data, session.machine, basic_monitor)
-    if interactive:  # Ctrl-C stops the program at the next line start
-        signal.signal(signal.SIGINT, lambda number, frame: basic_monitor.interrupt())
-    return basic_monitor
-
-
-def _attach_disk(machine: Any, path: str, disk_path: str | None, write_disk: bool,
-                 program: Program, no_drive: bool = False) -> Any:
+def _attach_disk(machine: Any, options: RunOptions, program: Program) -> Any:
     """The disk in drive 8: --disk IMAGE, or the image PROGRAM (IMAGE:NAME) comes from,
     which the program is then LOADed from first, as VICE's autostart does; with
     --no-drive, no drive at all."""
@@ -591,7 +596,8 @@ def _attach_disk(machine: Any, path: str, disk_path: str | None, write_disk: boo
     from toolchain.disk import parse_image_reference
     from toolchain.disk.tape import is_tape
 
-    reference = parse_image_reference(path)
+    disk_path, write_disk = options.machine.disk_path, options.machine.write_disk
+    reference = parse_image_reference(options.path)
     if reference is not None and is_tape(reference.image):
         reference = None  # a program from a T64 tape: loaded as a file, no disk in the drive
     if reference is not None and disk_path is not None and \
@@ -599,7 +605,7 @@ def _attach_disk(machine: Any, path: str, disk_path: str | None, write_disk: boo
         raise click.UsageError(f"PROGRAM comes from {reference.image}, --disk puts {disk_path} in drive 8: "
                                "the drive holds one disk (leave --disk out, or give the program as a file)")
     image = Path(disk_path) if disk_path is not None else reference.image if reference is not None else None
-    if no_drive:
+    if options.machine.no_drive:
         if image is not None:
             given = "--disk" if disk_path is not None else "PROGRAM given as IMAGE:NAME"
             raise click.UsageError(f"--no-drive takes drive 8 away: {given} needs it to hold the disk")
@@ -644,6 +650,27 @@ def _detach_disk(disk: Any, write_disk: bool, result: Any) -> None:
                    "back)", err=True)
 
 
+BLINK_SWITCH, BLINK_COUNT, BLINK_ON = 0xCC, 0xCD, 0xCF  # BLNSW, BLNCT, BLNON: see toolchain/c64/editor.py
+# the stops after which the C64's editor waits for a typed line, its cursor blinking
+WAITS_FOR_A_LINE = frozenset({Stop.END, Stop.RETURNED, Stop.READY, Stop.BREAK, Stop.ERROR,
+                              Stop.INPUT_EXHAUSTED})
+
+
+@contextlib.contextmanager
+def _cursor_flashed(machine: Any) -> Iterator[None]:
+    """The machine's memory as the IRQ's next cursor flash leaves it ($EA34-$EA60, the
+    editor's ``blink``: the character under the cursor reversed in the cursor colour),
+    for a picture; put back afterwards (the run's screen text stays the program's)."""
+    memory = machine.memory
+    saved = bytes(memory)
+    try:
+        memory[BLINK_SWITCH], memory[BLINK_COUNT] = 0, 1  # the editor waits; this jiffy blinks
+        machine.editor.blink()
+        yield
+    finally:
+        memory[:] = saved
+
+
 class Pictures:
     """--screenshot: the final frame as a PNG, with --screenshot-every numbered frames
     beside it (NAME-0001.png, ...); --film: every frame, as an animated GIF or APNG.
@@ -651,13 +678,14 @@ class Pictures:
     final picture is written with them.  Drawn by the VIC-II renderer from the chip's
     write log (nothing is logged or drawn for a run without pictures)."""
 
-    def __init__(self, machine: Any, path: str | None, roms_dir: str | None, numbered: bool = False,
-                 film: str | None = None) -> None:
+    def __init__(self, machine: Any, options: OutputOptions, roms_dir: str | None) -> None:
         from toolchain.c64.roms import find_chargen
         from toolchain.c64.video import FrameRecorder
+        from toolchain.display.picture_files import picture_format
         from toolchain.display.png import FILM_FORMATS, Film, character_rom_of
         from toolchain.fileio import FileSet, output_target
 
+        path, numbered, film = options.screenshot, bool(options.screenshot_every), options.film_path
         if film is not None and Path(film).suffix.lower() not in FILM_FORMATS:
             raise click.UsageError(f"--film {film}: a film is a .gif or .png (APNG) file")
         self.machine = machine
@@ -666,6 +694,7 @@ class Pictures:
         if self.path is not None:
             for name in (self.path, self._numbered(1)) if numbered else (self.path,):
                 output_target(name)
+            picture_format(self.path)
         if film is not None:
             output_target(film)
         if machine.roms is not None:
@@ -684,20 +713,31 @@ class Pictures:
         assert self.path is not None
         return self.path.with_name(f"{self.path.stem}-{frame:04d}{self.path.suffix or '.png'}")
 
-    def _stage(self, path: Path) -> None:
+    def _stage(self, path: Path, cursor_shown: bool = False) -> None:
+        from toolchain.display.picture_files import picture_file
         from toolchain.display.png import frame_png
 
-        self.files.stage(path, frame_png(self.recorder.picture()))
+        if cursor_shown:
+            with _cursor_flashed(self.machine):
+                picture = self.recorder.picture()
+        else:
+            picture = self.recorder.picture()
+        self.files.stage(path, picture_file(path, frame_png(picture)))
 
     def frame(self) -> None:
         self.frames += 1
         self._stage(self._numbered(self.frames))
 
-    def final(self) -> None:
+    def final(self, stop: Stop | None = None) -> None:
+        """The final picture (and the film).  A run that ends with the editor waiting
+        for a line (READY. after the program, BREAK, an error, INPUT with the typed input
+        used up) shows the cursor as VICE's screenshot does then: printing READY. left
+        the blink countdown BLNCT ($CD) at 2 ($EA13), so the IRQ shows the cursor
+        reversed two jiffies later and keeps it 20 (measured: tests/data/cursor-blink)."""
         from toolchain.display.png import FILM_FORMATS
 
         if self.path is not None:
-            self._stage(self.path)
+            self._stage(self.path, stop in WAITS_FOR_A_LINE and self._cursor_can_blink())
         if self.film is not None and self.film_path is not None:
             if not len(self.film):  # the run ended within its first frame: the picture so far
                 self.film.add(self.recorder.picture())
@@ -705,6 +745,14 @@ class Pictures:
             self.files.stage(self.film_path, self.film.encode(kind))
         self.files.commit()
         self.recorder.detach()
+
+    def _cursor_can_blink(self) -> bool:
+        """The editor's cursor is on the screen the VIC-II shows and not already
+        reversed by the blink (BLNON, $CF)."""
+        from toolchain.c64.memory import SCREEN_PAGE, visible_screen
+
+        memory = self.machine.memory
+        return memory[SCREEN_PAGE] << 8 == visible_screen(memory) and not memory[BLINK_ON] & 1
 
     def discard(self) -> None:
         """The frames of a run that did not get to its final picture: removed."""
@@ -753,7 +801,7 @@ def verify_command(name: str, prg_file: str | None, sample: int | None, jobs: in
     consistent codes) and Knuth's minimax compared over all 1296 codes.
     """
     from toolchain.inputs import PRG_KINDS, read_program
-    from toolchain.verify import VERIFIERS, guess_statistics, verify_program
+    from toolchain.verify import VERIFIERS, NotTheProgram, guess_statistics, verify_program
     from toolchain.verify.superhirn import secrets_sample
 
     verifier = VERIFIERS[name]
@@ -768,6 +816,8 @@ def verify_command(name: str, prg_file: str | None, sample: int | None, jobs: in
     progress = ProgressBar("games")
     try:
         verification = verify_program(name, prg, secrets_sample(sample) if sample else None, progress, jobs)
+    except NotTheProgram as exc:
+        raise UserError.single(prg_file, str(exc)) from None
     finally:
         progress.close()
     click.echo(guess_statistics(verification), nl=False)

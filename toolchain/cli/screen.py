@@ -8,11 +8,11 @@ from pathlib import Path
 import click
 
 from toolchain.cli.common import reports_user_errors
-from toolchain.diagnostics import UserError
+from toolchain.diagnostics import UserError, counted
 from toolchain.fileio import read_bytes, write_atomic
 
 COLOUR = click.IntRange(0, 15)
-EXISTING = click.Path(exists=True, dir_okay=False, path_type=Path)
+EXISTING = click.Path(path_type=Path)  # read by read_bytes: a missing one is "cannot read", status 1
 RAM_SIZE = 0x10000
 REGISTERS = 0xD000
 
@@ -27,13 +27,13 @@ def memory_from_dumps(paths: tuple[Path, ...]) -> bytearray:
             ram[:] = data
             continue
         if len(data) < 3:
-            raise UserError.single(str(path), f"{len(data)} bytes is not a memory dump: expected a PRG (its "
-                                   f"load address first) or the whole {RAM_SIZE:,} bytes")
+            raise UserError.single(str(path), f"{counted(len(data), 'byte')} is not a memory dump: expected "
+                                   f"a PRG (its load address first) or the whole {RAM_SIZE:,} bytes")
         start = data[0] | data[1] << 8
         payload = data[2:]
         if start + len(payload) > RAM_SIZE:
-            raise UserError.single(str(path), f"a PRG at ${start:04X} of {len(payload)} bytes goes past "
-                                   "$FFFF")
+            raise UserError.single(str(path), f"a PRG at ${start:04X} of {counted(len(payload), 'byte')} "
+                                   "goes past $FFFF")
         ram[start : start + len(payload)] = payload
     return ram
 
@@ -44,8 +44,8 @@ def registers_from_dump(path: Path) -> bytes:
     if len(data) in (47 + 2, 64 + 2) and data[0] | data[1] << 8 == REGISTERS:
         data = data[2:]
     if len(data) not in (47, 64):
-        raise UserError.single(str(path), f"{len(data)} bytes is not a dump of the VIC-II's registers: "
-                               "expected 47 ($D000-$D02E) or 64, raw or as a PRG loaded at $D000")
+        raise UserError.single(str(path), f"{counted(len(data), 'byte')} is not a dump of the VIC-II's "
+                               "registers: expected 47 ($D000-$D02E) or 64, raw or as a PRG loaded at $D000")
     return data + bytes(64 - len(data))
 
 
@@ -63,7 +63,8 @@ def registers_from_dump(path: Path) -> bytes:
 @click.option("--bank", type=click.IntRange(0, 3), default=0, show_default=True,
               help="The VIC-II's 16 KiB bank (CIA 2's $DD00 bits 0-1: 3 - bank) for --memory.")
 @click.option("--format", "output_format", type=click.Choice(["png", "txt", "ansi"]),
-              help="Output format (default: png for an -o name ending in .png, else txt).")
+              help="Output format (default: png, a picture, for an -o name with a picture's extension, "
+              ".png, .gif, .jpg..., in the format it names; else txt).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
               help="Output file (default: standard output; a PNG needs a file or '-').")
 @click.option("--lowercase", is_flag=True, help="The lower/upper case character set ($D018 bit 1).")
@@ -121,7 +122,7 @@ def screen_command(screen_file: Path | None, colours_file: Path | None, memory_f
         image = ScreenImage(bytes(ram[screen_address : screen_address + CELLS]), colour_ram,
                             registers[0x20] & 15, registers[0x21] & 15, bool(registers[0x18] & 0x02))
     if output_format is None:
-        output_format = "png" if output is not None and output.suffix.lower() == ".png" else "txt"
+        output_format = "png" if output is not None and _names_a_picture(output) else "txt"
     data: bytes
     if output_format == "png":
         from toolchain.c64.chips.vic_render import VideoMemory
@@ -130,15 +131,18 @@ def screen_command(screen_file: Path | None, colours_file: Path | None, memory_f
 
         if output is None:
             raise click.UsageError("a PNG goes to a file: give -o FILE.png (or -o - for standard output)")
+        from toolchain.display.picture_files import picture_file, picture_format
+
+        kind = picture_format(output)
         found = find_chargen(roms)
         chargen = found[0] if found else None
         if whole_frame:
             memory = VideoMemory.of(ram, bank, character_rom_of(chargen), image.colours + bytes(24))
-            data = frame_png(frame_of(registers, memory))
+            data = picture_file(output, frame_png(frame_of(registers, memory)))
         else:
-            data = png_bytes(image, chargen)
+            data = picture_file(output, png_bytes(image, chargen))
         shapes = f"character ROM {found[1]}" if found else "UNSCII font (no character ROM found: --roms DIR)"
-        click.echo(f"{output}: 384x272 PNG, {shapes}", err=True)
+        click.echo(f"{output}: 384x272 {kind}, {shapes}", err=True)
     elif output_format == "txt":
         glyph = ascii_for if plain else text_for
         rows = [strip_row("".join(glyph(code, image.lowercase) for code in image.row_codes(row)))
@@ -152,3 +156,11 @@ def screen_command(screen_file: Path | None, colours_file: Path | None, memory_f
         sys.stdout.flush()
     else:
         write_atomic(output, data)
+
+
+def _names_a_picture(path: Path) -> bool:
+    """Whether ``path`` ends in an extension of a picture format Pillow writes."""
+    from PIL import Image
+
+    format_name = Image.registered_extensions().get(path.suffix.lower())
+    return format_name is not None and format_name in Image.SAVE

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import click
@@ -15,26 +14,28 @@ from toolchain.diagnostics import UserError
 if TYPE_CHECKING:
     from toolchain.c64.machine import C64
     from toolchain.c64.outcome import RunResult
+    from toolchain.cli.run_options import RunOptions
     from toolchain.inputs import InputFile
     from toolchain.sound.psid import SidTune
 
 TUNE_SECONDS = 180  # how long a tune plays unless --max-cycles says
 
 
-def play_tune(given: InputFile, errata: Sequence[str], song: int | None, audio_path: str | None,
-              sid_model: str | None, sample_rate: int, mute: bool, roms_dir: str | None, no_roms: bool,
-              max_cycles: int | None) -> None:
+def play_tune(given: InputFile, options: RunOptions) -> None:
     """Play ``given`` (a SID tune): through the audio device when c64tc runs on a
-    terminal (unless --mute), into ``audio_path`` with --audio; for ``max_cycles`` of
-    the C64's time (default three minutes), or until Ctrl-C.  ``sid_model`` None: the
+    terminal (unless --mute), into a file with --audio; for --max-cycles of the C64's
+    time (default three minutes), or until Ctrl-C; on --sid-model's SID, by default the
     model the tune was made for (the 8580 when it does not say)."""
     from toolchain.c64.machine import C64
-    from toolchain.c64.roms import find_roms
     from toolchain.sound import SoundUnavailable, open_playback
     from toolchain.sound.output import RunSound
     from toolchain.sound.psid import parse_tune
 
-    if errata:
+    asked = options.sound
+    song, audio_path, sample_rate, mute = asked.song, asked.audio_path, asked.sample_rate, asked.mute
+    sid_model = asked.sid_model if "sid_model" in options.given else None
+    max_cycles = options.machine.max_cycles if "max_cycles" in options.given else None
+    if options.errata:
         raise click.UsageError(f"errata are merged over a BASIC listing; {given.shown} is a SID tune")
     tune = parse_tune(given.data, given.name)
     if song is not None and song > tune.songs:
@@ -42,9 +43,7 @@ def play_tune(given: InputFile, errata: Sequence[str], song: int | None, audio_p
         raise click.UsageError(f"--song {song}: the tune has {tune.songs} song{plural}")
     song = song or tune.start_song
     model = sid_model or (tune.sid_model if tune.sid_model in ("6581", "8580") else "8580")
-    if no_roms and roms_dir is not None:
-        raise click.UsageError("--roms and --no-roms cannot go together")
-    roms = None if no_roms else find_roms(Path(roms_dir) if roms_dir else None)
+    roms = options.machine.find_roms()
     play = not mute and sys.stdout.isatty()
     playback, silent = open_playback(sample_rate) if play else (None, "")
     if audio_path is None and playback is None:
@@ -59,8 +58,6 @@ def play_tune(given: InputFile, errata: Sequence[str], song: int | None, audio_p
         sound = RunSound(machine, clock, model, sample_rate,
                          record=audio_path is not None, playback=playback)
     except SoundUnavailable as exc:
-        if playback is not None:
-            playback.close(drain=False)
         raise UserError.single(given.name, str(exc)) from None
     if playback is not None:
         click.echo(f"playing for {cycles / PAL_CLOCK_HZ:.1f} s: Ctrl-C stops", err=True)
@@ -68,18 +65,19 @@ def play_tune(given: InputFile, errata: Sequence[str], song: int | None, audio_p
         result = run(cycles)
     except KeyboardInterrupt:
         seconds = sound.finish(audio_path, interrupted=True)
-        _recorded(audio_path, seconds, model, sample_rate)
+        say_recorded(audio_path, seconds, model, sample_rate)
         click.echo(f"stopped by Ctrl-C after {seconds:.2f} s", err=True)
         sys.exit(130)
     seconds = sound.finish(audio_path)
-    _recorded(audio_path, seconds, model, sample_rate)
+    say_recorded(audio_path, seconds, model, sample_rate)
     if result.stop not in (Stop.CYCLE_LIMIT, Stop.STATEMENT_LIMIT, Stop.END, Stop.READY, Stop.RETURNED):
         raise UserError.single(given.name, f"the tune stopped after {seconds:.2f} s: {result.message}")
     if silent:
         click.echo(f"c64tc: {silent}", err=True)
 
 
-def _recorded(audio_path: str | None, seconds: float, model: str, rate: int) -> None:
+def say_recorded(audio_path: str | None, seconds: float, model: str, rate: int) -> None:
+    """What --audio wrote (nothing without --audio)."""
     if audio_path is not None:
         click.echo(f"{audio_path}: {seconds:.2f} s of sound (SID {model}, reSIDfp, {rate} Hz)", err=True)
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from toolchain.cli.common import ADDRESS, COUNT, reports_user_errors
+from toolchain.cli.common import ADDRESS, COUNT, TYPED_INPUT, reports_user_errors
 from toolchain.diagnostics import UserError
 from toolchain.fileio import read_text
 
@@ -32,9 +32,9 @@ def resolve_target(argument: str, program: str | None, sys_address: int | None, 
     if kind is Kind.DISK_IMAGE and not given.is_stdin:
         image = Path(argument)
         if program is None:  # the first program, as LOAD"*",8 would
-            if image.suffix.lower() == ".d64":
-                return vice.target_for(image, None, sys_address)
             names = [entry.name for entry in d64.directory(image).files if entry.file_type == "PRG"]
+            if image.suffix.lower() == ".d64" and not (names and _is_listing_text(argument, names[0])):
+                return vice.target_for(image, None, sys_address)
             if not names:
                 raise UserError.single(argument, "the disk holds no PRG file to start")
             program = names[0]
@@ -44,14 +44,25 @@ def resolve_target(argument: str, program: str | None, sys_address: int | None, 
         raise click.UsageError(f"--program picks a program on a disk image; {given.shown} {what}")
     if given.image is not None and given.file_type != "PRG":
         raise wrong_kind(given, "a program (a PRG file)", "vice")
-    if given.image is not None and given.image.suffix.lower() == ".d64":
+    listing_on_disk = given.image is not None and given.kind.kind is Kind.BASIC_LISTING
+    if given.image is not None and given.image.suffix.lower() == ".d64" and not listing_on_disk:
         return vice.target_for(given.image, given.title, sys_address)
     loaded = read_program(given, "vice", _WANTED, PRG_KINDS | {Kind.BASIC_LISTING})
+    if listing_on_disk:  # an older `d64 add` stored the text: VICE's LOAD would read it as garbage
+        click.echo(f"{given.shown}: a BASIC listing stored as text in a PRG file; VICE gets it tokenized, "
+                   "as `c64tc tok` does (`c64tc d64 add --replace` stores it so on the disk)", err=True)
     if given.image is None and not given.is_stdin and loaded.kind is not Kind.BASIC_LISTING:
         return vice.target_for(Path(argument), None, sys_address)  # VICE loads the file itself
     written = folder / f"{given.stem[:16]}.prg"
     written.write_bytes(loaded.prg.to_bytes())
     return vice.target_for(written, None, sys_address)
+
+
+def _is_listing_text(image: str, name: str) -> bool:
+    """Whether the disk's program ``name`` is a BASIC listing's text, not a program."""
+    from toolchain.inputs import Kind, read_input
+
+    return read_input(f'{image}:"{name}"').kind.kind is Kind.BASIC_LISTING
 
 
 @click.command("vice")
@@ -60,20 +71,20 @@ def resolve_target(argument: str, program: str | None, sys_address: int | None, 
 @click.option("--sys", "sys_address", type=ADDRESS, help="Start address of machine code (default: where "
               "it loads).")
 @click.option("--warp", is_flag=True, help="Start in warp mode.")
-@click.option("--labels", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+@click.option("--labels", type=click.Path(path_type=Path),
               help="VICE label file (c64tc asm --vice-labels) for the monitor.")
 @click.option("--emulator", help=f"Path of x64sc (default: ${'C64TC_VICE'}, then the PATH).")
 @click.option("--check", is_flag=True, help="Run headless and compare the final screen.")
-@click.option("--input", "input_text", default="", help="Keys to type; RETURN is '|' or a line break.")
+@click.option("--input", "input_text", default="", help="Keys to type; " + TYPED_INPUT)
 @click.option("--max-cycles", type=COUNT, default=20_000_000, show_default=True,
               help="With --check: stop after this many cycles.")
 @click.option("--expect", multiple=True, help="With --check: text that must be on the final screen "
               "(several: in this order).")
-@click.option("--expect-screen", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+@click.option("--expect-screen", type=click.Path(path_type=Path),
               help="With --check: the whole expected screen, as text.")
 @click.option("--screenshot", type=click.Path(dir_okay=False, path_type=Path),
-              help="With --check: save VICE's picture of the final screen as a PNG (384x272, Pepto "
-              "palette).")
+              help="With --check: save VICE's picture of the final screen (384x272, Pepto palette): PNG, "
+              "or the format the name's extension asks for (.gif, .jpg, ...).")
 @click.option("--audio", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE.wav",
               help="With --check: record VICE's sound into a WAV file (reSID, 44.1 kHz mono, from the "
               "power-on to the end; the check then runs at the C64's speed), to compare with c64tc run "
@@ -101,12 +112,21 @@ def vice_command(target: str | None, program: str | None, sys_address: int | Non
             raise UserError.single(target, "not built yet: run c64tc build first")
     if screenshot is not None and not check:
         raise click.UsageError("--screenshot needs --check (the picture of a headless run's final screen)")
+    if screenshot is not None:
+        from toolchain.display.picture_files import picture_format
+
+        picture_format(screenshot)  # a format that cannot be written: said before VICE runs
     if audio is not None and not check:
         raise click.UsageError("--audio needs --check (the sound of a headless run)")
     with tempfile.TemporaryDirectory(prefix="c64tc-vice-") as folder:
         start = resolve_target(target, program, sys_address, Path(folder))
         executable = vice.find_emulator(emulator)
         if not check:
+            if vice.is_headless(executable):  # it would run with no window, until killed
+                raise UserError.single(str(executable), "this x64sc is VICE's headless build: it opens no "
+                                       "window to play in.  `c64tc vice --check` runs the program on it "
+                                       "(--input, --expect, --screenshot); to play, install a VICE with a "
+                                       "window (GTK3 or SDL) and name it with --emulator or C64TC_VICE")
             sys.exit(vice.start(executable, start, input_text, labels, warp))
         result = vice.run_headless(executable, start, input_text, max_cycles, labels, screenshot=screenshot,
                                    audio=audio, sid_model=sid_model)

@@ -34,6 +34,17 @@ interpreter until it is hot again since its last change, then as a block of its 
 is tracked per byte, not per page: programs keep their variables right beside their
 code.)
 
+Reads and writes of the I/O area ($D000-$DFFF) go to the owner (``io_read``, and
+``on_write`` through the write watch), except where the owner gives the access as
+source (``io_access``, :class:`CompiledIO`: the chips' registers that need no method,
+see :mod:`toolchain.c64.io`): an absolute load or store there becomes that source,
+guarded by whether the I/O area is shown (looked up once as a region starts: a bank
+switch ends the region), and a store the owner says may change the chips' timing
+ends the block after it (the owner's write watch ends the region there: the same
+place for the run loop to take an interrupt).  After a read the owner may find moves
+the chips' next event, the region looks at ``cpu.horizon`` again.  Code in the I/O
+area is not translated while the area is shown.
+
 Frequent instructions have inline templates; all others run through the reference
 interpreter's handler (:data:`toolchain.cpu.core.HANDLERS`) for that one
 instruction, so every behaviour has one definition.  The interpreter stays the
@@ -46,7 +57,7 @@ import re
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from toolchain.cpu.core import CPU, HANDLERS, decimal_adc, decimal_sbc_result
 from toolchain.cpu.disassembler import disassemble
@@ -73,6 +84,37 @@ IO_PAGE_HIGH = 0xD  # $D000-$DFFF, by the address's top four bits
 _REGISTERS = ("a", "x", "y", "sp", "c", "v", "d", "i")
 # nr and zr hold N and Z lazily: the last result (N is bit 7 of nr; Z is set when zr is 0)
 _LOCALS = (*_REGISTERS, "nr", "zr")
+
+
+class CompiledSource(Protocol):
+    """An access as source (the owner's): a read's expression or a write's statements
+    (``code``), statements a read runs first (``before``), an expression under which the
+    source holds (``guard``; else the access goes through the owner)."""
+
+    @property
+    def code(self) -> str: ...
+
+    @property
+    def before(self) -> str: ...
+
+    @property
+    def guard(self) -> str: ...
+
+
+class CompiledIO(Protocol):
+    """What an owner with chips in the I/O area gives the translator (see the module's
+    description); ``namespace_name`` is the name its object has in translated code, and
+    ``guard`` the expression (with that name) true while the compiled accesses hold."""
+
+    namespace_name: str
+    guard: str
+    entry_names: dict[str, str]  # names the source uses, and what they are set to as a region starts
+    visible: bool  # whether the I/O area is shown now
+    hooked: frozenset[int]  # addresses whose stores the owner must see through ``on_write``
+
+    def read_source(self, address: int) -> CompiledSource | None: ...  # None: through ``io_read``
+
+    def write_source(self, address: int) -> tuple[CompiledSource, bool] | None: ...
 
 
 @dataclass(frozen=True)
@@ -199,7 +241,9 @@ class TranslatingCPU(CPU):
 
     def __init__(self, memory: Any, stops: Iterable[int] = (), break_on_brk: bool = False,
                  watch: bytearray | None = None, on_write: Callable[[int], bool] | None = None,
-                 io_read: Callable[[int], int] | None = None, hot: int = HOT) -> None:
+                 io_read: Callable[[int], int] | None = None, hot: int = HOT,
+                 io_access: CompiledIO | None = None,
+                 io_write: Callable[[int, int], bool] | None = None) -> None:
         super().__init__(memory)
         # the write watch: WATCH_CODE where a byte belongs to translated code (this core
         # keeps it), WATCH_MACHINE where the owner wants to see writes (``on_write``, which
@@ -212,6 +256,10 @@ class TranslatingCPU(CPU):
         self.io_read = io_read
         if io_read is not None:
             self.read = io_read
+        self.io_access = io_access if io_read is not None else None
+        # a store into the shown I/O area that has no source: the owner's ``io_write``
+        # (address, byte stored) takes it instead of the write watch; True: the region ends
+        self.io_write = io_write if self.io_access is not None else None
         self.write = self._write
         self.leave_block = False
         self.horizon = 0
@@ -377,6 +425,12 @@ class TranslatingCPU(CPU):
         self.watch[address] &= ~WATCH_CODE
         return dropped
 
+    def _in_io(self, address: int) -> bool:
+        """Whether ``address`` is in the I/O area while it is shown: no code is translated
+        there, so the compiled stores into it need not look for translated code."""
+        io = self.io_access
+        return io is not None and address >> 12 == IO_PAGE_HIGH and io.visible
+
     def _changed(self, address: int) -> bool:
         """True when a byte of the instruction at ``address`` has been changed by a write
         since it was translated."""
@@ -400,6 +454,8 @@ class TranslatingCPU(CPU):
                 brk = self.stop_block(start)  # not cached: the byte may change
                 if brk is not None:
                     return brk
+        if self._in_io(start):
+            return self._interpret  # the chips' registers are no code to translate
         self._seen[start] = 1
         changed = self._changed(start)
         if not changed:
@@ -501,6 +557,9 @@ class TranslatingCPU(CPU):
         namespace: dict[str, Any] = {"decimal_adc": decimal_adc, "decimal_sbc_result": decimal_sbc_result,
                                      "HANDLERS": HANDLERS, "mem": self.memory, "watch": self.watch,
                                      "written": self._written, "io_read": self.io_read, "unit": key}
+        if self.io_access is not None:
+            namespace[self.io_access.namespace_name] = self.io_access
+            namespace["io_write"] = self.io_write
         exec(code, namespace)
         unit = _Unit(key, start, starts, covered, self._bytes(covered), namespace["region"], source, region,
                      writer.instructions, frozenset(writer.exits))
@@ -587,6 +646,10 @@ class TranslatingCPU(CPU):
                         watch[byte] &= ~WATCH_CODE
 
 
+def _indented(text: str) -> str:
+    return "\n".join(_INDENT + line for line in text.splitlines())
+
+
 def _ranges(addresses: set[int]) -> tuple[tuple[int, int], ...]:
     """Sorted addresses as ranges (start, end exclusive)."""
     ranges: list[tuple[int, int]] = []
@@ -613,6 +676,7 @@ class _RegionWriter:
         self.writes: set[str] = set()  # ... and writes
         self.covered: set[int] = set()
         self.instructions = 0
+        self.uses_io = False  # the region holds compiled I/O accesses
 
     def write(self) -> tuple[str, tuple[int, ...], tuple[tuple[int, int], ...]]:
         """The source, the blocks' starts, the bytes translated."""
@@ -641,12 +705,18 @@ class _RegionWriter:
         if owner is not None and owner.key not in self.takes and owner.instructions > TAKE_OVER:
             return False  # a bigger region runs it (taken over, it would be compiled again)
         return bool(cpu._seen[address]) and not (
-            cpu.stops[address] or (cpu.break_on_brk and cpu.memory[address] == 0) or cpu._changed(address))
+            cpu.stops[address] or (cpu.break_on_brk and cpu.memory[address] == 0) or cpu._changed(address)
+            or cpu._in_io(address))
 
     def _source(self) -> str:
         used = [r for r in _LOCALS if r in self.reads or r in self.writes]
         changed = [r for r in _LOCALS if r in self.writes]
         out = ["def region(cpu, mem=mem, watch=watch, written=written, io_read=io_read, unit=unit):"]
+        io = self.cpu.io_access
+        if self.uses_io and io is not None:
+            out[0] = out[0][:-2] + f", {io.namespace_name}={io.namespace_name}, io_write=io_write):"
+            out.append(f"{_INDENT}io_on = {io.guard}")
+            out.extend(f"{_INDENT}{name} = {value}" for name, value in io.entry_names.items())
         out.extend(_INDENT + _LOAD_CODE[r] for r in used)
         out.append(_INDENT + "cycles = cpu.cycles\n    ins = cpu.instructions\n    horizon = cpu.horizon")
         starts = set(self.blocks)
@@ -713,6 +783,7 @@ class _BlockWriter:
         self.budget = MAX_BLOCK
         self.successors: list[int] = []  # where the code goes next (and where calls return)
         self.inlined: set[int] = set()  # code from elsewhere copied into this block (each once)
+        self._base = 0  # the operand's address of the store being written (for indexed stores)
 
     # -- output --------------------------------------------------------------------------------
     def emit(self, code: Code | str, indent: int, **fields: str) -> None:
@@ -772,7 +843,7 @@ class _BlockWriter:
                 return True
             if pc != self.start or self.lines:
                 if pc == self.start or cpu.stops[pc] or (cpu.break_on_brk and memory[pc] == 0) or (
-                        self.budget == 0 or (region.region and cpu._changed(pc))):
+                        self.budget == 0 or (region.region and cpu._changed(pc)) or cpu._in_io(pc)):
                     self.goto(pc, indent)  # back at the start: a loop of its own
                     return False
             opcode = memory[pc]
@@ -804,7 +875,7 @@ class _BlockWriter:
         brk = cpu.break_on_brk and cpu.memory[target] == 0
         changed = self.region.region and cpu._changed(target)
         if (target == self.start or target in self.inlined or self.budget < INLINE_BUDGET or brk or changed
-                or not cpu._seen[target] or cpu.stops[target]):
+                or not cpu._seen[target] or cpu.stops[target] or cpu._in_io(target)):
             return False
         self.inlined.add(target)
         self.successors.append(target)  # other code that goes there stays in the region too
@@ -856,7 +927,8 @@ class _BlockWriter:
             opcode = memory[pc]
             op = OPCODES.get(opcode)
             if (op is None or opcode in JAM_OPCODES or opcode in UNSTABLE_OPCODES or cpu.stops[pc]
-                    or (cpu.break_on_brk and opcode == 0) or (self.region.region and cpu._changed(pc))):
+                    or (cpu.break_on_brk and opcode == 0) or (self.region.region and cpu._changed(pc))
+                    or cpu._in_io(pc)):
                 return False
             pc += op.length
             count += 1
@@ -875,15 +947,76 @@ class _BlockWriter:
         self.cycles = 0
         self.count = 0
 
-    def store(self, op: Any, code: Code, address: str, following: int, indent: int) -> None:
+    def store(self, op: Any, code: Code, address: str, following: int, indent: int,
+              mode: Mode | None = None) -> None:
         """An instruction that writes memory: its code, then the watch: translated code
         there is dropped, the owner told, and the region left if it must end."""
         now = self.now()
         self.emit(code, indent)
         self.cycles += op.cycles
         self.count += 1
-        self.emit(f"if watch[{address}]:\n    cpu.cycles = {now}\n    if written({address}, unit):", indent)
+        self.emit(f"if watch[{address}]:\n    cpu.cycles = {now}\n    if {self._watched(address, mode)}:",
+                  indent)
         self.leave(following, indent + 2)
+
+    def _watched(self, address: str, mode: Mode | None) -> str:
+        """The call that tells of a store to a watched address: the owner's ``io_write``
+        where the address is in the shown I/O area (and no debugger watches it there),
+        else ``written``."""
+        written = f"written({address}, unit)"
+        io = self.cpu.io_access
+        if io is None or self.cpu.io_write is None or mode in (None, Mode.ZP, Mode.ZPX, Mode.ZPY):
+            return written
+        if address.isdigit():
+            if int(address) >> 12 != IO_PAGE_HIGH or int(address) in io.hooked:
+                return written
+            self.region.uses_io = True
+            return f"(io_write({address}, mem[{address}]) if io_on else {written})"
+        if io.hooked:
+            return written
+        if mode in (Mode.ABX, Mode.ABY):
+            base = self._base
+            if not (base <= 0xDFFF and base + 0xFF >= 0xD000):
+                return written
+        self.region.uses_io = True
+        return (f"(io_write({address}, mem[{address}]) if io_on and {address} >> 12 == {IO_PAGE_HIGH} "
+                f"else {written})")
+
+    def _compiles_store(self, mode: Mode, address: str) -> bool:
+        """Whether a store to ``address`` is compiled as the owner's source (see
+        :meth:`compiled_store`)."""
+        io = self.cpu.io_access
+        return (io is not None and mode is Mode.ABS and int(address) >> 12 == IO_PAGE_HIGH
+                and io.write_source(int(address)) is not None)
+
+    def compiled_store(self, op: Any, mode: Mode, address: str, value: Code, following: int,
+                       indent: int) -> bool:
+        """A store to a constant address of the I/O area whose chip gives the write as
+        source: that source while the I/O area is shown (ending the block after it where
+        the owner says: the same place its write watch would end the region), else the
+        plain store.  False (nothing written) for any other store."""
+        if not self._compiles_store(mode, address):
+            return False
+        io = self.cpu.io_access
+        assert io is not None
+        found = io.write_source(int(address))
+        assert found is not None
+        source, ends_block = found
+        self.region.uses_io = True
+        self.uses(" ".join(value.reads))
+        condition = f"io_on and ({source.guard.format(now=self.now())})" if source.guard else "io_on"
+        self.emit(f"if {condition}:\n{_INDENT}" + source.code.format(value=value.text, now=self.now())
+                  .replace("\n", "\n" + _INDENT), indent)
+        if ends_block:
+            cycles, count = self.cycles, self.count
+            self.cycles += op.cycles
+            self.count += 1
+            self.goto(following, indent + 1)
+            self.cycles, self.count = cycles, count
+        self.emit("else:", indent)  # the I/O area hidden (RAM or the character ROM), or the guard false
+        self.store(op, Code(f"mem[{address}] = {value.text}", value.reads), address, following, indent + 1,
+                   mode)
+        return True
 
     def push(self, value: Code, indent: int) -> None:
         # Code translated from the stack page is dropped when pushed over; the region
@@ -930,19 +1063,41 @@ class _BlockWriter:
         the owner's ``io_read`` where the address can be in the I/O area ($D000-$DFFF)."""
         if self.cpu.io_read is None or mode in (Mode.ZP, Mode.ZPX, Mode.ZPY):
             return f"mem[{address}]"
+        io = self.cpu.io_access
         if mode is Mode.ABS:
             if int(address) >> 12 != IO_PAGE_HIGH:
                 return f"mem[{address}]"
+            source = io.read_source(int(address)) if io is not None else None
+            if source is not None:  # the chip's register as source: no call
+                self.region.uses_io = True
+                now = self.now()
+                if not source.before and not source.guard:
+                    return f"({source.code.format(now=now)} if io_on else mem[{address}])"
+                condition = f"io_on and ({source.guard.format(now=now)})" if source.guard else "io_on"
+                before = source.before.format(now=now)
+                self.emit(f"if {condition}:\n" + (_indented(before) + "\n" if before else "")
+                          + f"{_INDENT}u = {source.code.format(now=now)}\n"
+                          f"elif io_on:\n{_INDENT}cpu.cycles = {now}\n{_INDENT}u = io_read({address})\n"
+                          f"{_INDENT}horizon = cpu.horizon\nelse:\n{_INDENT}u = mem[{address}]", indent)
+                return "u"
             self.emit(f"cpu.cycles = {self.now()}", indent)
+            if io is not None:
+                # the owner may move the chips' next event closer (see the module's description)
+                self.emit(f"u = io_read({address})\nhorizon = cpu.horizon", indent)
+                return "u"
             return f"io_read({address})"
         if mode in (Mode.ABX, Mode.ABY):
             base = operand[0] | operand[1] << 8
             if not (base <= 0xDFFF and base + 0xFF >= 0xD000):
                 return f"mem[{address}]"
             self.emit(f"cpu.cycles = {self.now()}", indent)
+            if io is not None:
+                self.emit(f"u = io_read({address})\nhorizon = cpu.horizon", indent)
+                return "u"
             return f"io_read({address})"
+        after = "\n    horizon = cpu.horizon" if io is not None else ""
         self.emit(f"if {address} >> 12 != {IO_PAGE_HIGH}:\n    u = mem[{address}]\nelse:\n"
-                  f"    cpu.cycles = {self.now()}\n    u = io_read({address})", indent)
+                  f"    cpu.cycles = {self.now()}\n    u = io_read({address}){after}", indent)
         return "u"
 
     def instruction(self, op: Any, pc: int, operand: list[int], following: int, indent: int) -> int | None:
@@ -1009,7 +1164,9 @@ class _BlockWriter:
         elif name in _WRITES:
             address = self._stored_address(mode, operand, indent)
             stored = _WRITES[name]
-            self.store(op, Code(f"mem[{address}] = {stored.text}", stored.reads), address, following, indent)
+            if not self.compiled_store(op, mode, address, stored, following, indent):
+                self.store(op, Code(f"mem[{address}] = {stored.text}", stored.reads), address, following,
+                           indent, mode)
             return following
         elif documented and name in _MODIFIES:
             address = self._stored_address(mode, operand, indent)
@@ -1019,8 +1176,13 @@ class _BlockWriter:
                 self.emit(f"t = {old}", indent)
             else:
                 value = _OLD.sub(old, value)  # the old value is used once: no variable
+            if self._compiles_store(mode, address):
+                self.emit(Code(f"{modify.text}\nnr = zr = s = {value}".lstrip(), modify.reads,
+                               modify.writes | {"nr", "zr"}), indent)
+                self.compiled_store(op, mode, address, _code("s"), following, indent)
+                return following
             self.store(op, Code(f"{modify.text}\nmem[{address}] = nr = zr = {value}".lstrip(), modify.reads,
-                                modify.writes | {"nr", "zr"}), address, following, indent)
+                                modify.writes | {"nr", "zr"}), address, following, indent, mode)
             return following
         elif name in _MODIFIES_VIA_FALLBACK and mode is not Mode.IMM:
             # the interpreter writes memory for us (through the CPU's write, which keeps
@@ -1038,6 +1200,7 @@ class _BlockWriter:
 
     def _stored_address(self, mode: Mode, operand: list[int], indent: int) -> str:
         """The address a store uses several times: a constant, or ``ea``."""
+        self._base = operand[0] | operand[1] << 8 if len(operand) > 1 else operand[0]
         address = self.address(mode, operand, indent)
         if address.isdigit() or address == "ea":
             return address

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from toolchain.diagnostics import counted
 from toolchain.disk.chains import (
     DATA_BYTES,
     TYPE_NAMES,
@@ -335,7 +336,7 @@ def _walk_file(report: Report, entry: FileEntry) -> None:
         _check_side_sectors(report, entry)
     used = len(blocks) + len(entry.side_sectors)
     if not (entry.unreadable and not blocks) and used != entry.blocks_in_entry:
-        _add(report, f"{label} is listed with {entry.blocks_in_entry} blocks but uses {used}",
+        _add(report, f"{label} is listed with {counted(entry.blocks_in_entry, 'block')} but uses {used}",
              "warning", fixable=True)
     if has_error_bytes(report.disk, len(report.image)) and not entry.unreadable:
         for track, sector in blocks:
@@ -514,6 +515,6 @@ def repair(report: Report) -> tuple[bytes, list[str]]:
         disk.write_bam_entry(image, track, free)
     if freed or allocated or any("BAM counts" in p.message or "BAM marks" in p.message
                                  for p in report.problems):
-        done.append(f"rebuilt the BAM from the chains: {allocated} blocks in use marked used, "
-                    f"{freed} blocks that no file uses marked free")
+        done.append(f"rebuilt the BAM from the chains: {counted(allocated, 'block')} in use marked used, "
+                    f"{counted(freed, 'block')} that no file uses marked free")
     return bytes(image), done

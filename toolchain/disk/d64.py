@@ -33,7 +33,7 @@ from typing import Any
 from d64 import DiskImage
 from d64.exceptions import ConsistencyError, DiskFullError
 
-from toolchain.diagnostics import Diagnostic, UserError
+from toolchain.diagnostics import Diagnostic, UserError, counted
 from toolchain.disk import check as checker
 from toolchain.disk.check import FileEntry, Report
 from toolchain.disk.formats import (
@@ -123,8 +123,8 @@ def _read_image(path: Path) -> tuple[DiskFormat, bytes]:
     with os.fdopen(open_regular(path, "not a disk image", _IMAGES_ARE_FILES), "rb") as handle:
         try:
             size = os.fstat(handle.fileno()).st_size
-            if format_for_size(size) is None:  # not read: it may be huge
-                raise UserError.single(str(path), f"not a disk image: {describe_size(size)}")
+            if format_for_size(size) is None:  # not read whole: it may be huge
+                raise _not_an_image(path, size, handle.read(_CLASSIFIED) if size <= _CLASSIFIED else None)
             data = handle.read(size + 1)  # a file that grows meanwhile is not read on for ever
         except OSError as exc:
             raise UserError.single(str(path), f"cannot read: {exc.strerror or exc}") from None
@@ -135,12 +135,12 @@ _IMAGES_ARE_FILES = "c64tc reads disk images from regular files"
 
 
 def _must_exist(path: Path, shown: Path | None = None) -> None:
-    """A missing image is "no such disk image" (other problems, a name too long for
-    the file system, are reported when it is opened)."""
+    """A missing image is "cannot read: no such disk image" (other problems, a name too
+    long for the file system, are reported when it is opened)."""
     try:
         os.stat(path)
     except FileNotFoundError:
-        raise UserError.single(str(shown or path), "no such disk image") from None
+        raise UserError.single(str(shown or path), "cannot read: no such disk image") from None
     except OSError:
         pass
 
@@ -148,8 +148,28 @@ def _must_exist(path: Path, shown: Path | None = None) -> None:
 def _format_of(path: Path, data: bytes) -> DiskFormat:
     disk = format_for_size(len(data))
     if disk is None:
-        raise UserError.single(str(path), f"not a disk image: {describe_size(len(data))}")
+        raise _not_an_image(path, len(data), data)
     return disk
+
+
+_CLASSIFIED = 1 << 20  # a file this small that is no image is read to say what it is
+
+
+@dataclass
+class NotADiskImage(UserError):
+    """A file that is no disk image, said by its size; ``data``: its bytes when it is
+    small enough to tell what it is (the command line then names the kind and the
+    command that fits it: toolchain/cli/disk.py)."""
+
+    path: str = ""
+    data: bytes | None = None
+
+
+def _not_an_image(path: Path, size: int, data: bytes | None) -> UserError:
+    """The error for a file that is no disk image: its size (and its bytes, see
+    ``NotADiskImage``)."""
+    return NotADiskImage([Diagnostic(str(path), 0, 0, f"not a disk image: {describe_size(size)}")],
+                         str(path), data)
 
 
 def inspect(path: Path) -> Report:
@@ -444,7 +464,8 @@ def add_files(path: Path, files: list[NewFile], replace: bool = False) -> None:
         if needed > free:
             what = (f'"{shown_name(wanted[0][0])}" needs' if len(wanted) == 1
                     else f"the {len(wanted)} files need")
-            raise UserError.single(str(path), f"disk full: {what} {needed} blocks, {free} are free; "
+            raise UserError.single(str(path), f"disk full: {what} {counted(needed, 'block')}, {free} "
+                                   f"{'is' if free == 1 else 'are'} free; "
                                    "nothing was added")
         entries_needed = len(wanted) - len(replaced)
         if entries_needed > _free_entries(report):
@@ -548,8 +569,9 @@ def rename(path: Path, old: str, new: str, *more: str) -> None:
 
 # -- creating ----------------------------------------------------------------------
 def format_named(name: str | None, path: Path) -> DiskFormat:
-    """The format ``--format`` names, or the one the extension says (.d64, .d71,
-    .d81; a 35-track D64 for any other)."""
+    """The format ``--format`` names, or the one the extension says (.d64: 35 tracks,
+    .d71, .d81); another name needs ``--format`` (a D64 made silently under any name
+    surprised: c1541's format command, too, is told the type)."""
     if name:
         try:
             return FORMATS[name.lower()]
@@ -558,7 +580,11 @@ def format_named(name: str | None, path: Path) -> DiskFormat:
                                    f"{', '.join(FORMATS)})") from None
     if path.suffix.lower() == ".t64":
         raise UserError.single(str(path), "c64tc reads T64 tape images but does not write them")
-    return format_for_extension(path) or D64
+    found = format_for_extension(path)
+    if found is None:
+        raise UserError.single(str(path), "the name does not say which format (.d64, .d71 or .d81): give "
+                               f"--format ({', '.join(FORMATS)})")
+    return found
 
 
 def new_image(disk: DiskFormat, disk_name: str, disk_id: str) -> bytes:

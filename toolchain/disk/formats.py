@@ -209,7 +209,8 @@ def describe_size(size: int) -> str:
     if other:
         return f"{other}, which c64tc does not handle"
     known = ", ".join(f"{f.size} ({f.name})" for f in FORMATS.values())
-    return f"{size} bytes; a disk image has {known} bytes, or one more byte per block with error info"
+    return (f"{size} byte{'' if size == 1 else 's'}; a disk image has {known} bytes, or one more byte per "
+            "block with error info")
 
 
 def empty_image(disk: DiskFormat, name: bytes, disk_id: bytes) -> bytes:

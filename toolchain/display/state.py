@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from toolchain.diagnostics import UserError
+from toolchain.diagnostics import UserError, counted
 from toolchain.fileio import read_bytes
 
 COLUMNS = 40
@@ -127,7 +127,7 @@ def _payload(data: bytes, name: str, what: str) -> bytes:
     """The 1000 cells of a dump, without a PRG load address or the rest of the page."""
     skip = _ACCEPTED_SIZES.get(len(data))
     if skip is None:
-        raise UserError.single(name, f"{len(data)} bytes is not a dump of {what}: expected {CELLS} "
-                               f"bytes (or {CELLS + 2} as a PRG with its load address, or a whole "
+        raise UserError.single(name, f"{counted(len(data), 'byte')} is not a dump of {what}: expected "
+                               f"{CELLS} bytes (or {CELLS + 2} as a PRG with its load address, or a whole "
                                "1024-byte page)")
     return data[skip : skip + CELLS]

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolchain.c64.io import Ticker
-from toolchain.sound.engine import DEFAULT_MODEL, SAMPLE_RATE, SidSound
+from toolchain.sound.engine import DEFAULT_MODEL, SAMPLE_RATE, SidSound, SoundUnavailable
 from toolchain.sound.playback import Playback
 from toolchain.sound.wav import write_wav
 
@@ -26,13 +26,19 @@ RECORDING_CYCLES = 246_312
 class RunSound:
     """reSIDfp attached to ``machine``'s SID from now on (``machine_cycles`` reads the
     C64's clock: the CPU's, or the BASIC runner's).  ``record``: keep every sample for
-    :meth:`finish` to write; ``playback``: play them as they come."""
+    :meth:`finish` to write; ``playback``: play them as they come (the sound owns it:
+    closed, unplayed, when the engine cannot be had: SoundUnavailable)."""
 
     def __init__(self, machine: C64, machine_cycles: Callable[[], int], model: str = DEFAULT_MODEL,
                  rate: int = SAMPLE_RATE, record: bool = True, playback: Playback | None = None) -> None:
         self.machine = machine
         self.machine_cycles = machine_cycles
-        self.engine = SidSound(model, rate, keep=record)
+        try:
+            self.engine = SidSound(model, rate, keep=record)
+        except SoundUnavailable:
+            if playback is not None:
+                playback.close(drain=False)
+            raise
         self.playback = playback
         now = machine_cycles()
         self.engine.attach(machine.io.sid, now)  # type: ignore[arg-type]

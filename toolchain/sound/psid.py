@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from toolchain.diagnostics import UserError
+from toolchain.diagnostics import UserError, counted
 
 if TYPE_CHECKING:
     from toolchain.c64.machine import C64
@@ -162,7 +162,7 @@ def parse_tune(data: bytes, path: str) -> SidTune:
     if load == 0:
         if len(body) < 2:
             raise fail("the load address is 0, so the data should start with it, but the data has "
-                       f"{len(body)} bytes")
+                       f"{counted(len(body), 'byte')}")
         load, body = body[0] | body[1] << 8, body[2:]
     if not body:
         raise fail("the tune has no data")

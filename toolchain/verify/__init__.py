@@ -9,6 +9,15 @@ and the game player), :mod:`.strategies` (Superhirn III, Knuth, the comparison),
 """
 
 from toolchain.verify import strategies, superhirn  # noqa: F401  (they register their verifiers)
-from toolchain.verify.games import VERIFIERS, Game, Progress, Verification, guess_statistics, verify_program
+from toolchain.verify.games import (
+    VERIFIERS,
+    Game,
+    NotTheProgram,
+    Progress,
+    Verification,
+    guess_statistics,
+    verify_program,
+)
 
-__all__ = ["VERIFIERS", "Game", "Progress", "Verification", "guess_statistics", "verify_program"]
+__all__ = ["VERIFIERS", "Game", "NotTheProgram", "Progress", "Verification", "guess_statistics",
+           "verify_program"]

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from toolchain.c64.outcome import PAL_CLOCK_HZ
+from toolchain.diagnostics import counted
 from toolchain.disk.prg import Prg
 
 
@@ -31,6 +32,11 @@ class Verification:
 
 
 Progress = Callable[[int, int], None]
+
+
+class NotTheProgram(Exception):
+    """The program given cannot be the one the verifier checks (it loads elsewhere, its
+    first game does not play): said before a thousand games say only that they differ."""
 
 
 @dataclass(frozen=True)
@@ -72,19 +78,20 @@ def guess_statistics(verification: Verification) -> str:
     mean = sum(len(g.guesses) for g in games) / len(games)
     instructions = sum(g.instructions for g in games)
     cycles = sum(g.cycles for g in games)
-    rows = [f"{verification.name}: {len(games)} games, "
+    rows = [f"{verification.name}: {counted(len(games), 'game')}, "
             f"{sum(g.outcome == 'OK' for g in games)} solved, mean {mean:.3f} guesses, at most {worst}"]
     rows.append("guesses  games")
     rows += [f"{n:7}  {counts[n]:5}" for n in sorted(counts)]
     worst_cases = [g.case for g in games if len(g.guesses) == worst]
     more = len(worst_cases) - 12
     shown = ", ".join(worst_cases[:12]) + (f" (+{more} more)" if more > 0 else "")
-    rows.append(f"worst ({worst} guesses): {shown}")
+    rows.append(f"worst ({counted(worst, 'guess', 'guesses')}): {shown}")
     rows.append(f"emulated: {instructions:,} instructions, {cycles:,} cycles "
                 f"({cycles / PAL_CLOCK_HZ:,.0f} s on a PAL C64, "
                 f"{cycles / PAL_CLOCK_HZ / len(games):.2f} s per game)")
     if verification.mismatches:
-        rows.append(f"{len(verification.mismatches)} games differ from the model:")
+        differ = len(verification.mismatches)
+        rows.append(f"{counted(differ, 'game')} {'differs' if differ == 1 else 'differ'} from the model:")
         rows += ["  " + m for m in verification.mismatches[:20]]
     else:
         rows.append("every game agrees with the Python model of the algorithm")

@@ -17,7 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from toolchain.c64.machine import C64
 from toolchain.c64.run import Keyboard, Program, Session, Stop, program_from_prg
 from toolchain.disk.prg import Prg
-from toolchain.verify.games import Game, Progress, Verification, register
+from toolchain.verify.games import Game, NotTheProgram, Progress, Verification, register
 from toolchain.verify.scoring import score
 
 POSITIONS, DIGITS = 4, 6
@@ -131,12 +131,14 @@ def _shares(secrets: list[str], jobs: int) -> list[list[str]]:
     return [secrets[start : start + size] for start in range(0, len(secrets), size)]
 
 
-def play_games(prg: Prg, secrets: list[str], progress: Progress | None = None, jobs: int = 1) -> list[Game]:
+def play_games(prg: Prg, secrets: list[str], progress: Progress | None = None, jobs: int = 1,
+               session: Session | None = None) -> list[Game]:
     """Every secret's game on the machine code, in the order of ``secrets``; with
-    ``jobs`` above 1 spread over that many processes (same games, same order)."""
+    ``jobs`` above 1 spread over that many processes (same games, same order).
+    ``session``: the program's session in this process, when there is one already."""
     games: list[Game] = []
     if jobs <= 1 or len(secrets) < 2:
-        session = Session(superhirn_program(prg))
+        session = session or Session(superhirn_program(prg))
         for secret in secrets:
             games.append(play(session, secret))
             if progress is not None:
@@ -156,7 +158,23 @@ def verify_against(prg: Prg, name: str, model: Callable[[str], tuple[list[str], 
     """Play every secret (or the given ones) on the machine code and compare each game
     with ``model`` (secret -> guesses, outcome)."""
     secrets = secrets or all_secrets()
-    games = play_games(prg, secrets, progress, jobs)
+    if not prg.load_address <= START < prg.end_address:
+        last = max(prg.end_address - 1, prg.load_address)
+        raise NotTheProgram(f"it loads at ${prg.load_address:04X}-${last:04X}, but {name} starts at "
+                            f"${START:04X} (SYS {START}), which it does not hold: not {name}'s PRG")
+    # its first game before the others: a program that cannot play says so at once
+    session = Session(superhirn_program(prg))
+    first = play(session, secrets[0])
+    if first.outcome not in ("OK", "ERROR") or not first.guesses:
+        raise NotTheProgram(f"its first game (secret {secrets[0]}) does not play as {name} does (a guess "
+                            f"printed, answers typed, OK): {first.outcome} after {len(first.guesses)} "
+                            f"guesses; not {name}'s PRG?")
+
+    def counted_with_the_first(done: int, total: int) -> None:
+        if progress is not None:
+            progress(done + 1, total + 1)
+
+    games = [first, *play_games(prg, secrets[1:], counted_with_the_first, jobs, session)]
     mismatches: list[str] = []
     for game in games:
         expected, outcome = model(game.case)

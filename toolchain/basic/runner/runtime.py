@@ -189,6 +189,11 @@ CHECK_EVERY = 1 << 16  # ... between looking at limits and showing progress
 EXECUTE_VECTOR, EVALUATE_VECTOR = 0x0308, 0x030A
 
 
+
+def _groups(count: int) -> str:
+    """``1 statement group``, ``1000000 statement groups`` (the limit as it was given)."""
+    return f"{count} statement group{'' if count == 1 else 's'}"
+
 class Runtime:
     """The state a running program shares with its compiled code."""
 
@@ -531,8 +536,9 @@ class Runtime:
             # tests/data/machine/poke-reads.bas); RAM and ROM reads change nothing.
             # The chips are brought up to the program's time first, as for PEEK
             self.catch_up()
-            self.machine.read(address)
-        self.machine.write(address, value)
+            self.machine.poke(address, value)
+        else:
+            self.machine.write(address, value)
         # a program POKEs a vector's low byte, then its high byte: judged after the high byte
         if address in (IRQ_VECTOR, IRQ_VECTOR + 1, EXECUTE_VECTOR + 1, EVALUATE_VECTOR + 1):
             self._vectors_changed()
@@ -885,7 +891,7 @@ class Runtime:
         segments = self.segments
         executed = self.statements
         if executed >= limit:
-            return self._finish(Stop.STATEMENT_LIMIT, f"stopped after {executed} statement groups in line "
+            return self._finish(Stop.STATEMENT_LIMIT, f"stopped after {_groups(executed)} in line "
                                 f"{self._line_at(index)}", started)
         step = -1
         chunk = range(min(CHUNK, limit - executed))
@@ -926,7 +932,7 @@ class Runtime:
                         continue
                     if executed >= limit:
                         return self._finish(Stop.STATEMENT_LIMIT,
-                                            f"stopped after {executed} statement groups in line "
+                                            f"stopped after {_groups(executed)} in line "
                                             f"{self._line_at(index)}", started)
                     if progress is not None:
                         progress(executed, self._line_at(index))
@@ -961,6 +967,8 @@ class Runtime:
                 self.old_line = line
                 self._show(f"\rBREAK IN {line}\rREADY.\r")
                 return self._finish(Stop.BREAK, f"BREAK IN {line}", started, line)
+            if ended.stop is Stop.ROM_CALL:  # where the call was, for the message's place
+                return self._finish(ended.stop, ended.message, started, self._line_of(ended, index))
             return self._finish(ended.stop, ended.message, started)
         # END and the end of the program reach READY. without CLRCHN ($A84B, $E386): after
         # CMD it goes to the file, as on a C64
@@ -1001,7 +1009,7 @@ class Runtime:
             if not memory[KEYBOARD_COUNT]:
                 break
             if self.statements >= limit:
-                return self._finish(Stop.STATEMENT_LIMIT, f"stopped after {self.statements} statement groups "
+                return self._finish(Stop.STATEMENT_LIMIT, f"stopped after {_groups(self.statements)} "
                                     "in direct mode", started)
             # Only the keys queued in the keyboard buffer are typed at READY. (what the
             # dynamic keyboard leaves there): the typed input (--input, a pipe, the player)

@@ -18,6 +18,30 @@ $D000-$DFFF (mirrored as on the C64) and calls it with the CPU's cycle count:
 * ``advance(now)``: bring the chip's state up to cycle ``now``;
 * ``irq`` (and ``nmi`` for CIA 2): whether the chip pulls the interrupt line now.
 
+The fast path (issue 25).  A chip may also say how an access to one register can be
+done without a method call, as Python source that the machine compiles into the CPU's
+translated code and into its own per-register functions (:mod:`toolchain.c64.io`):
+
+* ``compiled_read(register)``: an expression giving what ``read`` gives (its effect,
+  if it has one, as statements run before: :class:`Source`), for a register whose read
+  moves no event, or says so with ``{changed}`` (other than what ``advance`` would
+  bring anyway);
+* ``compiled_write(register)``: statements doing what ``write`` does, for a register
+  whose write changes no event (``next_event``) and no interrupt line;
+* ``EVENT_READS``, ``EVENT_WRITES``: the registers whose ``read`` or ``write`` can
+  change the chip's next event or its interrupt line (CIA: reading the interrupt
+  control register releases the line; the SID has none); a chip without them is asked
+  for its next event after any access that goes through its methods.
+
+In the source ``{chip}`` stands for the chip, ``{now}`` for the cycle and ``{value}``
+for the byte written (each may be used several times, so they are simple names or
+sums), ``{changed}`` for the statement that tells the machine the chip's next event
+may have moved; None means the register needs the method.  A source may hold only
+while a ``guard`` is true (the VIC-II's while it draws no sprite collisions): else the
+method runs.  ``tests/test_chips_fast.py`` checks
+every piece of source against the methods on random states: whoever changes what a
+register does changes its source beside it.
+
 Nothing is stepped cycle by cycle: counters, raster, clocks and oscillators are worked
 out from the cycle count when they are looked at, so a program polling $D012 or $DC01
 costs a few microseconds a read, and a gap of a day costs nothing.
@@ -54,7 +78,7 @@ paddles, light pens and mice in the control ports.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 NEVER = 1 << 62  # a cycle count that is never reached
 
@@ -64,6 +88,22 @@ CYCLES_PER_SECOND = 985_248
 CYCLES_PER_LINE = 63
 LINES_PER_FRAME = 312
 CYCLES_PER_FRAME = CYCLES_PER_LINE * LINES_PER_FRAME  # 19,656: 50.125 frames a second
+
+
+# The names compiled register source may use besides {chip}, {now} and {value} (the
+# write log, held while it is appended to); the CPU's translated code keeps clear of them.
+COMPILED_NAMES = ("wl",)
+
+
+class Source(NamedTuple):
+    """A register's access as source (see the fast path above): ``code`` is a read's
+    expression or a write's statements; ``before``, statements a read runs first (its
+    own effect); ``guard``, an expression under which the source holds (else the chip's
+    method runs).  A chip may give a plain string for ``code`` alone."""
+
+    code: str
+    before: str = ""
+    guard: str = ""
 
 
 class Chip(Protocol):

@@ -117,11 +117,13 @@ class _Timer:
         self.cascade = False  # timer B counting timer A's underflows
 
     # -- counting phi2 -----------------------------------------------------------------------
+    # (whether it counts phi2 is spelled out in each method: a program polling a timer
+    # calls counter() for every read)
     def _clocked(self) -> bool:
         return self.running and self.counting and not self.cascade
 
     def counter(self, now: int) -> int:
-        if not self._clocked() or now <= self.start:
+        if not (self.running and self.counting and not self.cascade) or now <= self.start:
             return self.value
         elapsed = now - self.start
         if elapsed < self.value:
@@ -133,7 +135,7 @@ class _Timer:
 
     def underflows(self, after: int, until: int) -> int:
         """How many underflows come at cycles in (after, until]."""
-        if not self._clocked() or until <= after:
+        if not (self.running and self.counting and not self.cascade) or until <= after:
             return 0
         first = self.start + self.value
         if until < first:
@@ -169,6 +171,16 @@ class _Timer:
             self.value, self.start = self.latch, now + 1
         else:
             self.value, self.start = self.latch + 1 - phase, now
+
+
+# The fast path's source (see toolchain.c64.chips and Cia.compiled_read)
+_TIMER_EXPRESSION = {
+    TA_LO: "{chip}.timer_a.counter({now})", TA_HI: "{chip}.timer_a.counter({now})",
+    TB_LO: "({chip}._cascade_counter({now}) if {chip}.timer_b.cascade else {chip}.timer_b.counter({now}))",
+    TB_HI: "({chip}._cascade_counter({now}) if {chip}.timer_b.cascade else {chip}.timer_b.counter({now}))",
+}
+_STORED_READS = {DDRA: "{chip}.ddra", DDRB: "{chip}.ddrb", SDR: "{chip}.sdr"}
+_STORED_WRITES = {PRA: "pra", PRB: "prb", DDRA: "ddra", DDRB: "ddrb", SDR: "sdr"}
 
 
 class Cia:
@@ -244,6 +256,25 @@ class Cia:
             soonest = min(soonest, self._alarm_after(after))
         return soonest
 
+    def timer_a_interrupts_acknowledged(self, now: int, until: int) -> int | None:
+        """Timer A's interrupts from ``now`` up to ``until``, each taken and acknowledged
+        (the interrupt control register read) in the cycle it comes, as the KERNAL's
+        standard handler does it when nothing else interrupts: how many, the chip left as
+        after the last read.  None (and nothing done) when another source may interrupt,
+        the timer is not running on its own, or an interrupt is already pending."""
+        timer = self.timer_a
+        if (self.mask != TIMER_A or self.interrupt != "irq" or timer.one_shot
+                or not (timer.running and timer.counting and not timer.cascade)):
+            return None
+        self.advance(now)
+        if self.flags & self.mask:
+            return None
+        count = timer.underflows(now, until)
+        if count:
+            self.advance(timer.underflow_after(now, count))
+            self.flags = 0  # the last read; the earlier ones cleared what the later ones find again
+        return count
+
     # -- bringing the state up to date -----------------------------------------------------------
     def advance(self, now: int) -> None:
         if now <= self.time:
@@ -258,11 +289,11 @@ class Cia:
                 if b.one_shot:
                     b.running, b.value = False, b.latch
                     self.crb &= ~START
-        elif b.underflows(before, now):
+        elif b.running and b.underflows(before, now):
             self.flags |= TIMER_B
         for timer, register in ((a, CRA), (b, CRB)):
-            one_shot_over = timer.one_shot and not timer.cascade and timer.underflows(timer.start - 1, now)
-            if timer.running and one_shot_over:
+            if (timer.one_shot and timer.running and not timer.cascade
+                    and timer.underflows(timer.start - 1, now)):
                 if timer is a:
                     self._rebase_cascade(now)  # timer B keeps the underflow it counted
                 timer.running, timer.value = False, timer.latch
@@ -270,7 +301,8 @@ class Cia:
                     self.cra &= ~START
                 else:
                     self.crb &= ~START
-        self._advance_tod(before, now)
+        if not self.tod_stopped:
+            self._advance_tod(before, now)
         self.time = now
 
     # -- timer B counting timer A ---------------------------------------------------------------------
@@ -330,8 +362,29 @@ class Cia:
     def read(self, register: int, now: int) -> int:
         return self._read(register & 0x0F, now, effects=True)
 
+    EVENT_READS = frozenset({ICR})  # reading the flags releases the interrupt line
+
+    @staticmethod
+    def compiled_read(register: int) -> str | None:
+        """``read`` as source (see toolchain.c64.chips) for the registers worked out from
+        the cycle count (the timers) or stored (data direction, serial data)."""
+        if register in (TA_LO, TB_LO):
+            return f"{_TIMER_EXPRESSION[register]} & 0xFF"
+        if register in (TA_HI, TB_HI):
+            return f"{_TIMER_EXPRESSION[register]} >> 8"
+        return _STORED_READS.get(register)
+
+    @staticmethod
+    def compiled_write(register: int) -> str | None:
+        """``write`` as source for the registers that only store the byte (the ports and
+        their directions: nothing here counts on them; the serial data register)."""
+        name = _STORED_WRITES.get(register)
+        return None if name is None else f"{{chip}}.{name} = {{value}}"
+
     def _read(self, register: int, now: int, effects: bool) -> int:
-        self.advance(now)
+        # the ports, the timers and the stored registers are worked out from the cycle
+        # count without bringing the chip up to date; the TOD, the flags and the control
+        # registers (a one-shot timer's end clears the start bit) need it
         if register == PRA:
             return self.port_a_level & self.ports.pins_a(self, now, effects)
         if register == PRB:
@@ -346,6 +399,9 @@ class Cia:
         if register in (TB_LO, TB_HI):
             value = self._cascade_counter(now) if self.timer_b.cascade else self.timer_b.counter(now)
             return value & 0xFF if register == TB_LO else value >> 8
+        if register == SDR:
+            return self.sdr
+        self.advance(now)
         if TOD_TENTHS <= register <= TOD_HOURS:
             index = register - TOD_TENTHS
             if not effects:  # a look shows the counters themselves, as VICE's monitor does (ciacore_peek)
@@ -359,8 +415,6 @@ class Cia:
             elif register == TOD_TENTHS:
                 self.tod_latch = None
             return value
-        if register == SDR:
-            return self.sdr
         if register == ICR:
             value = self.flags | (0x80 if self.flags & self.mask else 0)
             if effects:

@@ -78,6 +78,14 @@ EXPONENTIAL_PERIODS = {0xFF: 1, 0x5D: 2, 0x36: 4, 0x1A: 8, 0x0E: 16, 0x06: 30, 0
 ATTACK, DECAY_SUSTAIN, RELEASE = "attack", "decay", "release"
 
 
+# The fast path (see toolchain.c64.chips): the registers whose write only stores the byte
+# and charges the data bus (voice 3 and voice 2's frequency and control, voice 3's pulse
+# width and envelope do more), and the bus a write-only register reads back.
+_STORED = frozenset(range(0x20)) - {VOICE2_FREQUENCY, VOICE2_FREQUENCY + 1, VOICE2_CONTROL, FREQUENCY_LO,
+                                    FREQUENCY_HI, PULSE_LO, PULSE_HI, CONTROL, ATTACK_DECAY, SUSTAIN_RELEASE}
+_BUS_EXPRESSION = "({chip}.bus_value if {now} < {chip}.bus_until else 0)"
+
+
 def _shift_once(register: int) -> int:
     return ((register << 1) | ((register >> 22) ^ (register >> 17)) & 1) & SHIFT_MASK
 
@@ -421,6 +429,28 @@ class Sid:
             self.envelope.advance(now, visible=True)
             return self.envelope.level
         return self._bus(now)
+
+    EVENT_READS: frozenset[int] = frozenset()  # the SID has no interrupt
+    EVENT_WRITES: frozenset[int] = frozenset()
+
+    @staticmethod
+    def compiled_read(register: int) -> str | None:
+        """``read`` as source (see toolchain.c64.chips); voice 3's outputs need the method."""
+        if register in (PADDLE_X, PADDLE_Y):
+            return str(NO_PADDLE)
+        if register in (OSCILLATOR_3, ENVELOPE_3):
+            return None
+        return _BUS_EXPRESSION
+
+    @staticmethod
+    def compiled_write(register: int) -> str | None:
+        """``write`` as source for the registers that only store the byte."""
+        if register not in _STORED:
+            return None
+        return ("if (wl := {chip}.write_log) is not None:\n"
+                f"    wl.append(({{now}}, {register}, {{value}}))\n"
+                "{chip}.bus_value = {value}\n{chip}.bus_until = {now} + {chip}.bus_ttl\n"
+                f"{{chip}}.registers[{register}] = {{value}}")
 
     def read(self, register: int, now: int) -> int:
         register &= 0x1F

@@ -34,7 +34,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from toolchain.c64.chips import CYCLES_PER_FRAME, CYCLES_PER_LINE, LINES_PER_FRAME, NEVER
+from toolchain.c64.chips import CYCLES_PER_FRAME, CYCLES_PER_LINE, LINES_PER_FRAME, NEVER, Source
 from toolchain.c64.chips.vic_render import FIRST_DMA_LINE, LAST_DMA_LINE, Beam, VideoMemory
 
 CONTROL_1, RASTER, LIGHT_PEN_X, LIGHT_PEN_Y = 0x11, 0x12, 0x13, 0x14
@@ -47,6 +47,10 @@ SPRITE_BACKGROUND_SOURCE, SPRITE_SPRITE_SOURCE = 0x02, 0x04  # bits 1 and 2 (the
 COLLISION_SOURCES = SPRITE_BACKGROUND_SOURCE | SPRITE_SPRITE_SOURCE
 CATCH_UP_FRAMES = 2  # after a long time unseen, only this many frames of collisions are drawn
 WATCH_FRAMES = 2  # a program that read the raster this recently gets each stolen cycle where it happens
+# a read extends the watch by a frame more than that, and only once the watch has less
+# than WATCH_FRAMES left: a program polling the raster starts a new watch once a frame,
+# not at every read (each start may move the chip's next event: see compiled_read)
+WATCH_EXTENSION = (WATCH_FRAMES + 1) * CYCLES_PER_FRAME
 
 # the cycles (0-62) in which a sprite's DMA holds BA low: three before its pointer fetch,
 # its two fetch cycles (VICE viciisc's PAL cycle table, the BA column); sprites 0-2 in the
@@ -60,6 +64,16 @@ STALL_REGISTERS = frozenset({0x11, 0x15, 0x17, *range(1, 16, 2)})  # DEN, YSCROL
 # bits that read 1 whatever was written (VICE 3.10, measured; the 6569 has no latch behind them)
 _UNUSED_BITS = bytes([0x00] * 0x16 + [0xC0, 0x00, 0x01, 0x70, 0xF0] + [0x00] * 5 + [0xF0] * 15 + [0xFF] * 17)
 assert len(_UNUSED_BITS) == 64
+
+
+# The fast path (see toolchain.c64.chips): the registers whose write only stores the byte
+# while no collisions are drawn (the others set the raster compare line, take part in
+# the interrupt or move the stolen cycles), and the raster line at {now} as an
+# expression (raster_line's: line 0 starts one cycle late, so the frame's first cycle
+# shows the last line, which starts at 311 * 63).
+_STORED = frozenset(range(64)) - {CONTROL_1, RASTER, INTERRUPT, INTERRUPT_MASK} - STALL_REGISTERS
+_LINE_EXPRESSION = (f"(({{now}} + {{chip}}.cycle_offset) % {CYCLES_PER_FRAME} "
+                    f"or {(LINES_PER_FRAME - 1) * CYCLES_PER_LINE}) // {CYCLES_PER_LINE}")
 
 
 class MemorySetup(NamedTuple):
@@ -180,8 +194,8 @@ class Vic:
 
     def read(self, register: int, now: int) -> int:
         register &= 0x3F
-        if register in (CONTROL_1, RASTER):
-            self.watched_until = now + WATCH_FRAMES * CYCLES_PER_FRAME
+        if register in (CONTROL_1, RASTER) and self.watched_until < now + WATCH_FRAMES * CYCLES_PER_FRAME:
+            self.watched_until = now + WATCH_EXTENSION
         if self.beam is not None and register in (INTERRUPT, SPRITE_SPRITE_COLLISION, SPRITE_DATA_COLLISION):
             self._collisions_until(now)
         self.advance(now)
@@ -197,6 +211,46 @@ class Vic:
                 self.beam.sprite_background_at = None
             self.predicted = None
         return value
+
+    # reading the flags or the collisions while collisions are drawn latches them (an
+    # interrupt may come; the raster's source says itself when its watch starts); any
+    # write while collisions are drawn moves their prediction
+    EVENT_READS = frozenset({INTERRUPT, SPRITE_SPRITE_COLLISION, SPRITE_DATA_COLLISION})
+
+    @staticmethod
+    def compiled_read(register: int) -> Source | str | None:
+        """``read`` as source (see toolchain.c64.chips); $D019 needs the method.  Reading
+        the raster marks the program as watching it: when it starts watching, its stolen
+        cycles come where they happen, a change of the chip's next event."""
+        if register in (RASTER, CONTROL_1):
+            # the watch first, then the event worked out again with it
+            watch = (f"if {{chip}}.watched_until < {{now}} + {WATCH_FRAMES * CYCLES_PER_FRAME}:\n"
+                     f"    {{chip}}.watched_until = {{now}} + {WATCH_EXTENSION}\n    {{changed}}")
+            if register == RASTER:
+                return Source(f"{_LINE_EXPRESSION} & 0xFF", before=watch)
+            return Source(f"{{chip}}.registers[{CONTROL_1}] & 0x7F | {_LINE_EXPRESSION} >> 1 & 0x80",
+                          before=watch)
+        if register == INTERRUPT:
+            return None
+        if register == INTERRUPT_MASK:
+            return "0xF0 | {chip}.mask"
+        if register in (SPRITE_SPRITE_COLLISION, SPRITE_DATA_COLLISION):
+            return Source("0", guard="{chip}.beam is None")  # nothing drawn, nothing collided
+        if register in (LIGHT_PEN_X, LIGHT_PEN_Y):
+            return "0"
+        if _UNUSED_BITS[register] == 0xFF:
+            return "0xFF"
+        return f"{{chip}}.registers[{register}] | {_UNUSED_BITS[register]}"
+
+    @staticmethod
+    def compiled_write(register: int) -> Source | None:
+        """``write`` as source for the registers that only store the byte, while no
+        collisions are drawn (then the write goes to the beam too: the method)."""
+        if register not in _STORED:
+            return None
+        return Source(f"{{chip}}.registers[{register}] = {{value}}\n"
+                      "if (wl := {chip}.write_log) is not None:\n"
+                      f"    wl.append(({{now}}, {register}, {{value}}))", guard="{chip}.beam is None")
 
     def write(self, register: int, value: int, now: int) -> None:
         register &= 0x3F
@@ -323,10 +377,11 @@ class Vic:
         one stall from its first cycle (VICE: the CPU stops at its first read once BA is
         low; the up to three writes it may still make are not told apart here).
 
-        While the program watches the raster (it read $D011/$D012 in the last two frames,
-        or has the raster interrupt on), each stall is taken where it begins (the machine
-        asks at each: :meth:`next_event`); else a frame's stalls are all taken at its last
-        one, an event a frame (an event for each would slow every program down by half):
+        While the program watches the raster (it read $D011/$D012 in the last two or three
+        frames: WATCH_EXTENSION, or has the raster interrupt on), each stall is taken where
+        it begins (the machine asks at each: :meth:`next_event`); else a frame's stalls
+        are all taken at its last one, an event a frame (an event for each would slow
+        every program down by half):
         the CPU's time is right at each frame's end, and nothing but the raster can tell
         where in the frame it waited.  :meth:`settle` takes those of a frame begun when
         a run stops."""

@@ -1,0 +1,333 @@
+"""The chips' fast path (issue 25): every register access a chip gives as source
+(``compiled_read``/``compiled_write``, see toolchain.c64.chips) must do what the
+chip's method does, on any state the methods can reach, and leave the chip as the
+method would for everything that comes after; the I/O area must route every address
+to the chip and register the methods would get; and the machine must run programs
+that talk to the chips the same with the fast path as without it: the same
+instructions, cycles, memory and chip registers, interrupts included.
+
+The reference here is the chips' own methods, which the VICE measurements in
+tests/test_chips_*.py pin down; these tests pin the fast path to them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from benchmarks.chip_programs import CHIP_LOOPS, RASTER_BARS, SID_PLAYER, Loop
+from benchmarks.same_counts import LATE_RASTER_IRQ, RASTER_IRQ, TIMER_IRQ
+from toolchain.c64.chips import Source
+from toolchain.c64.chips.cia import Cia, SerialBusAndUserPort
+from toolchain.c64.chips.keyboard import ControlPorts, KeyMatrix
+from toolchain.c64.chips.power_on import KERNAL_RESET_WRITES
+from toolchain.c64.chips.sid import Sid
+from toolchain.c64.chips.vic import Vic
+from toolchain.c64.io import CHIP_NAMES, IO_BASE, IO_SIZE, REGISTERS, ROUTES, IOArea
+from toolchain.c64.machine import C64
+from toolchain.disk.prg import Prg
+
+CHIPS = {"vic": (Vic, 0x40), "sid 6581": (lambda: Sid("6581"), 0x20), "sid 8580": (lambda: Sid("8580"), 0x20),
+         "cia 1": (lambda: Cia(ControlPorts(KeyMatrix()), "irq"), 0x10),
+         "cia 2": (lambda: Cia(SerialBusAndUserPort(), "nmi"), 0x10)}
+CHIP_BASES = {"vic": 0xD000, "sid 6581": 0xD400, "sid 8580": 0xD400, "cia 1": 0xDC00, "cia 2": 0xDD00}
+
+
+def fresh(kind: str) -> Any:
+    """A chip as the KERNAL's start leaves it."""
+    make, _ = CHIPS[kind]
+    chip = make()
+    base = CHIP_BASES[kind]
+    for address, value in KERNAL_RESET_WRITES:
+        if base <= address < base + 0x100:
+            chip.write(address & (CHIPS[kind][1] - 1), value, 0)
+    return chip
+
+
+def run(chip: Any, operations: list[tuple[int, bool, int, int]], now: int) -> int:
+    """Reads and writes through the methods; the cycle after them."""
+    for delta, write, register, value in operations:
+        now += delta
+        if write:
+            chip.write(register, value, now)
+        else:
+            chip.read(register, now)
+    return now
+
+
+def compiled(source: Source | str, chip: Any, register: int, now: int, value: int | None = None) -> Any:
+    """A read (``value`` None) or a write as the chip's source does it: its guard, the
+    statements before, the code; the method where the guard does not hold."""
+    if isinstance(source, str):
+        source = Source(source)
+    fields = {"chip": "chip", "now": "now", "value": "value", "changed": "pass"}
+    names = {"chip": chip, "now": now, "value": value}
+    if source.guard and not eval(source.guard.format(**fields), names):
+        return chip.read(register, now) if value is None else chip.write(register, value, now)
+    if source.before:
+        exec(source.before.format(**fields), names)
+    if value is None:
+        return eval(source.code.format(**fields), names)
+    exec(source.code.format(**fields), names)
+    return None
+
+
+def state(chip: Any) -> Any:
+    """Everything a chip holds, nested objects as their attributes (for comparing two)."""
+    if isinstance(chip, list | tuple):
+        return [state(item) for item in chip]
+    if isinstance(chip, bytearray | bytes):
+        return bytes(chip)
+    if hasattr(chip, "__getstate__") and hasattr(chip, "__dict__"):
+        kept = chip.__getstate__()  # what a snapshot keeps (not caches, not listeners)
+        if isinstance(kept, dict):
+            return {name: state(value) for name, value in kept.items()}
+    if hasattr(chip, "__dict__"):
+        return {name: state(value) for name, value in vars(chip).items()}
+    return chip
+
+
+def observed(chip: Any, registers: int, now: int) -> tuple[Any, ...]:
+    """What a program and the machine can see: every register, the next event, the lines."""
+    return (tuple(chip.peek(register, now) for register in range(registers)), chip.next_event(now), chip.irq,
+            getattr(chip, "nmi", False))
+
+
+def operations(registers: int) -> st.SearchStrategy[list[tuple[int, bool, int, int]]]:
+    delta = st.one_of(st.integers(0, 70), st.integers(0, 25_000))
+    return st.lists(st.tuples(delta, st.booleans(), st.integers(0, registers - 1), st.integers(0, 255)),
+                    max_size=25)
+
+
+@st.composite
+def cases(draw: Any) -> tuple[str, list[Any], int, int, int, list[Any]]:
+    kind = draw(st.sampled_from(sorted(CHIPS)))
+    registers = CHIPS[kind][1]
+    return (kind, draw(operations(registers)), draw(st.integers(0, registers - 1)), draw(st.integers(0, 255)),
+            draw(st.one_of(st.integers(0, 70), st.integers(0, 40_000))), draw(operations(registers)))
+
+
+def _compare_after(method: Any, fast: Any, kind: str, now: int, tail: list[Any]) -> None:
+    registers = CHIPS[kind][1]
+    end = run(method, tail, now)
+    run(fast, tail, now)
+    assert observed(method, registers, end + 5) == observed(fast, registers, end + 5)
+    method.advance(end + 5)
+    fast.advance(end + 5)
+    assert state(method) == state(fast)
+
+
+@settings(derandomize=True, max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases())
+# raster compare and interrupt set up, a colour written as the compare line passes
+@example(("vic", [(0, True, 0x12, 0x30), (0, True, 0x1A, 1)], 0x20, 7, 3_100, [(100, False, 0x19, 0)]))
+# CIA 1's timer A one-shot, a port written across its underflow
+@example(("cia 1", [(0, True, 4, 50), (0, True, 5, 0), (0, True, 0x0E, 0x19)], 0, 0xFE, 60,
+          [(0, False, 0x0E, 0), (0, False, 0x0D, 0)]))
+# CIA 2's data direction: the routing of CIA 1 and CIA 2 must not mix
+@example(("cia 2", [], 2, 0x3F, 10, [(0, False, 0, 0)]))
+@example(("sid 8580", [(0, True, 0x12, 0x81)], 0x18, 0x0F, 9, [(2, False, 0x1B, 0), (0, False, 0x18, 0)]))
+def test_a_compiled_write_does_what_write_does(case: tuple[str, list[Any], int, int, int, list[Any]]) -> None:
+    kind, head, register, value, delta, tail = case
+    method, fast = fresh(kind), fresh(kind)
+    source = type(method).compiled_write(register)
+    if source is None:
+        return  # the method itself runs for this register
+    now = run(method, head, 1) + delta
+    run(fast, head, 1)
+    logged = hasattr(method, "write_log")  # the VIC-II and the SID keep one for their consumers
+    if logged:
+        method.write_log, fast.write_log = [], []
+    method.write(register, value, now)
+    compiled(source, fast, register, now, value)
+    if logged:
+        assert method.write_log == fast.write_log == [(now, register, value)]
+    _compare_after(method, fast, kind, now, tail)
+
+
+@settings(derandomize=True, max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases())
+@example(("vic", [(0, True, 0x12, 0x30), (0, True, 0x1A, 1)], 0x12, 0, 3_100, [(100, False, 0x19, 0)]))
+@example(("vic", [(0, True, 0x11, 0x9B)], 0x11, 0, 19_655, []))  # the frame's first cycle: line 311
+@example(("cia 1", [(0, True, 4, 50), (0, True, 5, 0), (0, True, 0x0E, 0x19)], 4, 0, 53,
+          [(0, False, 0x0E, 0), (0, False, 0x0D, 0)]))  # a one-shot timer read as it ends
+@example(("cia 2", [(0, True, 4, 3), (0, True, 5, 0), (0, True, 0x0E, 0x11), (0, True, 0x0F, 0x59)], 6, 0,
+          40, [(0, False, 0x0F, 0)]))  # timer B counting timer A's underflows, one-shot
+def test_a_compiled_read_gives_what_read_gives(case: tuple[str, list[Any], int, int, int, list[Any]]) -> None:
+    kind, head, register, _, delta, tail = case
+    method, fast = fresh(kind), fresh(kind)
+    source = type(method).compiled_read(register)
+    if source is None:
+        return
+    now = run(method, head, 1) + delta
+    run(fast, head, 1)
+    assert compiled(source, fast, register, now) == method.read(register, now)
+    _compare_after(method, fast, kind, now, tail)
+
+
+@pytest.mark.parametrize("kind", sorted(CHIPS))
+def test_the_fast_path_covers_the_plain_registers(kind: str) -> None:
+    """The registers that only store a byte, or read back what is stored or worked out
+    from the clock, have source; those with effects on the chip's timing have none."""
+    chip_class = type(fresh(kind))
+    writes = {register for register in range(CHIPS[kind][1]) if chip_class.compiled_write(register)}
+    reads = {register for register in range(CHIPS[kind][1]) if chip_class.compiled_read(register)}
+    expected = {"vic": ({0x20, 0x21, 0x18, 0x00, 0x10}, {0x11, 0x12, 0x19, 0x1A, 0x15, 0x17, 0x01},
+                        {0x11, 0x12, 0x20, 0x1A, 0x1E}, {0x19}),
+                "sid": ({0x00, 0x04, 0x15, 0x18}, {0x0E, 0x0F, 0x12, 0x13, 0x14},
+                        {0x00, 0x19, 0x1A}, {0x1B, 0x1C}),
+                "cia": ({0x00, 0x01, 0x02, 0x03}, {0x04, 0x05, 0x0D, 0x0E, 0x0F, 0x08, 0x0B},
+                        {0x04, 0x05, 0x06, 0x07, 0x02}, {0x00, 0x01, 0x08, 0x0B, 0x0D, 0x0E}),
+                }[kind.split()[0]]
+    fast_writes, method_writes, fast_reads, method_reads = expected
+    assert fast_writes <= writes and not method_writes & writes
+    assert fast_reads <= reads and not method_reads & reads
+    # a read that may move an event has no source, or one under a guard
+    assert all(not chip_class.compiled_read(register) or chip_class.compiled_read(register).guard
+               for register in chip_class.EVENT_READS)
+
+
+# -- the I/O area -------------------------------------------------------------------------------------
+
+def _areas() -> tuple[IOArea, IOArea]:
+    """Two I/O areas as the machine makes them; the second one without compiled accesses."""
+    areas = []
+    for _ in range(2):
+        memory = bytearray(0x10000)
+        io = IOArea(memory, Vic(), Sid(), Cia(ControlPorts(KeyMatrix()), "irq"),
+                    Cia(SerialBusAndUserPort(), "nmi"))
+        for address, value in KERNAL_RESET_WRITES:
+            memory[address] = value
+            io.write(address, value, 0)
+        areas.append(io)
+    fast, slow = areas
+    slow._readers = [[None] * count for count in REGISTERS]
+    slow._writers = [[None] * count for count in REGISTERS]
+    return fast, slow
+
+
+@settings(derandomize=True, max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(IO_BASE, IO_BASE + IO_SIZE - 1), st.integers(0, 255), st.booleans(),
+                          st.integers(0, 3000)), max_size=40))
+@example([(0xDD02, 0x3F, True, 5), (0xDC02, 0x00, False, 5)])  # CIA 2's register is CIA 2's
+@example([(0xD020 + 0x40 * 5, 0x07, True, 0), (0xD3E0, 0, False, 0), (0xD81F, 0xFF, True, 1)])
+def test_the_io_area_routes_every_address_as_the_methods_do(accesses: list[tuple[int, int, bool, int]],
+                                                            ) -> None:
+    fast, slow = _areas()
+    now = 10
+    for address, value, write, delta in accesses:
+        now += delta
+        if write:
+            for io in (fast, slow):
+                io.memory[address] = value
+                assert io.write(address, value, now) == (ROUTES[address - IO_BASE][0] in (0, 2, 3))
+        else:
+            assert fast.read(address, now) == slow.read(address, now)
+    assert fast.memory == slow.memory
+    for io in (fast, slow):  # the methods brought the chips up to date on the way
+        io.advance(now + 1)
+    for name in CHIP_NAMES:
+        assert state(getattr(fast, name)) == state(getattr(slow, name)), name
+    assert fast.next_event(now) == slow.next_event(now)
+
+
+# -- the machine: the same with the fast path as without it ----------------------------------------------
+
+MORE_ACCESSES = Loop("more", "read-modify-writes, SAX, indexed and colour RAM accesses", """*=$c000
+ ldx #0
+loop inc $d020
+ dec $d021
+ lsr $d018
+ asl $d418
+ rol $dc02
+ lda #$ff
+ .byt $8f,$22,$d0 ; SAX $D022 (undocumented)
+ sta $d800,x
+ lda $d800,x
+ sta $fb
+ lda $de00
+ sta $de00
+ lda $dc0d
+ inc $dc00
+ lda $d019
+ sta $d019
+ inx
+ jmp loop
+""")
+
+
+def _without_fast_path(machine: C64) -> None:
+    """The machine without the translated code's compiled accesses: every access of the
+    CPU through the machine and the I/O area's functions (which the tests above pin to
+    the chips' methods)."""
+    machine.cpu.io_access = None
+    machine.cpu.flush()
+
+
+def _run(loop: Loop, fast: bool, cycles: int) -> tuple[Any, ...]:
+    machine = C64()
+    if not fast:
+        _without_fast_path(machine)
+    start, image = loop.image()
+    machine.load(Prg(start, image))
+    # the renderer's and the sound engine's record of the writes (the brief's stamped write log)
+    vic_log: list[tuple[int, int, int]] = []
+    sid_log: list[tuple[int, int, int]] = []
+    machine.io.vic.write_log, machine.io.sid.write_log = vic_log, sid_log
+    result = machine.sys(start, max_cycles=cycles)
+    chips = bytes(machine.io.peek(address, machine.cpu.cycles) for address in range(0xD000, 0xDE00))
+    return (result.stop, result.instructions, result.cycles, bytes(machine.memory), chips,
+            state(machine.io.vic.registers), machine.cpu.p, vic_log, sid_log)
+
+
+PROGRAMS = (*CHIP_LOOPS, RASTER_BARS, SID_PLAYER, RASTER_IRQ, TIMER_IRQ, LATE_RASTER_IRQ, MORE_ACCESSES)
+
+
+@pytest.mark.parametrize("loop", PROGRAMS, ids=lambda loop: loop.name)
+def test_programs_run_the_same_with_and_without_the_fast_path(loop: Loop) -> None:
+    """The KERNAL's interrupt and the programs' own are on: they come at the same
+    places, so the translated code's blocks end where the machine's write watch ends
+    them, and the chips' events move alike.  Every VIC-II and SID write is in the
+    write logs, with its cycle."""
+    fast = _run(loop, True, 400_000)
+    assert fast == _run(loop, False, 400_000)
+    vic_log, sid_log = fast[-2:]
+    if loop in (CHIP_LOOPS[0], RASTER_BARS):  # they write the border: one write each 9 cycles / each line
+        assert len(vic_log) > 500 and all(register in (0x20, 0x21) for _, register, _ in vic_log)
+        assert [cycle for cycle, _, _ in vic_log] == sorted(cycle for cycle, _, _ in vic_log)
+    if loop is SID_PLAYER:
+        assert {register for _, register, _ in sid_log} == {0x00, 0x01, 0x04, 0x05, 0x06, 0x08, 0x0B, 0x0C,
+                                                            0x0D, 0x0F, 0x12, 0x13, 0x14, 0x18}
+
+
+def test_a_write_that_brings_an_interrupt_closer_is_seen_at_once() -> None:
+    """A raster interrupt enabled while CIA 1's is off comes at the next compare line
+    (it waited for the end of the run before: issue 25), 50 a second on a PAL C64."""
+    machine = C64()
+    start, image = LATE_RASTER_IRQ.image()
+    machine.load(Prg(start, image))
+    machine.memory[0xFC] = 0
+    machine.sys(start, max_cycles=2_000_000)
+    frames = (2_000_000 - 130_000) // 19_656  # the program waits about 130,000 cycles first
+    assert frames - 1 <= machine.memory[0xFC] <= frames + 1
+
+
+@pytest.mark.parametrize("span", [100, 16_421, 16_422, 200_000, 5_000_000])
+def test_the_standard_interrupts_at_once_are_those_taken_one_by_one(span: int) -> None:
+    """While BASIC runs, the KERNAL's interrupts of a stretch of time are taken all at
+    once (the jiffy clock, CIA 1's flags read): as the loop that takes them one by one."""
+    machines = []
+    for at_once in (True, False):
+        machine = C64()
+        if not at_once:
+            machine._standard_interrupts = lambda until: False  # type: ignore[method-assign]
+        machine.memory[0xA0:0xA3] = (0x4F1A01 - 5).to_bytes(3, "big")  # the clock wraps on the way
+        for step in range(7):
+            machine.pass_time(machine.cpu.cycles + span + step)
+        machines.append(machine)
+    fast, slow = machines
+    assert fast.memory == slow.memory and fast.cpu.cycles == slow.cpu.cycles
+    assert state(fast.io.cia1) == state(slow.io.cia1)
+
