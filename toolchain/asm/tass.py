@@ -586,8 +586,8 @@ class TassParser:
             return [Op(line, column, "macro-call", [], rest.strip(), extra=raw_name, label=label_name,
                        label_column=label_column)]
         if name not in SUPPORTED:
-            raise ParseError(f"'.{name}' is a 64tass directive c64tc does not support (see the README's "
-                             "64tass section)", column)
+            raise ParseError(f"'.{name}' is a 64tass directive c64tc does not support (docs/asm.md lists "
+                             "what is)", column)
         owner = False
         if name in ("byte", "char", "word", "sint", "addr", "rta", "long", "lint", "dword", "dint", "text",
                     "shift", "shiftl", "null", "ptext", "fill", "align", "binary"):
