@@ -137,9 +137,10 @@ STATEMENTS = ["x=a", "x=h", "x=a+b", "x=a*b", "x=a/b", "x=1", "x=123", "x=(a)", 
 
 
 def test_each_statement_costs_what_the_rom_takes() -> None:
-    """Each statement's cycles on BASIC in ROM (c64tc's CPU, the interrupts off and the
-    screen blanked, so that no bad line's stolen cycles fall inside a statement, between
-    two passes of NEWSTT at $A7AE) against the model's, within 15% each."""
+    """Each statement's cycles on BASIC in ROM (c64tc's CPU, the interrupts off, between
+    two passes of NEWSTT at $A7AE) against the model's, within 15% each.  The screen is
+    off (POKE 53265,11): the model's cycles are the CPU's own, and the bad lines' stolen
+    cycles (costs.stretch) would fall into whichever statement the VIC-II's frame ends in."""
     text = ("1 poke56333,127:poke53265,11\n2 a=1:b=2:c=3:d=4:e=5:f=6:g=7:h=8:x=0:dim m(10)\n"
             + "".join(f"{10 + index} x=a:{statement}\n" for index, statement in enumerate(STATEMENTS)))
     prg = tokenize([("costs.bas", text)])[0]
