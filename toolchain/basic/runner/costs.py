@@ -23,9 +23,14 @@ The features, and which ROM routine each stands for:
   (MOVFM), and each variable of the table it passes first (the table is in order of
   first use: the compiler takes the order of first appearance in the text; a variable
   read before any assignment is not created, and the search passes them all);
-* ``num``, ``digit``, ``frac``, ``exp``: a number written in the text, read by FIN
-  ($BCF3) each time the statement runs: each digit after the first (MUL10 and FADD),
-  each digit after the point (a division by ten), an exponent;
+* ``num``, ``fin_*``, ``frac``, ``fdiv_one``, ``exp``: a number written in the text,
+  read by FIN ($BCF3) each time the statement runs, step by step as the ROM does
+  (:func:`number_features`: per digit MUL10, FLOAT and FADD, their shifts counted from
+  the values' exponents); the weights were fitted to the ROM's time for 136 numbers
+  (within 130 cycles each, the screen blanked so that no bad line falls inside);
+* ``qint_byte``, ``qint_bit``: QINT ($BC9B) making POKE's and PEEK's numbers integers
+  shifts the mantissa by $A0 less the exponent (:func:`qint_features`: 45 cycles a
+  bit, measured with PEEK of 30 addresses);
 * ``op:+`` ... ``op:rel``, ``op:AND``, ``op:NOT``, ``op:neg``, ``paren``: FRMEVL's
   operator loop ($ADB8) with the float routine ($B86A FADD, $BA28 FMULT, $BB12 FDIV,
   $BF7B FPWRT, $BC5B FCOMP); their weights are the ROM's time for typical operands
@@ -37,8 +42,11 @@ The features, and which ROM routine each stands for:
   searched array by array);
 * ``read_item``: READ taking a DATA item (the bytes DATAN passes to find it count as
   ``rest_byte``; a number is read by FIN, as ``num``, ``digit``...): added at run time;
-* ``line_skip``: a line passed by FNDLIN ($A613) when GOTO, GOSUB or THEN looks for a
-  line (from the next line when the target's number is larger, else from the first);
+* ``line_skip``, ``line_skip_same``, ``search_forward``, ``search_back``: FNDLIN
+  ($A613) when GOTO, GOSUB or THEN looks for a line: from the next line when the
+  target's number is larger, else from the first (:func:`search_cycles`); a line whose
+  number's high byte differs from the target's is passed after one compare, one with
+  the same high byte after two (measured on the ROM: 57 and 71 cycles);
 * ``rest_byte``: a byte skipped by DATAN/REMN ($A906/$A909): the rest of the line
   after REM or a false IF, a DATA statement, the rest of a GOSUB's statement after
   RETURN;
@@ -65,6 +73,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from toolchain.basic import floats
+
 # CPU cycles per feature: fitted by scripts/basic-costs --fit to BASIC 901226-01 on c64tc's
 # 6502 (statement by statement, the interrupts off); the weights of IF, GOTO, GOSUB,
 # RETURN, READ, line_skip, PRINT's, the strings' and the rest the fit leaves out are set
@@ -73,25 +83,34 @@ from collections import Counter
 # Single weights may look odd (the fit shares the time of a statement's parts among
 # features that always come together, as ``colon`` and ``stmt:LET``); their sums are the
 # ROM's (scripts/basic-costs prints both, statement by statement).
+# FIN's (``fin_*``, ``frac``, ``fdiv_one``), QINT's, FNDLIN's (``line_skip*``, ``search_*``)
+# and those of POKE, PEEK, GOSUB and THEN's jump were measured on the ROM with the screen
+# blanked (no bad line inside a statement; scripts/basic-costs does the same): FIN's by
+# least squares over 136 numbers, whose intercept ``num`` (-155) trades with the older
+# weights fitted together with the average number; ``num`` is -190, between it and -226
+# (one-digit numbers as the older fit counted them), the value of that range that the
+# timing programs of tests/data/timing agree with best.
 WEIGHTS: dict[str, float] = {
     "array": 2153, "array_skip": 40, "assign": 2736, "assign_int": 3276, "assign_str": 2757,
-    "byte": -14, "chrout": 420, "colon": 202, "digit": 981, "exp": 1300, "fn:ABS": 571,
-    "fn:ASC": 821, "fn:ATN": 39000, "fn:CHR$": 1166, "fn:COS": 26300, "fn:EXP": 24300,
-    "fn:FN": 3000, "fn:FRE": 5784, "fn:INT": 1420, "fn:LEFT$": 2174, "fn:LEN": 929, "fn:LOG": 20600,
-    "fn:MID$": 3455, "fn:PEEK": 1766, "fn:POS": 700, "fn:RIGHT$": 2178, "fn:RND": 3687,
-    "fn:SGN": 876, "fn:SIN": 25400, "fn:SQR": 47200, "fn:STR$": 8347, "fn:TAN": 50300,
-    "fn:USR": 1000, "fn:VAL": 2607, "frac": 2862, "gc": 2000, "gc_pair": 74, "int_read": 220,
-    "line": 296, "line_skip": 60, "mul_byte": 620, "num": 444, "op:*": 1588, "op:+": 931,
-    "op:-": 1025, "op:/": 3000, "op:AND": 1969, "op:NOT": 1284, "op:OR": 2062, "op:^": 46500,
-    "op:concat": 1045, "op:neg": 472, "op:rel": 1315, "paren": 473, "print_comma": 4000,
-    "print_number": 7700, "print_string": 548, "read_item": 870, "rest_byte": 18, "scroll": 26500,
+    "byte": -14, "chrout": 420, "colon": 202, "exp": 1300, "fdiv_one": 44, "fin_align_bit": 46,
+    "fin_align_byte": 60, "fin_carry": 26, "fin_digit": 789, "fin_first": -86, "fin_float_bit": 29,
+    "fin_mul_zero": -187, "fin_zero_digit": 99, "fn:ABS": 571, "fn:ASC": 821, "fn:ATN": 39000,
+    "fn:CHR$": 1166, "fn:COS": 26300, "fn:EXP": 24300, "fn:FN": 3000, "fn:FRE": 5784, "fn:INT": 1420,
+    "fn:LEFT$": 2174, "fn:LEN": 929, "fn:LOG": 20600, "fn:MID$": 3455, "fn:PEEK": 900, "fn:POS": 700,
+    "fn:RIGHT$": 2178, "fn:RND": 3687, "fn:SGN": 876, "fn:SIN": 25400, "fn:SQR": 47200, "fn:STR$": 8347,
+    "fn:TAN": 50300, "fn:USR": 1000, "fn:VAL": 2607, "frac": 1926, "gc": 2000, "gc_pair": 74,
+    "int_read": 220, "line": 296, "line_skip": 57, "line_skip_same": 71, "mul_byte": 620, "num": -190,
+    "op:*": 1588, "op:+": 931, "op:-": 1025, "op:/": 3000, "op:AND": 1969, "op:NOT": 1284,
+    "op:OR": 2062, "op:^": 46500, "op:concat": 1045, "op:neg": 472, "op:rel": 1315, "paren": 473,
+    "print_comma": 4000, "print_number": 7700, "print_string": 548, "qint_bit": 45, "qint_byte": 30,
+    "read_item": 870, "rest_byte": 18, "scroll": 26500, "search_back": 76, "search_forward": 322,
     "space": 144, "status_read": 300, "stmt:CLR": 0, "stmt:DATA": -11, "stmt:DEF": 1000,
-    "stmt:DIM": 2500, "stmt:END": -300, "stmt:FOR": -1038, "stmt:GET": 1500, "stmt:GOSUB": 450,
+    "stmt:DIM": 2500, "stmt:END": -300, "stmt:FOR": -1038, "stmt:GET": 1500, "stmt:GOSUB": 340,
     "stmt:GOTO": 330, "stmt:IF": 200, "stmt:INPUT": 1500, "stmt:LET": -1993, "stmt:NEXT": 770,
-    "stmt:ON": 800, "stmt:POKE": 2000, "stmt:PRINT": -52, "stmt:READ": 100, "stmt:REM": 23,
+    "stmt:ON": 800, "stmt:POKE": 1270, "stmt:PRINT": -52, "stmt:READ": 100, "stmt:REM": 23,
     "stmt:RESTORE": -8, "stmt:RETURN": 140, "stmt:STOP": -300, "stmt:SYS": 2100, "stmt:WAIT": 2100,
-    "string_byte": 19, "subscript": 1891, "then": 650, "then_line": 490, "time_read": 1150,
-    "var": 75, "var_skip": 38, "wait_invert": 700,
+    "string_byte": 19, "subscript": 1891, "then": 650, "then_line": 520, "time_read": 1150, "var": 75,
+    "var_skip": 38, "wait_invert": 700,
 }
 
 
@@ -115,24 +134,103 @@ def weight(feature: str) -> float:
 
 
 def number_features(text: bytes) -> Counter[str]:
-    """What FIN does with a number written in the program: ``num`` and a ``digit`` for
-    each digit after the first of the mantissa, a ``frac`` for each one after the
-    point, ``exp`` for an exponent."""
+    """What FIN ($BCF3) does with a number written in the program, step by step as the
+    ROM does it (the values from toolchain/basic/floats.py, the ROM's own arithmetic):
+    for each digit ($BD6A) MUL10 ($BAE2: nothing for 0, else 4x+x through FADD, a
+    ``fin_carry`` when the sum carries out), FLOAT of the digit ($BC3C: a 0 is cheap,
+    ``fin_zero_digit``; else one ``fin_float_bit`` per normalising left shift) and FADD
+    ($B86A: nothing to add the first time, ``fin_first``; else the smaller operand
+    shifted right by the exponents' difference, ``fin_align_byte`` per eight bits
+    through $B983 and ``fin_align_bit`` per bit after, a ``fin_carry`` on a carry
+    out); then a DIV10 ($BAFE, FDIV's 34-step loop) per digit after the point, with an
+    ``fdiv_one`` for each quotient bit that subtracts ($BB5D), and ``exp`` for an
+    exponent."""
     features: Counter[str] = Counter(num=1)
-    digits = frac = 0
+    fac = floats.ZERO
     after_point = exponent = False
     for byte in text:
         if byte == 0x2E:
             after_point = True
-        elif 0x30 <= byte <= 0x39 and not exponent:
-            features["digit"] += digits > 0  # after the first: MUL10, then FADD of the digit
-            digits += 1
-            frac += after_point
         elif byte == 0x45:
             exponent = True
-    features["frac"] += frac
+        elif 0x30 <= byte <= 0x39 and not exponent:
+            features["fin_digit"] += 1
+            features["frac"] += after_point
+            fac = _fin_digit(fac, byte - 0x30, features)
+    if after_point:
+        for _ in range(features["frac"]):
+            fac = floats.round_fac(fac)
+            features["fdiv_one"] += _quotient_ones(fac)
+            fac = floats._divide10(fac)
     features["exp"] += exponent
     return features
+
+
+def _fin_digit(fac: floats.Fac, digit: int, features: Counter[str]) -> floats.Fac:
+    """One digit of FIN: MUL10, FLOAT of the digit, FADD; counts the steps' features."""
+    rounded = floats.round_fac(fac)
+    if rounded[0] == 0:
+        features["fin_mul_zero"] += 1
+        tenfold = rounded
+    else:
+        tenfold = floats._times10(fac)
+        features["fin_carry"] += tenfold[0] - rounded[0] == 4  # 5x carried: one more shift
+    if digit == 0:
+        features["fin_zero_digit"] += 1
+        return tenfold
+    features["fin_float_bit"] += 8 - digit.bit_length()
+    value = floats._from_integer(digit)
+    if tenfold[0] == 0:
+        features["fin_first"] += 1
+        return value
+    shift = abs(tenfold[0] - value[0])
+    features["fin_align_byte"] += shift // 8
+    features["fin_align_bit"] += shift % 8
+    total = floats._add(floats._memory(tenfold), value)
+    features["fin_carry"] += total[0] > max(tenfold[0], value[0])
+    return total
+
+
+def qint_features(value: float | None, typical: tuple[int, int] = (2, 4)) -> Counter[str]:
+    """A number made an integer by QINT ($BC9B), as GETADR ($B7F7: POKE's, PEEK's, WAIT's
+    and SYS's address) and GETBYT ($B79E: POKE's and WAIT's bytes) do: the mantissa
+    shifted right until the point is behind it, by $A0 less the exponent: a
+    ``qint_byte`` for each eight bits (SHIFTR's byte moves, $B983), a ``qint_bit`` for
+    each bit after ($B9A6); nothing for 0.  ``value`` None (known only when the program
+    runs): ``typical`` bytes and bits."""
+    if value is None:
+        shift_bytes, shift_bits = typical
+        return Counter(qint_byte=shift_bytes, qint_bit=shift_bits)
+    exponent = floats.to_fac(abs(value))[0] if value else 0
+    if not 0x80 < exponent <= 0xA0:  # 0, a fraction or too large: no shifting worth counting
+        return Counter()
+    shift = 0xA0 - exponent
+    return Counter(qint_byte=shift // 8, qint_bit=shift % 8)
+
+
+def search_cycles(passed: list[int], target: int, forward: bool) -> float:
+    """FNDLIN's ($A613) time to find line ``target`` past the lines ``passed``: from the
+    line after the current one (``forward``: GOTO's $A8A3 start from TXTPTR's line end)
+    or from the program's start; each line passed compares the high bytes of the
+    numbers first ($A625) and the low bytes only when those are equal ($A62E), a
+    ``line_skip`` or a ``line_skip_same``."""
+    high = target >> 8
+    same = sum(number >> 8 == high for number in passed)
+    return (weight("search_forward" if forward else "search_back") + same * weight("line_skip_same")
+            + (len(passed) - same) * weight("line_skip"))
+
+
+def _quotient_ones(dividend: floats.Fac) -> int:
+    """The quotient bits of FDIV's loop ($BB29-$BB77) dividing by ten that subtract."""
+    divisor = floats.TEN[2] >> 8
+    remainder = dividend[2] >> 8
+    ones = 0
+    for _ in range(34):
+        if remainder >= divisor:
+            remainder -= divisor
+            ones += 1
+        remainder <<= 1
+    return ones
 
 
 # -- the machine's time for BASIC's cycles --------------------------------------------------------

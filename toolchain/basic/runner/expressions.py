@@ -520,6 +520,8 @@ class ExpressionCompiler:
         if keyword == "PEEK":
             if kind is Kind.STRING:
                 raise CompileError("TYPE MISMATCH")
+            for feature, times in costs.qint_features(self.constant(code)).items():
+                self.count(feature, times)
             return Expression(f"rt.peek({code}, {self.site()}{self.time_between_looks()})", Kind.NUMBER, True)
         string_argument = keyword in ("LEN", "VAL", "ASC")
         if (kind is Kind.STRING) != string_argument:

@@ -163,9 +163,10 @@ class StatementCompiler(ExpressionCompiler):
         order = self.line_order
         if target not in order:
             return 0
-        here = order.get(self.line_number_now, len(order))
-        passed = order[target] - here if target > self.line_number_now else order[target] + 1
-        return round(passed * costs.weight("line_skip"))
+        forward = target > self.line_number_now
+        first = order.get(self.line_number_now, len(order)) + 1 if forward else 0
+        numbers = [line.number for line in self.lines[first : order[target]]]
+        return round(costs.search_cycles(numbers, target, forward))
 
     def search_code(self, target: int) -> str:
         """The search's cycles onto the clock, as code before a conditional jump."""
@@ -689,8 +690,15 @@ class StatementCompiler(ExpressionCompiler):
         address = self.numeric()
         self.expect(COMMA)
         value = self.numeric()
+        self.count_qint(address)
+        self.count_qint(value, typical=(3, 4))
         self.emit(f"rt.poke(_address({address}), _byte({value}))")
         return False
+
+    def count_qint(self, code: str, typical: tuple[int, int] = (2, 4)) -> None:
+        """QINT's shifting of a number made an address or a byte (costs.qint_features)."""
+        for feature, times in costs.qint_features(self.constant(code), typical).items():
+            self.count(feature, times)
 
     def statement_SYS(self, number: int) -> bool:
         address = self.numeric()
