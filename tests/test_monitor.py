@@ -357,12 +357,12 @@ def test_a_hook_stops_the_run_and_a_store_hook_pauses_it() -> None:
 def test_go_without_breakpoints_ends_at_the_cycle_limit(built: tuple[Path, Path], tmp_path: Path) -> None:
     result = monitor(built, tmp_path, "g\nr\nz\nm 3400 3401\nx\nm 3400\n", "--max-cycles", "20000")
     assert result.exit_code == 2
-    assert after(result.stdout, "g")[-1].startswith("The run has ended: stopped after 2000")
+    assert after(result.stdout, "g")[-1].startswith("The run has ended: stopped after 20,0")
     assert after(result.stdout, "r")[1].startswith(".;")  # the monitor stays open after the end
     assert after(result.stdout, "z")[0].endswith("; nothing more runs.")
     assert after(result.stdout, "m 3400 3401")[0].startswith(">C:3400  a9 93")
     assert "m 3400\n" not in result.stdout  # x after the end ends the session
-    assert result.stderr.startswith("stopped after 2000")
+    assert result.stderr.startswith("stopped after 20,0")
 
 
 def test_the_run_ends_when_the_input_is_used_up(built: tuple[Path, Path], tmp_path: Path) -> None:

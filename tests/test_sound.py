@@ -94,7 +94,7 @@ def test_run_audio_is_as_long_as_the_runs_c64_time_also_at_a_limit(tmp_path: Pat
     result = CliRunner().invoke(main, ["run", str(tone_prg(tmp_path, 200)), "--sys", "49152", "--audio",
                                        str(wav), "--max-cycles", "300000", "--sample-rate", "22050",
                                        "--sid-model", "6581"])
-    assert result.exit_code == 2 and "stopped after 300" in result.output
+    assert result.exit_code == 2 and "stopped after 300,0" in result.output
     cycles = int(result.output.split("instructions, ")[1].split(" cycles")[0].replace(",", ""))
     sound = read_wav(wav)
     assert sound.rate == 22050 and len(sound.samples) == round(cycles * 22050 / PAL_CLOCK_HZ)

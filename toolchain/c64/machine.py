@@ -646,7 +646,7 @@ class C64:
                     self._interrupts()
                 if cpu.cycles >= limit:
                     raise MachineStopped(Stop.CYCLE_LIMIT,
-                                   f"stopped after {cpu.cycles - start_cycles} cycles at ${cpu.pc:04X}")
+                                   f"stopped after {cpu.cycles - start_cycles:,} cycles at ${cpu.pc:04X}")
         except MachineStopped as stopped:
             if stopped.stop is not Stop.BREAK:  # a run that ends: the stolen cycles up to its end
                 cpu.cycles += cast(Vic, io.vic).settle(cpu.cycles)  # (a break goes on where it was)

@@ -7,7 +7,8 @@ from typing import Any
 
 import click
 
-from toolchain.cli.common import ADDRESS, COUNT, reports_user_errors
+from toolchain.c64.run import DEFAULT_RUN_CYCLES
+from toolchain.cli.common import ADDRESS, COUNT, TYPED_INPUT, reports_user_errors
 from toolchain.cli.run import run_program
 from toolchain.cli.run_options import RunOptions
 from toolchain.fileio import STDIO
@@ -24,11 +25,12 @@ from toolchain.fileio import STDIO
 @click.option("--labels", "label_files", type=click.Path(dir_okay=False, exists=True), multiple=True,
               help="Labels for the monitor: a VICE label file (c64tc asm --vice-labels) or a symbol table "
                    "(c64tc asm --symbols).")
-@click.option("--input", "input_text", help="What the user types; RETURN is '|' or a line break.")
+@click.option("--input", "input_text", help="What the user types; " + TYPED_INPUT)
 @click.option("--input-file", type=click.Path(dir_okay=False, allow_dash=True),
-              help="Read the typed input from a file; RETURN is '|' or a line break.")
-@click.option("--max-cycles", type=COUNT, default=2_000_000_000, show_default=True,
-              help="Stop the program after this many cycles in all (the monitor's runs together).")
+              help="Read the typed input from a file; " + TYPED_INPUT)
+@click.option("--max-cycles", type=COUNT, default=DEFAULT_RUN_CYCLES, show_default=True,
+              help="Stop the program after this many cycles of C64 time in all (the monitor's runs "
+              "together); the default is 100 hours, as run's.")
 @click.option("--roms", "roms_dir", type=click.Path(file_okay=False, exists=True),
               help="Run the C64's own ROMs from this folder (see c64tc run --help).")
 @click.option("--no-roms", is_flag=True, help="Run on c64tc's models of the ROMs even where ROMs are found.")

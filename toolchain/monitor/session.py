@@ -597,7 +597,7 @@ class Monitor(MemoryCommands):
         cpu = self.cpu
         message = result.message
         if result.stop is Stop.CYCLE_LIMIT:
-            message = f"stopped after {cpu.cycles - self.start_cycles} cycles at ${cpu.pc:04X}"
+            message = f"stopped after {cpu.cycles - self.start_cycles:,} cycles at ${cpu.pc:04X}"
         self.result = RunResult(result.stop, message, cpu.cycles - self.start_cycles,
                                 cpu.instructions - self.start_instructions)
         self.machine.finish_sys(self.result)
