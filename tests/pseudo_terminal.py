@@ -259,7 +259,15 @@ class PseudoTerminal:
             where = Path(f"/proc/{pid}/wchan").read_text().strip()
         except (OSError, IndexError):
             return self.process.poll() is None and not self.read(0.5)
-        return state == "S" and where.startswith(_WAITING_IN) and not self.read(0.02)
+        # asleep in a terminal read, and what was typed before has been read: just after a
+        # line is typed the program still sleeps in the read it has not returned from yet
+        return (state == "S" and where.startswith(_WAITING_IN) and not self._typed_but_unread()
+                and not self.read(0.02))
+
+    def _typed_but_unread(self) -> int:
+        """The bytes typed that the program has not read yet (the terminal's input queue)."""
+        pending = fcntl.ioctl(self.slave, termios.FIONREAD, struct.pack("i", 0))
+        return int(struct.unpack("i", pending)[0])
 
     def wait_until_busy(self, cpu: float = 0.3, seconds: float = DEADLINE) -> None:
         """Until the program has computed ``cpu`` more seconds (it took what was typed
