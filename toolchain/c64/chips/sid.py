@@ -183,8 +183,10 @@ class _Envelope:
 
     @property
     def rate_period(self) -> int:
-        rate = {ATTACK: self.attack, DECAY_SUSTAIN: self.decay, RELEASE: self.release}[self.state]
-        return RATE_PERIODS[rate]
+        state = self.state
+        if state == ATTACK:
+            return RATE_PERIODS[self.attack]
+        return RATE_PERIODS[self.decay if state == DECAY_SUSTAIN else self.release]
 
     def _next_tick(self) -> int:
         period, count = self.rate_period, self.rate_count
@@ -406,6 +408,15 @@ class Sid:
         self.envelope.advance(now)
         self.envelope.write_control(value, now)
 
+    def control_written(self, value: int, now: int) -> None:
+        """Voice 3's control register was written (and stored) at ``now``."""
+        self._write_control(value, now)
+
+    def rates_written(self, register: int, value: int, now: int) -> None:
+        """Voice 3's attack/decay or sustain/release register was written at ``now``."""
+        self.envelope.advance(now)
+        self.envelope.write_rates(register, value, now)
+
     # -- the Chip interface ------------------------------------------------------------------------
     def advance(self, now: int) -> None:
         pass  # everything is worked out from the cycle count when it is read
@@ -454,7 +465,8 @@ class Sid:
         """``write`` as source: the registers that only store the byte, and the
         frequencies and pulse width, whose write stores and brings the oscillator it
         changes to the cycle (the costly part, the noise shift register's clocks, waits
-        for a read of $D41B); the control and envelope registers need the method."""
+        for a read of $D41B), voice 3's control and envelope registers (a call of the
+        part of ``write`` they need); voice 2's control needs the method."""
         store = ("if (wl := {chip}.write_log) is not None:\n"
                  f"    wl.append(({{now}}, {register}, {{value}}))\n"
                  "{chip}.bus_value = {value}\n{chip}.bus_until = {now} + {chip}.bus_ttl\n"
@@ -465,6 +477,10 @@ class Sid:
             return store + "\n{chip}.voice3_frequency_written({now})"
         if register in (VOICE2_FREQUENCY, VOICE2_FREQUENCY + 1):
             return store + "\n{chip}.voice2_frequency_written({now})"
+        if register == CONTROL:
+            return store + "\n{chip}.control_written({value}, {now})"
+        if register in (ATTACK_DECAY, SUSTAIN_RELEASE):
+            return store + f"\n{{chip}}.rates_written({register}, {{value}}, {{now}})"
         if register in (PULSE_LO, PULSE_HI):
             return store + (f"\n{{chip}}.pulse_width = ({{chip}}.registers[{PULSE_LO}]"
                             f" | {{chip}}.registers[{PULSE_HI}] << 8) & 0xFFF")
@@ -528,8 +544,7 @@ class Sid:
         elif register == CONTROL:
             self._write_control(value, now)
         elif register in (ATTACK_DECAY, SUSTAIN_RELEASE):
-            self.envelope.advance(now)
-            self.envelope.write_rates(register, value, now)
+            self.rates_written(register, value, now)
         elif register in (VOICE2_FREQUENCY, VOICE2_FREQUENCY + 1):
             self.voice2_frequency_written(now)
         elif register == VOICE2_CONTROL:
