@@ -414,8 +414,27 @@ class Sid:
 
     def rates_written(self, register: int, value: int, now: int) -> None:
         """Voice 3's attack/decay or sustain/release register was written at ``now``."""
-        self.envelope.advance(now)
-        self.envelope.write_rates(register, value, now)
+        envelope = self.envelope
+        if not envelope.hold_zero:
+            envelope.advance(now)
+            envelope.write_rates(register, value, now)
+            return
+        # held at 0 (no gate since the reset or the release's end): advance and rebase in
+        # one, only the rate counter's phase moves on (the ADSR bug needs it)
+        period, count, since = envelope.rate_period, envelope.rate_count, envelope.rate_since
+        tick = since + period - count + 1 if count <= period else since + 0x8000 - count + period
+        if tick <= now:
+            ticks = (now - tick) // (period + 1) + 1
+            since, count = tick + (ticks - 1) * (period + 1), 0
+            envelope.exponential_count = (envelope.exponential_count + ticks) % envelope.exponential_period
+        counted = count + (now - since)
+        if count > period and counted > 0x7FFF:
+            counted -= 0x7FFF
+        envelope.rate_since, envelope.rate_count = now, counted
+        if register == ATTACK_DECAY:
+            envelope.attack, envelope.decay = value >> 4, value & 0x0F
+        else:
+            envelope.sustain, envelope.release = value >> 4, value & 0x0F
 
     # -- the Chip interface ------------------------------------------------------------------------
     def advance(self, now: int) -> None:
