@@ -79,7 +79,7 @@ def guess_statistics(verification: Verification) -> str:
     instructions = sum(g.instructions for g in games)
     cycles = sum(g.cycles for g in games)
     rows = [f"{verification.name}: {counted(len(games), 'game')}, "
-            f"{sum(g.outcome == 'OK' for g in games)} solved, mean {mean:.3f} guesses, at most {worst}"]
+            f"{sum(g.outcome == 'OK' for g in games):,} solved, mean {mean:.3f} guesses, at most {worst}"]
     rows.append("guesses  games")
     rows += [f"{n:7}  {counts[n]:5}" for n in sorted(counts)]
     worst_cases = [g.case for g in games if len(g.guesses) == worst]
