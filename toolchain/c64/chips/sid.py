@@ -80,7 +80,7 @@ ATTACK, DECAY_SUSTAIN, RELEASE = "attack", "decay", "release"
 
 # The fast path (see toolchain.c64.chips): the registers whose write only stores the byte
 # and charges the data bus (voice 3 and voice 2's frequency and control, voice 3's pulse
-# width and envelope do more), and the bus a write-only register reads back.
+# width and envelope do more: see compiled_write), and the bus a write-only register reads back.
 _STORED = frozenset(range(0x20)) - {VOICE2_FREQUENCY, VOICE2_FREQUENCY + 1, VOICE2_CONTROL, FREQUENCY_LO,
                                     FREQUENCY_HI, PULSE_LO, PULSE_HI, CONTROL, ATTACK_DECAY, SUSTAIN_RELEASE}
 _BUS_EXPRESSION = "({chip}.bus_value if {now} < {chip}.bus_until else 0)"
@@ -183,8 +183,10 @@ class _Envelope:
 
     @property
     def rate_period(self) -> int:
-        rate = {ATTACK: self.attack, DECAY_SUSTAIN: self.decay, RELEASE: self.release}[self.state]
-        return RATE_PERIODS[rate]
+        state = self.state
+        if state == ATTACK:
+            return RATE_PERIODS[self.attack]
+        return RATE_PERIODS[self.decay if state == DECAY_SUSTAIN else self.release]
 
     def _next_tick(self) -> int:
         period, count = self.rate_period, self.rate_count
@@ -283,6 +285,7 @@ class Sid:
         self.pulse_width = 0
         self.control = 0
         self.shift_register = 0x7FFFFE  # reSID's reset value
+        self.shift_steps = 0  # clocks not yet applied to shift_register (applied when it is needed)
         self.shift_since = 0  # the shift register holds every clock from bit 19 rises up to here
         self.test_since = 0  # when the test bit was set (the shift register's reset runs from here)
         self.floating = 0  # the 12-bit output kept while no waveform is selected
@@ -312,10 +315,18 @@ class Sid:
         end = oscillator.unwrapped(until)
         return (end - 0x80000) // 0x100000 - (start - 0x80000) // 0x100000
 
+    def _pending_shifts_applied(self) -> int:
+        """The shift register with the clocks kept back (a frequency write only counts
+        them: applying them is the costly part, done when the register is needed)."""
+        if self.shift_steps:
+            self.shift_register = shift_register_after(self.shift_register, self.shift_steps)
+            self.shift_steps = 0
+        return self.shift_register
+
     def _shift_register_at(self, now: int) -> int:
         if self.voice3.test:
             # held; after a while its cells fill with ones, one more bit at a time
-            register = self.shift_register
+            register = self._pending_shifts_applied()
             begin = self.test_since + self.shift_reset
             if now >= begin:
                 for _ in range(min(23, (now - begin) // self.shift_reset_bit + 1)):
@@ -325,10 +336,9 @@ class Sid:
         if now > self.shift_since:
             # the clocks a read at ``now`` shows are those up to now - NOISE_DELAY: keep them,
             # so that polling costs only the clocks since the last read
-            steps = self._noise_clocks(self.shift_since - NOISE_DELAY, now - NOISE_DELAY)
-            self.shift_register = shift_register_after(self.shift_register, steps)
+            self.shift_steps += self._noise_clocks(self.shift_since - NOISE_DELAY, now - NOISE_DELAY)
             self.shift_since = now
-        return self.shift_register
+        return self._pending_shifts_applied()
 
     def _settle_shift_register(self, now: int, pending: bool = True) -> None:
         """Bring the shift register to ``now``; ``pending``: with the clocks still in the
@@ -337,8 +347,7 @@ class Sid:
             self.shift_register = self._shift_register_at(now)
         else:
             until = now if pending else now - NOISE_DELAY
-            steps = self._noise_clocks(self.shift_since - NOISE_DELAY, until)
-            self.shift_register = shift_register_after(self.shift_register, steps)
+            self.shift_steps += self._noise_clocks(self.shift_since - NOISE_DELAY, until)
         self.shift_since = now + NOISE_DELAY if pending else now
 
     def _waveform(self, now: int) -> int:
@@ -399,6 +408,34 @@ class Sid:
         self.envelope.advance(now)
         self.envelope.write_control(value, now)
 
+    def control_written(self, value: int, now: int) -> None:
+        """Voice 3's control register was written (and stored) at ``now``."""
+        self._write_control(value, now)
+
+    def rates_written(self, register: int, value: int, now: int) -> None:
+        """Voice 3's attack/decay or sustain/release register was written at ``now``."""
+        envelope = self.envelope
+        if not envelope.hold_zero:
+            envelope.advance(now)
+            envelope.write_rates(register, value, now)
+            return
+        # held at 0 (no gate since the reset or the release's end): advance and rebase in
+        # one, only the rate counter's phase moves on (the ADSR bug needs it)
+        period, count, since = envelope.rate_period, envelope.rate_count, envelope.rate_since
+        tick = since + period - count + 1 if count <= period else since + 0x8000 - count + period
+        if tick <= now:
+            ticks = (now - tick) // (period + 1) + 1
+            since, count = tick + (ticks - 1) * (period + 1), 0
+            envelope.exponential_count = (envelope.exponential_count + ticks) % envelope.exponential_period
+        counted = count + (now - since)
+        if count > period and counted > 0x7FFF:
+            counted -= 0x7FFF
+        envelope.rate_since, envelope.rate_count = now, counted
+        if register == ATTACK_DECAY:
+            envelope.attack, envelope.decay = value >> 4, value & 0x0F
+        else:
+            envelope.sustain, envelope.release = value >> 4, value & 0x0F
+
     # -- the Chip interface ------------------------------------------------------------------------
     def advance(self, now: int) -> None:
         pass  # everything is worked out from the cycle count when it is read
@@ -444,13 +481,66 @@ class Sid:
 
     @staticmethod
     def compiled_write(register: int) -> str | None:
-        """``write`` as source for the registers that only store the byte."""
-        if register not in _STORED:
-            return None
-        return ("if (wl := {chip}.write_log) is not None:\n"
-                f"    wl.append(({{now}}, {register}, {{value}}))\n"
-                "{chip}.bus_value = {value}\n{chip}.bus_until = {now} + {chip}.bus_ttl\n"
-                f"{{chip}}.registers[{register}] = {{value}}")
+        """``write`` as source: the registers that only store the byte, and the
+        frequencies and pulse width, whose write stores and brings the oscillator it
+        changes to the cycle (the costly part, the noise shift register's clocks, waits
+        for a read of $D41B), voice 3's control and envelope registers (a call of the
+        part of ``write`` they need); voice 2's control needs the method."""
+        store = ("if (wl := {chip}.write_log) is not None:\n"
+                 f"    wl.append(({{now}}, {register}, {{value}}))\n"
+                 "{chip}.bus_value = {value}\n{chip}.bus_until = {now} + {chip}.bus_ttl\n"
+                 f"{{chip}}.registers[{register}] = {{value}}")
+        if register in _STORED:
+            return store
+        if register in (FREQUENCY_LO, FREQUENCY_HI):
+            return store + "\n{chip}.voice3_frequency_written({now})"
+        if register in (VOICE2_FREQUENCY, VOICE2_FREQUENCY + 1):
+            return store + "\n{chip}.voice2_frequency_written({now})"
+        if register == CONTROL:
+            return store + "\n{chip}.control_written({value}, {now})"
+        if register in (ATTACK_DECAY, SUSTAIN_RELEASE):
+            return store + f"\n{{chip}}.rates_written({register}, {{value}}, {{now}})"
+        if register in (PULSE_LO, PULSE_HI):
+            return store + (f"\n{{chip}}.pulse_width = ({{chip}}.registers[{PULSE_LO}]"
+                            f" | {{chip}}.registers[{PULSE_HI}] << 8) & 0xFFF")
+        return None
+
+    def voice3_frequency_written(self, now: int) -> None:
+        """Voice 3's frequency registers were written at ``now``: the shift register's
+        clocks up to here counted (with those in the pipeline), the accumulator brought
+        to ``now``, the new frequency taken (_settle_shift_register and _Oscillator.rebase
+        in one)."""
+        oscillator = self.voice3
+        if oscillator.test:
+            self.shift_register = self._shift_register_at(now)
+            if now > oscillator.since:
+                oscillator.since = now
+        else:
+            value, since = oscillator.value, oscillator.since
+            end = value + oscillator.frequency * (now - since) if now > since else value
+            clocks_since = self.shift_since - NOISE_DELAY
+            if now > clocks_since:
+                start = value
+                if clocks_since > since:
+                    start += oscillator.frequency * (clocks_since - since)
+                self.shift_steps += (end - 0x80000) // 0x100000 - (start - 0x80000) // 0x100000
+            oscillator.value = end & 0xFFFFFF
+            if now > since:
+                oscillator.since = now
+        self.shift_since = now + NOISE_DELAY
+        registers = self.registers
+        oscillator.frequency = registers[FREQUENCY_LO] | registers[FREQUENCY_HI] << 8
+
+    def voice2_frequency_written(self, now: int) -> None:
+        """Voice 2's frequency registers were written at ``now`` (its accumulator is
+        kept for voice 3's ring modulation)."""
+        oscillator = self.voice2
+        if not oscillator.test and now > oscillator.since:
+            oscillator.value = (oscillator.value + oscillator.frequency * (now - oscillator.since)) & 0xFFFFFF
+        if now > oscillator.since:
+            oscillator.since = now
+        registers = self.registers
+        oscillator.frequency = registers[VOICE2_FREQUENCY] | registers[VOICE2_FREQUENCY + 1] << 8
 
     def read(self, register: int, now: int) -> int:
         register &= 0x1F
@@ -467,20 +557,15 @@ class Sid:
         self.bus_value, self.bus_until = value, now + self.bus_ttl
         self.registers[register] = value
         if register in (FREQUENCY_LO, FREQUENCY_HI):
-            self._settle_shift_register(now)
-            self.voice3.rebase(now)
-            self.voice3.frequency = self.registers[FREQUENCY_LO] | self.registers[FREQUENCY_HI] << 8
+            self.voice3_frequency_written(now)
         elif register in (PULSE_LO, PULSE_HI):
             self.pulse_width = (self.registers[PULSE_LO] | self.registers[PULSE_HI] << 8) & 0xFFF
         elif register == CONTROL:
             self._write_control(value, now)
         elif register in (ATTACK_DECAY, SUSTAIN_RELEASE):
-            self.envelope.advance(now)
-            self.envelope.write_rates(register, value, now)
+            self.rates_written(register, value, now)
         elif register in (VOICE2_FREQUENCY, VOICE2_FREQUENCY + 1):
-            self.voice2.rebase(now)
-            low, high = self.registers[VOICE2_FREQUENCY], self.registers[VOICE2_FREQUENCY + 1]
-            self.voice2.frequency = low | high << 8
+            self.voice2_frequency_written(now)
         elif register == VOICE2_CONTROL:
             test = bool(value & TEST)
             if test != self.voice2.test:
