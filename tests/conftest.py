@@ -5,6 +5,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from hypothesis import settings
+
+# Every property test derandomized (the same examples on every run, no example database
+# carried from run to run): a test that passes by luck is no test.  A test's own
+# @settings keeps this unless it says otherwise.
+settings.register_profile("c64tc", derandomize=True, database=None)
+settings.load_profile("c64tc")
 
 if TYPE_CHECKING:
     from toolchain.c64.roms import RomSet

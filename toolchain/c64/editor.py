@@ -431,7 +431,9 @@ class ScreenEditor:
         one down (not past row 25)."""
         m = self.memory
         if m[PNTR] in (LAST_COLUMN, LAST_LOGICAL_COLUMN) and m[TBLX] != ROWS:
-            m[TBLX] += 1
+            # INC $D6 ($E8C8): a row of 255 (cursor-up from row 0 on a two-row line,
+            # $E8A1's DEC) wraps to 0
+            m[TBLX] = (m[TBLX] + 1) & 0xFF
 
     def _line_decrement(self) -> None:
         """$E8A1: at column 0 or 40 the cursor row goes one up."""
