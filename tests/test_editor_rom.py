@@ -508,3 +508,18 @@ def test_start_memory_is_what_the_kernal_initialisation_leaves(roms: RomSet) -> 
     ours = start_memory()
     for address in (ed.OUTPUT_DEVICE, ed.LDTB1 + 25):
         assert rom.memory[address] == ours[address]
+
+
+@pytest.mark.parametrize("row", [0, 24, 25, 254, 255])
+@pytest.mark.parametrize("column", [38, 39, 79])
+def test_the_line_increment_as_the_rom(roms: RomSet, row: int, column: int) -> None:
+    """$E8B3 at the last column of a row: INC $D6 (TBLX), not past row 25, and from 255
+    (a cursor-up from row 0 on a two-row line: $E8A1's DEC) round to 0, as the 6502's INC
+    (the slow comparison's random keys found the port raising there)."""
+    memory = StartState(page=4, filled=(0,), continued=(), seed=0, colour=0, reverse=0, quote=0, autodn=0,
+                        row=0, column=0).memory()
+    memory[ed.TBLX], memory[ed.PNTR] = row, column
+    rom, port = pair(roms, memory)
+    rom.call(0xE8B3)
+    port._line_increment()
+    assert (port.memory[ed.TBLX], port.memory[ed.PNTR]) == (rom.memory[ed.TBLX], rom.memory[ed.PNTR])
