@@ -437,6 +437,18 @@ def test_mistakes_in_the_commands_are_reported_with_their_place_and_nothing_runs
         "6 errors; no output written"]
 
 
+def test_parentheses_nest_32_deep_and_deeper_is_a_message(built: tuple[Path, Path], tmp_path: Path) -> None:
+    """Bounded work on any line: 32 levels are read, 33 are a mistake with its place (the
+    long fuzz profile found a RecursionError from a few hundred)."""
+    deepest = "(" * 32 + "$3400" + ")" * 32
+    result = monitor(built, tmp_path, f"break {deepest}\nx\n")
+    assert result.exit_code == 0, result.output
+    result = monitor(built, tmp_path, f"break ({deepest})\nx\n")
+    assert result.exit_code == 1
+    path = str(tmp_path / "commands.mon")
+    assert result.stderr.splitlines()[0] == f"{path}:1:39: error: parentheses nested more than 32 deep"
+
+
 def test_a_command_that_fails_while_running_ends_the_session(built: tuple[Path, Path],
                                                              tmp_path: Path) -> None:
     result = monitor(built, tmp_path, "r\nm ffff+1\nr\n")

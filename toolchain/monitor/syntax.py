@@ -229,6 +229,9 @@ _OPERATIONS: dict[str, Callable[[int, int], int]] = {
     "&&": lambda a, b: int(bool(a) and bool(b)), "||": lambda a, b: int(bool(a) or bool(b)),
 }
 # C's precedence, loosest first
+# parentheses inside parentheses: a bound, so that any typed line is parsed in bounded
+# work (each level is a few Python frames; 32 is far more than a condition needs)
+MAX_NESTING = 32
 _LEVELS = (("||",), ("&&",), ("|",), ("&",), ("==", "!="), ("<", ">", "<=", ">="), ("+", "-"), ("*", "/"))
 
 
@@ -260,6 +263,7 @@ class _Parser:
 
     def __init__(self, tokens: list[Token], line: str) -> None:
         self.tokens = tokens
+        self.nesting = 0  # parentheses open around the expression being read
         self.index = 0
         self.line = line
 
@@ -325,8 +329,12 @@ class _Parser:
             self.next()
             return Label(token.column, token.text)
         if token.kind == "op" and token.text == "(":
+            if self.nesting == MAX_NESTING:
+                raise self.fail(f"parentheses nested more than {MAX_NESTING} deep")
             self.next()
+            self.nesting += 1
             inner = self.expression(registers)
+            self.nesting -= 1
             if not self.accept(")"):
                 raise self.fail("missing ')'")
             return _parenthesized(inner)
