@@ -147,6 +147,52 @@ def test_a_compiled_write_does_what_write_does(case: tuple[str, list[Any], int, 
     _compare_after(method, fast, kind, now, tail)
 
 
+@st.composite
+def sid_runs(draw: Any) -> tuple[str, list[Any], list[tuple[int, int, int]], list[Any]]:
+    """A SID, a history, a run of stores (cycles since the last one, register, byte) and what follows."""
+    kind = draw(st.sampled_from(["sid 6581", "sid 8580"]))
+    # all but voice 2's control and the readable registers (a run leaves them out)
+    joining = [register for register in range(0x20) if register not in (0x0B, 0x19, 0x1A, 0x1B, 0x1C)]
+    store = st.tuples(st.sampled_from([3, 4, 5, 6]), st.sampled_from(joining), st.integers(0, 255))
+    stores = st.lists(store, min_size=1, max_size=16)
+    return kind, draw(operations(0x20)), draw(stores), draw(operations(0x20))
+
+
+@settings(derandomize=True, max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sid_runs())
+# voice 3's frequency, pulse width and envelope, each register's pair written one after the other
+@example(("sid 6581", [(0, True, 0x12, 0x41)],
+          [(4, 0x0E, 0x10), (4, 0x0F, 0x20), (4, 0x10, 0x80), (4, 0x11, 0x08), (4, 0x13, 0x21),
+           (4, 0x14, 0xF0), (4, 0x12, 0x11)],
+          [(30, False, 0x1B, 0), (0, False, 0x1C, 0)]))
+# voice 2's frequency under ring modulation, the run's last store read back
+@example(("sid 8580", [(0, True, 0x12, 0x14)], [(4, 0x07, 0xFF), (4, 0x08, 0x7F), (4, 0x18, 0x0F)],
+          [(2, False, 0x00, 0), (0, False, 0x1B, 0)]))
+def test_a_run_of_compiled_sid_writes_does_what_the_writes_do(
+        case: tuple[str, list[Any], list[tuple[int, int, int]], list[Any]]) -> None:
+    """A run of stores to the SID as the CPU's translated code writes it (the log once,
+    each store's own part, the data bus once at the end: Sid.RUN_END) leaves the chip
+    and its write log as the stores one by one through the method."""
+    kind, head, stores, tail = case
+    method, fast = fresh(kind), fresh(kind)
+    now = run(method, head, 1)
+    run(fast, head, 1)
+    method.write_log, fast.write_log = [], []
+    run_stores = []
+    for delta, register, value in stores:
+        now += delta
+        method.write(register, value, now)
+        run_stores.append((now, register, value, Sid.compiled_write_run(register)))
+    assert all(source is not None for *_, source in run_stores)
+    fast.write_log.extend((when, register, value) for when, register, value, _ in run_stores)
+    for when, register, value, source in run_stores:
+        compiled(source, fast, register, when, value)
+    when, _, value, _ = run_stores[-1]
+    compiled(Sid.RUN_END, fast, 0, when, value)
+    assert fast.write_log == method.write_log
+    _compare_after(method, fast, kind, now, tail)
+
+
 @settings(derandomize=True, max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 @example(("vic", [(0, True, 0x12, 0x30), (0, True, 0x1A, 1)], 0x12, 0, 3_100, [(100, False, 0x19, 0)]))

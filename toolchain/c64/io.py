@@ -27,7 +27,7 @@ calls :meth:`IOArea.changed`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from toolchain.c64.chips import Chip, Source
 
@@ -152,6 +152,15 @@ def _mirror(read: Source | None, register: int) -> str:
     if read is not None and not read.before and not read.guard:
         return read.code
     return f"{{chip}}.peek({register}, {{now}})"
+
+
+class RunStore(NamedTuple):
+    """A store as one of a run of stores to one chip (:meth:`IOArea.write_run_source`)."""
+
+    chip: str
+    register: int
+    code: str
+    end: str
 
 
 _tables: dict[tuple[type, ...], tuple[list[Any], list[Any], list[Any], list[Any]]] = {}
@@ -356,6 +365,29 @@ class IOArea:
         if event_reads is None or register in event_reads:
             return None
         return Source(f"{CHIP_NAMES[index]}.read({register}, {{now}})")
+
+    def write_run_source(self, address: int) -> RunStore | None:
+        """A store at ``address`` as one of a run of consecutive stores to the same chip
+        (the CPU's translated code writes them as one piece: a store to the SID costs
+        then its register and its memory byte): the chip (its name in the source), the
+        store's statements with ``{value}`` and ``{now}`` (the store into memory, which
+        shows the byte written, included) and the statements the run ends with (with
+        its last store's ``{value}`` and ``{now}``); the run first appends all its
+        writes to ``<chip>.write_log`` when there is one.  None where the chip has no
+        such source (``compiled_write_run`` and ``RUN_END``: only for registers whose
+        write moves no event, ends no block and needs no guard), or a debugger watches
+        the address."""
+        index, register = ROUTES[address - IO_BASE]
+        if index < 0 or address in self.hooked or ENDS_BLOCK[index]:
+            return None
+        chip = self.chips[index]
+        method = getattr(chip, "compiled_write_run", None)
+        end = getattr(chip, "RUN_END", None)
+        code = None if method is None or end is None else method(register)
+        if code is None or end is None:
+            return None
+        return RunStore(CHIP_NAMES[index], register, f"{_fill(code, index)}\nmem[{address}] = {{value}}",
+                        _fill(end, index))
 
     def write_source(self, address: int) -> tuple[Source, bool] | None:
         """A write at ``address`` as source with ``{value}`` and ``{now}`` (the store into
