@@ -21,7 +21,7 @@ from benchmarks.chip_programs import CHIP_LOOPS, RASTER_BARS, SID_PLAYER, Loop
 from benchmarks.same_counts import LATE_RASTER_IRQ, RASTER_IRQ, TIMER_IRQ
 from toolchain.c64.chips import Source
 from toolchain.c64.chips.cia import Cia, SerialBusAndUserPort
-from toolchain.c64.chips.keyboard import ControlPorts, KeyMatrix
+from toolchain.c64.chips.keyboard import FIRE, UP, ControlPorts, KeyMatrix
 from toolchain.c64.chips.power_on import KERNAL_RESET_WRITES
 from toolchain.c64.chips.sid import Sid
 from toolchain.c64.chips.vic import Vic
@@ -211,6 +211,50 @@ def test_a_compiled_read_gives_what_read_gives(case: tuple[str, list[Any], int, 
     run(fast, head, 1)
     assert compiled(source, fast, register, now) == method.read(register, now)
     _compare_after(method, fast, kind, now, tail)
+
+
+class _Typed:
+    """Keys typed into the matrix (its ``next_key``), compared by what is left."""
+
+    def __init__(self, codes: list[int]) -> None:
+        self.codes = codes
+
+    def __call__(self) -> int | None:
+        return self.codes.pop(0) if self.codes else None
+
+
+@settings(derandomize=True, max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["cia 1", "cia 2"]), operations(0x10), st.sampled_from([0, 1]), st.integers(0, 70),
+       st.integers(0, 0x1F), st.integers(0, 0x1F), st.sampled_from(["idle", "held", "typing"]),
+       operations(0x10))
+# a row driven low with a key held in it; the joystick in port 2 pressed
+@example("cia 1", [(0, True, 2, 0xFF), (0, True, 0, 0xFE)], 1, 5, 0, 0, "held", [(0, False, 1, 0)])
+@example("cia 1", [(0, True, 3, 0xFF), (0, True, 1, 0x7F)], 0, 5, 0, UP | FIRE, "idle", [])
+# CIA 2: the serial bus lines read back, the user port
+@example("cia 2", [(0, True, 2, 0x3F), (0, True, 0, 0x17)], 0, 3, 0, 0, "idle", [(0, False, 1, 0)])
+def test_a_compiled_port_read_gives_what_read_gives(kind: str, head: list[Any], register: int, delta: int,
+                                                    joystick1: int, joystick2: int, keys: str,
+                                                    tail: list[Any]) -> None:
+    """The ports' reads as source (Cia.compiled_port_read: what the ports drive, under
+    the keyboard's guard) give what the method gives, keys held, typed or not."""
+    method, fast = fresh(kind), fresh(kind)
+    for chip in (method, fast):
+        if kind == "cia 1":
+            chip.ports.joystick1, chip.ports.joystick2 = joystick1, joystick2
+            if keys == "held":
+                chip.ports.keyboard.press((0, 0), (1, 7))
+            elif keys == "typing":
+                chip.ports.keyboard.next_key = _Typed([0x41])
+        else:
+            chip.ports.user_port = 0xFF ^ joystick1
+    source = fast.compiled_port_read(register)
+    assert source is not None
+    now = run(method, head, 1) + delta
+    run(fast, head, 1)
+    assert compiled(source, fast, register, now) == method.read(register, now)
+    _compare_after(method, fast, kind, now, tail)
+    if kind == "cia 1":
+        assert method.ports.keyboard.held == fast.ports.keyboard.held
 
 
 @pytest.mark.parametrize("kind", sorted(CHIPS))

@@ -90,6 +90,10 @@ def _source(chip: Chip, register: int, write: bool) -> Source | None:
     """The chip's source for an access to ``register`` (None when it has none)."""
     method = getattr(chip, "compiled_write" if write else "compiled_read", None)
     found = None if method is None else method(register)
+    if found is None and not write:
+        # a port's read depends on what is plugged in: the instance's (Cia.compiled_port_read)
+        port_read = getattr(chip, "compiled_port_read", None)
+        found = None if port_read is None else port_read(register)
     return Source(found) if isinstance(found, str) else found
 
 
@@ -149,8 +153,10 @@ def _functions(chip: Chip, index: int) -> tuple[Functions, Functions]:
 def _mirror(read: Source | None, register: int) -> str:
     """What memory shows after a write: what a read gives without its effects (the
     chip's source where it needs nothing, else its peek)."""
-    if read is not None and not read.before and not read.guard:
-        return read.code
+    if read is not None and not read.before:
+        if not read.guard:
+            return read.code
+        return f"({read.code} if {read.guard} else {{chip}}.peek({register}, {{now}}))"
     return f"{{chip}}.peek({register}, {{now}})"
 
 
@@ -189,7 +195,7 @@ class IOArea:
         self.chips: tuple[Chip, ...] = (vic, sid, cia1, cia2)
         # per chip and register: the compiled accesses (None: the chip's method), and the
         # registers whose access may move the chip's event (the same for the same kinds of chip)
-        kinds = tuple(map(type, self.chips))
+        kinds = (*map(type, self.chips), *(type(getattr(chip, "ports", None)) for chip in self.chips))
         tables = _tables.get(kinds)
         if tables is None:
             functions = [_functions(chip, index) for index, chip in enumerate(self.chips)]

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from toolchain.c64.chips import CYCLES_PER_SECOND, NEVER
+from toolchain.c64.chips import CYCLES_PER_SECOND, NEVER, Source
 
 PRA, PRB, DDRA, DDRB = 0x0, 0x1, 0x2, 0x3
 TA_LO, TA_HI, TB_LO, TB_HI = 0x4, 0x5, 0x6, 0x7
@@ -78,6 +78,10 @@ class Idle:
     def pins_b(self, cia: Cia, now: int, scanning: bool) -> int:
         return 0xFF
 
+    def compiled_pins(self, port: int) -> Source | None:
+        """The pins as source (see Cia.compiled_port_read)."""
+        return Source("0xFF")
+
 
 class SerialBusAndUserPort:
     """CIA 2's ports on a C64 with nothing on the serial bus or the user port.
@@ -100,6 +104,12 @@ class SerialBusAndUserPort:
 
     def pins_b(self, cia: Cia, now: int, scanning: bool) -> int:
         return self.user_port
+
+    def compiled_pins(self, port: int) -> Source | None:
+        """The pins as source (see Cia.compiled_port_read)."""
+        if port == 0:
+            return Source("(0x3F | (~({chip}.pra | ~{chip}.ddra) << 2 & 0xC0))")
+        return Source("{chip}.ports.user_port")
 
 
 class _Timer:
@@ -380,6 +390,18 @@ class Cia:
         their directions: nothing here counts on them; the serial data register)."""
         name = _STORED_WRITES.get(register)
         return None if name is None else f"{{chip}}.{name} = {{value}}"
+
+    def compiled_port_read(self, register: int) -> Source | None:
+        """``read`` of a port as source, from what drives its pins (``compiled_pins`` of
+        this CIA's ``ports``, under its guard; None where they have none): the level the
+        CIA drives AND the pins, as _read does.  An instance's (the pins depend on what
+        is plugged in), beside the chip's compiled_read (toolchain.c64.io asks both)."""
+        method = getattr(self.ports, "compiled_pins", None)
+        pins = None if method is None or register not in (PRA, PRB) else method(register)
+        if pins is None:
+            return None
+        name = "a" if register == PRA else "b"
+        return Source(f"({{chip}}.pr{name} | ~{{chip}}.ddr{name}) & {pins.code} & 0xFF", guard=pins.guard)
 
     def _read(self, register: int, now: int, effects: bool) -> int:
         # the ports, the timers and the stored registers are worked out from the cycle

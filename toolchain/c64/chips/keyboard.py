@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
+from toolchain.c64.chips import Source
+
 if TYPE_CHECKING:
     from toolchain.c64.chips.cia import Cia
 
@@ -197,6 +199,14 @@ class ControlPorts:
         self.keyboard = keyboard if keyboard is not None else KeyMatrix()
         self.joystick1 = 0  # on port B, with the keyboard's columns
         self.joystick2 = 0  # on port A, with the rows
+
+    def compiled_pins(self, port: int) -> Source | None:
+        """Port A's (0) or B's (1) pins as source for the fast path (toolchain.c64.chips;
+        ``{chip}`` is the CIA): while no key is held and none is waiting to be typed, a
+        scan of the matrix pulls no line and changes nothing (KeyMatrix.rows_low and
+        columns_low), so the pins are what the joysticks pull alone; else the method."""
+        steady = "not {chip}.ports.keyboard.held and {chip}.ports.keyboard.next_key is None"
+        return Source(f"~{{chip}}.ports.joystick{2 - port}", guard=steady)
 
     def pins_a(self, cia: Cia, now: int, scanning: bool) -> int:
         low = self.keyboard.rows_low(cia.port_b_level, now, scanning) | self.joystick2
