@@ -348,6 +348,24 @@ loop inc $d020
  jmp loop
 """)
 
+# indexed stores whose addresses reach a chip that takes them as source, one that does not
+# ($D40B, the VIC-II and CIA 1 through the machine), colour RAM and an expansion page
+INDEXED_STORES = Loop("indexed", "indexed stores across the I/O area", """*=$c000
+ ldy #0
+loop ldx #$1f
+copy tya
+ sta $d400,x
+ sta $d3f0,x
+ sta $d800,y
+ sta $dbf8,x
+ sta $de80,y
+ sta $d3f8,y
+ dex
+ bpl copy
+ iny
+ jmp loop
+""")
+
 
 def _without_fast_path(machine: C64) -> None:
     """The machine without the translated code's compiled accesses: every access of the
@@ -373,7 +391,8 @@ def _run(loop: Loop, fast: bool, cycles: int) -> tuple[Any, ...]:
             state(machine.io.vic.registers), machine.cpu.p, vic_log, sid_log)
 
 
-PROGRAMS = (*CHIP_LOOPS, RASTER_BARS, SID_PLAYER, RASTER_IRQ, TIMER_IRQ, LATE_RASTER_IRQ, MORE_ACCESSES)
+PROGRAMS = (*CHIP_LOOPS, RASTER_BARS, SID_PLAYER, RASTER_IRQ, TIMER_IRQ, LATE_RASTER_IRQ, MORE_ACCESSES,
+            INDEXED_STORES)
 
 
 @pytest.mark.parametrize("loop", PROGRAMS, ids=lambda loop: loop.name)

@@ -160,6 +160,14 @@ def _mirror(read: Source | None, register: int) -> str:
     return f"{{chip}}.peek({register}, {{now}})"
 
 
+def _colour_write(io: IOArea, address: int, value: int, now: int) -> None:
+    io.memory[address] = value & 0x0F  # colour RAM has four bits a cell
+
+
+def _memory_write(io: IOArea, address: int, value: int, now: int) -> None:
+    io.memory[address] = value  # the expansion pages: nothing attached
+
+
 class RunStore(NamedTuple):
     """A store as one of a run of stores to one chip (:meth:`IOArea.write_run_source`)."""
 
@@ -203,6 +211,17 @@ class IOArea:
                                        [getattr(chip, "EVENT_READS", None) for chip in self.chips],
                                        [getattr(chip, "EVENT_WRITES", None) for chip in self.chips])
         self._readers, self._writers, self._event_reads, self._event_writes = tables
+        # per address of the area, the compiled write that an indexed store may call
+        # (indexed_write_source); None where the write goes through the machine
+        writers: list[Callable[[IOArea, int, int, int], None] | None] = [None] * IO_SIZE
+        for offset, (index, register) in enumerate(ROUTES):
+            if index == COLOUR:
+                writers[offset] = _colour_write
+            elif index == NO_CHIP:
+                writers[offset] = _memory_write
+            elif not ENDS_BLOCK[index]:
+                writers[offset] = self._writers[index][register]
+        self.address_writers = writers
         self.changed()
 
     # -- events ---------------------------------------------------------------------------------
@@ -355,7 +374,7 @@ class IOArea:
     # (a bank switch ends the region; the chips change only with a reset, between runs)
     namespace_name = "io"
     guard = "io.visible"
-    entry_names = {name: f"io.{name}" for name in CHIP_NAMES}
+    entry_names = {**{name: f"io.{name}" for name in CHIP_NAMES}, "io_writers": "io.address_writers"}
 
     def read_source(self, address: int) -> Source | None:
         """A read of ``address`` (in the I/O area) as source with ``{now}``: the chip's,
@@ -371,6 +390,20 @@ class IOArea:
         if event_reads is None or register in event_reads:
             return None
         return Source(f"{CHIP_NAMES[index]}.read({register}, {{now}})")
+
+    def indexed_write_source(self, base: int) -> Source | None:
+        """A store at ``{address}``, ``base`` plus an index of up to $FF, as source with
+        ``{value}`` and ``{now}``: the area's compiled write for the address it reaches
+        (a register of a chip whose write ends no block and has source, colour RAM, the
+        expansion pages: the same as the machine's write), under the guard that there is
+        one and that the chips' next event is known (the machine's write would work it
+        out again otherwise); else the store goes through the machine.  None where the
+        addresses leave the area, or a debugger watches stores in it."""
+        if self.hooked or not IO_BASE <= base <= IO_BASE + IO_SIZE - 0x100:
+            return None
+        writer = f"io_writers[{{address}} - {IO_BASE}]"
+        return Source(f"{writer}(io, {{address}}, {{value}}, {{now}})",
+                      guard=f"{writer} is not None and io._event is not None")
 
     def write_run_source(self, address: int) -> RunStore | None:
         """A store at ``address`` as one of a run of consecutive stores to the same chip

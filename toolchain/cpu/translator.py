@@ -1021,6 +1021,29 @@ class _BlockWriter:
                    mode)
         return True
 
+    def compiled_indexed_store(self, op: Any, mode: Mode, address: str, value: Code, following: int,
+                               indent: int) -> bool:
+        """A store indexed by X or Y whose addresses lie in the I/O area, as the owner's
+        source for the address it reaches (``indexed_write_source``, see
+        toolchain.c64.io) while the area is shown and the source's guard holds; else the
+        plain store and its watch.  False (nothing written) for any other store."""
+        io = self.cpu.io_access
+        method = getattr(io, "indexed_write_source", None)
+        if method is None or mode not in (Mode.ABX, Mode.ABY) or self.cpu.io_write is None:
+            return False
+        source = method(self._base)
+        if source is None:
+            return False
+        self.region.uses_io = True
+        self.uses(" ".join(value.reads))
+        fields = {"address": address, "value": value.text, "now": self.now()}
+        self.emit(f"if io_on and ({source.guard.format(**fields)}):\n{_INDENT}{source.code.format(**fields)}",
+                  indent)
+        self.emit("else:", indent)  # the I/O area hidden, or the store goes through the owner
+        self.store(op, Code(f"mem[{address}] = {value.text}", value.reads), address, following, indent + 1,
+                   mode)
+        return True
+
     def _joins_run(self, pc: int) -> bool:
         """Whether the instruction at ``pc`` may be written into the block here (the
         checks of :meth:`sequence`), as the next store of a run."""
@@ -1232,6 +1255,8 @@ class _BlockWriter:
             after_run = self.store_run(op, mode, address, stored, following, indent)
             if after_run is not None:
                 return after_run
+            if self.compiled_indexed_store(op, mode, address, stored, following, indent):
+                return following
             if not self.compiled_store(op, mode, address, stored, following, indent):
                 self.store(op, Code(f"mem[{address}] = {stored.text}", stored.reads), address, following,
                            indent, mode)
