@@ -62,8 +62,9 @@ def compiled(source: Source | str, chip: Any, register: int, now: int, value: in
     statements before, the code; the method where the guard does not hold."""
     if isinstance(source, str):
         source = Source(source)
-    fields = {"chip": "chip", "now": "now", "value": "value", "changed": "pass"}
-    names = {"chip": chip, "now": now, "value": value}
+    # {now} and {value} as the translated code gives them: a sum, an AND (SAX), unbracketed
+    fields = {"chip": "chip", "now": "early + 3", "value": "value & 0xFF", "changed": "pass"}
+    names = {"chip": chip, "early": now - 3, "value": value}
     if source.guard and not eval(source.guard.format(**fields), names):
         return chip.read(register, now) if value is None else chip.write(register, value, now)
     if source.before:
@@ -201,6 +202,8 @@ def test_a_run_of_compiled_sid_writes_does_what_the_writes_do(
           [(0, False, 0x0E, 0), (0, False, 0x0D, 0)]))  # a one-shot timer read as it ends
 @example(("cia 2", [(0, True, 4, 3), (0, True, 5, 0), (0, True, 0x0E, 0x11), (0, True, 0x0F, 0x59)], 6, 0,
           40, [(0, False, 0x0F, 0)]))  # timer B counting timer A's underflows, one-shot
+@example(("cia 1", [], 4, 0, 100, []))  # timer A as the KERNAL runs it (its inline form)
+@example(("cia 2", [(0, True, 6, 9), (0, True, 7, 0), (0, True, 0x0F, 0x11)], 6, 0, 25, []))  # timer B
 def test_a_compiled_read_gives_what_read_gives(case: tuple[str, list[Any], int, int, int, list[Any]]) -> None:
     kind, head, register, _, delta, tail = case
     method, fast = fresh(kind), fresh(kind)

@@ -117,14 +117,48 @@ class _Timer:
     ``start`` and counts down from there (see the module's description for the pattern
     around an underflow); otherwise it holds ``value``."""
 
+    latch: int
+    value: int
+    start: int
+    running: bool
+    counting: bool
+    one_shot: bool
+    cascade: bool
+    plain_from: int  # see _plain
+    plain_base: int
+    plain_period: int
+
     def __init__(self) -> None:
-        self.latch = 0xFFFF  # a reset sets the latches to $FFFF (datasheet; VICE ciat_reset)
-        self.value = 0xFFFF
-        self.start = 0
-        self.running = False  # the control register's start bit
-        self.counting = True  # counting phi2 (not CNT, not timer A's underflows)
-        self.one_shot = False
-        self.cascade = False  # timer B counting timer A's underflows
+        self.__dict__.update(  # (the fields at once: _plain needs them all)
+            latch=0xFFFF,  # a reset sets the latches to $FFFF (datasheet; VICE ciat_reset)
+            value=0xFFFF,
+            start=0,
+            running=False,  # the control register's start bit
+            counting=True,  # counting phi2 (not CNT, not timer A's underflows)
+            one_shot=False,
+            cascade=False)  # timer B counting timer A's underflows
+        self._plain()
+
+    # The fast path (Cia.compiled_read): a running timer counting phi2 continuously, from
+    # a value no higher than the latch, shows (plain_base - now) mod plain_period, or the
+    # latch where that is 0 (the underflow's cycle: see counter), at any cycle from
+    # plain_from on (NEVER in any other mode).  Worked out again whenever one of the
+    # fields it comes from is set: a program polling a timer reads it with no call.
+    _COUNTING = frozenset({"latch", "value", "start", "running", "counting", "one_shot", "cascade"})
+
+    def __setattr__(self, name: str, value: object) -> None:
+        object.__setattr__(self, name, value)
+        if name in _Timer._COUNTING:
+            self._plain()
+
+    def _plain(self) -> None:
+        fields = self.__dict__
+        if (self.running and self.counting and not self.cascade and not self.one_shot
+                and 0 < self.value <= self.latch):
+            fields["plain_from"], fields["plain_base"] = self.start, self.start + self.value
+            fields["plain_period"] = self.latch + 1
+        else:
+            fields["plain_from"], fields["plain_base"], fields["plain_period"] = NEVER, 0, 1
 
     # -- counting phi2 -----------------------------------------------------------------------
     # (whether it counts phi2 is spelled out in each method: a program polling a timer
@@ -184,11 +218,18 @@ class _Timer:
 
 
 # The fast path's source (see toolchain.c64.chips and Cia.compiled_read)
-_TIMER_EXPRESSION = {
-    TA_LO: "{chip}.timer_a.counter({now})", TA_HI: "{chip}.timer_a.counter({now})",
-    TB_LO: "({chip}._cascade_counter({now}) if {chip}.timer_b.cascade else {chip}.timer_b.counter({now}))",
-    TB_HI: "({chip}._cascade_counter({now}) if {chip}.timer_b.cascade else {chip}.timer_b.counter({now}))",
-}
+def _timer_expression(timer: str, otherwise: str) -> str:
+    """A timer's counter as source: worked out inline where it counts plainly (see
+    _Timer._plain), else ``otherwise``."""
+    timer = f"{{chip}}.{timer}"
+    return (f"(((({timer}.plain_base - ({{now}})) % {timer}.plain_period or {timer}.latch)"
+            f" if {{now}} >= {timer}.plain_from else {otherwise}))")
+
+
+_TIMER_A = _timer_expression("timer_a", "{chip}.timer_a.counter({now})")
+_TIMER_B = _timer_expression("timer_b", "({chip}._cascade_counter({now}) if {chip}.timer_b.cascade"
+                                        " else {chip}.timer_b.counter({now}))")
+_TIMER_EXPRESSION = {TA_LO: _TIMER_A, TA_HI: _TIMER_A, TB_LO: _TIMER_B, TB_HI: _TIMER_B}
 _STORED_READS = {DDRA: "{chip}.ddra", DDRB: "{chip}.ddrb", SDR: "{chip}.sdr"}
 _STORED_WRITES = {PRA: "pra", PRB: "prb", DDRA: "ddra", DDRB: "ddrb", SDR: "sdr"}
 
