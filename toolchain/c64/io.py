@@ -137,7 +137,15 @@ def _functions(chip: Chip, index: int) -> tuple[Functions, Functions]:
                 lines.append(_indented(fill(read.before)))
             lines.append(f"    return {fill(read.code)}")
         write = _source(chip, register, True)
-        if write is not None:
+        run = _run_parts(chip, register)
+        if run is not None:  # as a run of one store (IOArea.write_run_source): memory shows the byte
+            name = CHIP_NAMES[index]
+            lines.append(f"def write_{register}(io, address, value, now):\n    {name} = io.{name}\n"
+                         f"    if (wl := {name}.write_log) is not None:\n"
+                         f"        wl.append((now, {register}, value))")
+            lines.extend(_indented(_fill(part, index).format(value="value", now="now")) for part in run)
+            lines.append("    io.memory[address] = value")
+        elif write is not None:
             lines.append(f"def write_{register}(io, address, value, now):")
             if write.guard:
                 lines.append(f"    if not ({fill(write.guard)}):\n"
@@ -148,6 +156,15 @@ def _functions(chip: Chip, index: int) -> tuple[Functions, Functions]:
     exec(compile("\n".join(lines) + "\n", f"<{type(chip).__name__} registers>", "exec"), namespace)
     return ([namespace.get(f"read_{register}") for register in range(REGISTERS[index])],
             [namespace.get(f"write_{register}") for register in range(REGISTERS[index])])
+
+
+def _run_parts(chip: Chip, register: int) -> tuple[str, str] | None:
+    """A write to ``register`` as one of a run of stores (see IOArea.write_run_source):
+    the store's own statements and the run's end, unfilled; None where the chip has none."""
+    method = getattr(chip, "compiled_write_run", None)
+    end = getattr(chip, "RUN_END", None)
+    code = None if method is None or end is None else method(register)
+    return None if code is None or end is None else (code, end)
 
 
 def _mirror(read: Source | None, register: int) -> str:
@@ -419,12 +436,10 @@ class IOArea:
         index, register = ROUTES[address - IO_BASE]
         if index < 0 or address in self.hooked or ENDS_BLOCK[index]:
             return None
-        chip = self.chips[index]
-        method = getattr(chip, "compiled_write_run", None)
-        end = getattr(chip, "RUN_END", None)
-        code = None if method is None or end is None else method(register)
-        if code is None or end is None:
+        run = _run_parts(self.chips[index], register)
+        if run is None:
             return None
+        code, end = run
         return RunStore(CHIP_NAMES[index], register, f"{_fill(code, index)}\nmem[{address}] = {{value}}",
                         _fill(end, index))
 
