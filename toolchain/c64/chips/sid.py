@@ -443,8 +443,12 @@ class Sid:
             envelope.write_rates(register, value, now)
             return
         # held at 0 (no gate since the reset or the release's end): advance and rebase in
-        # one, only the rate counter's phase moves on (the ADSR bug needs it)
-        period, count, since = envelope.rate_period, envelope.rate_count, envelope.rate_since
+        # one, only the rate counter's phase moves on (the ADSR bug needs it); the period
+        # as _Envelope.rate_period gives it (spelled out: a player writes these every frame)
+        state = envelope.state
+        period = RATE_PERIODS[envelope.attack if state == ATTACK
+                              else envelope.decay if state == DECAY_SUSTAIN else envelope.release]
+        count, since = envelope.rate_count, envelope.rate_since
         tick = since + period - count + 1 if count <= period else since + 0x8000 - count + period
         if tick <= now:
             ticks = (now - tick) // (period + 1) + 1
