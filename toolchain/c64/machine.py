@@ -752,11 +752,13 @@ class C64:
             count = None if acknowledged is None else acknowledged(cpu.cycles, until)
             if count is not None:
                 io.changed(CIA1)
-                self.tick_jiffy_clock(count)
+                if count:
+                    self.tick_jiffy_clock(count)
                 vic.start_stalls(max(cpu.cycles, until))
                 io.changed(VIC)
                 cpu.cycles = max(cpu.cycles, until)
-                self._quiet_until = cpu.cycles  # (CIA 1's event moved on: the other horizon holds)
+                # CIA 1's next interrupt moved on (its line is not pulled: the last was read)
+                self._quiet_until = min(self._kernal_until, io.cia1.next_event(cpu.cycles))
                 self._quiet_changes = io.changes
                 return None
         return self._pass_time(until, max_cycles)

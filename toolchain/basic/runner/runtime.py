@@ -205,7 +205,7 @@ class Runtime:
         self.machine = machine
         # the I/O registers a POKE may write before the clock catches up (see poke)
         self.writes_without_events = machine.io.writes_without_events()
-        self._stretch_key: tuple[int, int, int] | None = None  # what stretch() was worked out for
+        self._stretch_key = -1  # what stretch() was worked out for: $D011's DEN, the IRQ vector
         self._stretch = 1.0
         self.warned_vectors: set[int] = set()  # BASIC's vectors a program changed (said once)
         compiled = compile_program(program, line_hooks=self.line_hooks)
@@ -548,7 +548,8 @@ class Runtime:
             # register whose write moves nothing is written at that time without it (the
             # next look at the clock brings the chips there)
             if address in self.writes_without_events and self._only_kernal_interrupts():
-                self.machine.poke(address, value, self.machine.cpu.cycles + self._cycles_pending()[0])
+                pending = (self.namespace[CLOCK] - self.clock_seen) * self.stretch() + self.clock_carry  # (as catch_up)
+                self.machine.poke(address, value, self.machine.cpu.cycles + int(pending))
             else:
                 self.catch_up()
                 self.machine.poke(address, value)
@@ -693,11 +694,10 @@ class Runtime:
         # DEN: the VIC-II reads the screen.  Memory at $D011 shows the register as a read
         # would (the I/O area keeps it so), without the read's effect: a CPU's read of
         # $D011 would tell the VIC-II that the program watches the raster
-        key = (memory[0xD011] & 0x10, memory[IRQ_VECTOR], memory[IRQ_VECTOR + 1])
+        key = memory[0xD011] & 0x10 | memory[IRQ_VECTOR] << 8 | memory[IRQ_VECTOR + 1] << 16
         if key != self._stretch_key:
-            irq_in_python = (self.machine.roms is None
-                             and read_word(memory, IRQ_VECTOR) == STANDARD_IRQ_HANDLER)
-            self._stretch_key, self._stretch = key, costs.stretch(bool(key[0]), irq_in_python)
+            irq_in_python = self.machine.roms is None and key >> 8 == STANDARD_IRQ_HANDLER
+            self._stretch_key, self._stretch = key, costs.stretch(bool(key & 0x10), irq_in_python)
         return self._stretch
 
     def _only_kernal_interrupts(self) -> bool:
@@ -708,15 +708,10 @@ class Runtime:
         IOArea.writes_without_events may be made at its cycle before the clock catches
         up with it, and a PEEK of memory those interrupts leave alone needs no catching up."""
         machine = self.machine
-        return (machine.roms is None and not machine.store_hooks and not self.irq_hooked
-                and not machine.io.tickers and not getattr(machine.io.vic, "mask", 1)
-                and read_word(machine.memory, IRQ_VECTOR) == STANDARD_IRQ_HANDLER)
-
-    def _cycles_pending(self) -> tuple[int, float]:
-        """The machine's whole cycles BASIC's clock is ahead by, and the fraction left."""
-        exact = (self.namespace[CLOCK] - self.clock_seen) * self.stretch() + self.clock_carry
-        whole = int(exact)
-        return whole, exact - whole
+        memory = machine.memory
+        return (memory[IRQ_VECTOR] | memory[IRQ_VECTOR + 1] << 8 == STANDARD_IRQ_HANDLER
+                and not self.irq_hooked and machine.roms is None and not machine.store_hooks
+                and not machine.io.tickers and not getattr(machine.io.vic, "mask", 1))
 
     def catch_up(self) -> None:
         machine = self.machine
@@ -724,7 +719,7 @@ class Runtime:
         if basic <= self.clock_seen:
             return
         stretch = self.stretch()
-        exact = (basic - self.clock_seen) * stretch + self.clock_carry  # (as _cycles_pending)
+        exact = (basic - self.clock_seen) * stretch + self.clock_carry
         whole = int(exact)
         self.clock_carry = exact - whole
         self.clock_seen = basic
