@@ -548,7 +548,8 @@ class Runtime:
             # register whose write moves nothing is written at that time without it (the
             # next look at the clock brings the chips there)
             if address in self.writes_without_events and self._only_kernal_interrupts():
-                pending = (self.namespace[CLOCK] - self.clock_seen) * self.stretch() + self.clock_carry  # (as catch_up)
+                # the cycle catch_up would bring the clock to
+                pending = (self.namespace[CLOCK] - self.clock_seen) * self.stretch() + self.clock_carry
                 self.machine.poke(address, value, self.machine.cpu.cycles + int(pending))
             else:
                 self.catch_up()
