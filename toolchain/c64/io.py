@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from toolchain.c64.chips import Chip, Source
+from toolchain.c64.chips import NEVER, Chip, Source
 
 VIC_BASE, SID_BASE, COLOUR_BASE, CIA1_BASE, CIA2_BASE = 0xD000, 0xD400, 0xD800, 0xDC00, 0xDD00
 IO_BASE, IO_SIZE = 0xD000, 0x1000
@@ -212,6 +212,9 @@ class IOArea:
         self._pulled: list[bool] = []  # whether the chip pulled its line when its event was worked out
         self._event: int | None = None
         self._lines = False  # an interrupt line was pulled when the event was worked out
+        # counts every change that may move an event (changed(), advance()): a horizon
+        # worked out from the events holds while the count stays (see quiet_horizon)
+        self.changes = 0
         self.plug(vic, sid, cia1, cia2)
 
     def plug(self, vic: Chip, sid: Chip, cia1: Chip, cia2: Chip) -> None:
@@ -251,6 +254,7 @@ class IOArea:
         else:
             self._events[index] = None
         self._event = None
+        self.changes += 1
 
     def moved(self, index: int, horizon: int = 0) -> int:
         """A compiled access may have moved chip ``index``'s next event (its source's
@@ -297,6 +301,40 @@ class IOArea:
                 event = ticker.due
         return event
 
+    def quiet_horizons(self, now: int) -> tuple[int, int]:
+        """While no CPU runs (BASIC's runner passes the time): the first cycle from ``now``
+        at which something happens other than the VIC-II's stolen cycles (which need a
+        CPU to steal from): a chip's event; and the same leaving CIA 1 out.  ``now``
+        when an interrupt line is pulled already (CIA 1's: only the first), a ticker
+        runs, or the VIC-II cannot tell its interrupts from its stalls.  They hold while
+        :attr:`changes` stays as it is.  Each chip is asked, not the events kept for
+        :meth:`next_event`: those would have the VIC-II's stolen cycles worked out.
+        """
+        interrupts = getattr(self.vic, "next_interrupt", None)
+        if self.tickers or interrupts is None:
+            return now, now
+        without_cia1 = int(interrupts(now))
+        cia1 = NEVER
+        for index, chip in enumerate(self.chips):
+            line = LINES[index]
+            pulled = line is not None and getattr(chip, line, False)
+            if index == CIA1:
+                cia1 = now if pulled else chip.next_event(now)
+            elif pulled:
+                return now, now
+            elif index != VIC:
+                without_cia1 = min(without_cia1, chip.next_event(now))
+        return min(cia1, without_cia1), without_cia1
+
+    def writes_without_events(self) -> frozenset[int]:
+        """The VIC-II's and the SID's addresses whose write is compiled (it only stores
+        the byte and records it, or brings the SID's oscillator to the cycle): no event
+        moves, no line is pulled, and nothing a CIA's interrupt handler does depends on
+        them, so such a write may come before the machine's clock has caught up with
+        the cycle it is made in (see the BASIC runner's POKE)."""
+        return frozenset(IO_BASE + offset for offset, (index, register) in enumerate(ROUTES)
+                         if index in (VIC, SID) and self._writers[index][register] is not None)
+
     def event_of(self, index: int, now: int) -> int:
         """The next event of one chip (as :meth:`next_event` works it out)."""
         self.next_event(now)
@@ -314,6 +352,7 @@ class IOArea:
                 chip.advance(now)
                 events[index] = None
                 self._event = None
+                self.changes += 1
         for ticker in self.tickers:
             ticker.advance(now)
 
