@@ -41,7 +41,10 @@ see :mod:`toolchain.c64.io`): an absolute load or store there becomes that sourc
 guarded by whether the I/O area is shown (looked up once as a region starts: a bank
 switch ends the region), and a store the owner says may change the chips' timing
 ends the block after it (the owner's write watch ends the region there: the same
-place for the run loop to take an interrupt).  After a read the owner may find moves
+place for the run loop to take an interrupt).  Consecutive absolute stores to one
+chip that the owner gives as a run (``write_run_source``) become one piece, and a store
+indexed into the area calls the owner's compiled write for the address it reaches
+(``indexed_write_source``) where there is one.  After a read the owner may find moves
 the chips' next event, the region looks at ``cpu.horizon`` again.  Code in the I/O
 area is not translated while the area is shown.
 
