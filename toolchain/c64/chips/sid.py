@@ -550,15 +550,16 @@ class Sid:
                 oscillator.since = now
         else:
             value, since = oscillator.value, oscillator.since
-            end = value + oscillator.frequency * (now - since) if now > since else value
-            clocks_since = self.shift_since - NOISE_DELAY
-            if now > clocks_since:
-                start = value
-                if clocks_since > since:
-                    start += oscillator.frequency * (clocks_since - since)
-                self.shift_steps += (end - 0x80000) // 0x100000 - (start - 0x80000) // 0x100000
-            oscillator.value = end & 0xFFFFFF
-            if now > since:
+            if now > since:  # (else no time has passed: no clock, the accumulator stays)
+                frequency = oscillator.frequency
+                end = value + frequency * (now - since)
+                clocks_since = self.shift_since - NOISE_DELAY
+                if now > clocks_since:
+                    # bit 19's rises from where the clocks were counted up to now (floor
+                    # divisions by 2^20 as shifts: a player writes these every frame)
+                    start = value + frequency * (clocks_since - since) if clocks_since > since else value
+                    self.shift_steps += (end - 0x80000 >> 20) - (start - 0x80000 >> 20)
+                oscillator.value = end & 0xFFFFFF
                 oscillator.since = now
         self.shift_since = now + NOISE_DELAY
         registers = self.registers
