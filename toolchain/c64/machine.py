@@ -805,6 +805,9 @@ class C64:
             if not needed:
                 memory_map.watch[address] &= ~WATCH_MACHINE
         else:
+            if not self.map.watch[address] & WATCH_MACHINE:
+                # translated stores to unwatched RAM have no check (translator._Checked)
+                self.cpu.flush()
             self.store_hooks[address] = hook
             self.map.watch[address] |= WATCH_MACHINE
         hooked = frozenset(hooked for hooked in self.store_hooks if hooked >> 12 == 0xD)

@@ -208,6 +208,23 @@ class _Goto:
     target: int
 
 
+@dataclass(frozen=True)
+class _Checked:
+    """The watch check after a store (``lines``), written once the region's bytes are
+    known: left out where the store reaches only RAM below the ROMs ($0002-$9FFF) that
+    is neither watched nor the region's own code.  The CPU remembers such a region's
+    ``reach`` and drops it when a byte there becomes watched (translated code, see
+    :meth:`TranslatingCPU._install`); an owner that starts watching RAM below $A000 flushes
+    the translations.  (A store to such a byte is the most frequent statement of
+    translated code; the check doubled its cost.)"""
+
+    reach: tuple[int, int]  # the addresses the store can write (end exclusive)
+    lines: tuple[str, ...]
+
+
+UNCHECKED_LOW, UNCHECKED_HIGH = 0x0002, 0xA000  # RAM whose watch only translations change
+
+
 @dataclass
 class _Unit:
     """One compiled region (or a block translated alone): its entries, the bytes it
@@ -223,6 +240,7 @@ class _Unit:
     region: bool  # False: a block alone, at an instruction that has changed
     instructions: int  # translated (a measure of what it costs to compile again)
     exits: frozenset[int]  # known addresses outside it where its code goes
+    unchecked: tuple[tuple[int, int], ...] = ()  # where it stores without looking at the watch
     grown: int = 0  # times it was translated again to hold code it leads to
 
 
@@ -284,6 +302,8 @@ class TranslatingCPU(CPU):
         self._compiles: dict[int, int] = {}  # translations made at a start
         self._owner: dict[int, _Unit] = {}  # block start -> the unit that runs it
         self._exits_to: dict[int, set[int]] = {}  # address -> keys of the regions whose code goes there
+        # page -> keys of the units with stores there written without a watch check (_Checked)
+        self._unchecked_pages: dict[int, set[int]] = {}
         self._next_key = 1
         # compiled code by source: code that patches itself (operands set before a
         # call) cycles through a few variants, each compiled only once
@@ -360,6 +380,7 @@ class TranslatingCPU(CPU):
         self._variant_order.clear()
         self._owner.clear()
         self._exits_to.clear()
+        self._unchecked_pages.clear()
         self._units.clear()
         self.blocks.clear()
         self.sources.clear()
@@ -503,7 +524,7 @@ class TranslatingCPU(CPU):
         found = None
         for covered, by_bytes in groups.items():
             unit = by_bytes.get(self._bytes(covered))
-            if unit is not None:
+            if unit is not None and self._unchecked_hold(unit):
                 if not unit.region:
                     found = unit
                 elif not self._touches_volatile(unit):
@@ -562,7 +583,7 @@ class TranslatingCPU(CPU):
             namespace["io_write"] = self.io_write
         exec(code, namespace)
         unit = _Unit(key, start, starts, covered, self._bytes(covered), namespace["region"], source, region,
-                     writer.instructions, frozenset(writer.exits))
+                     writer.instructions, frozenset(writer.exits), tuple(sorted(writer.unchecked)))
         groups = self._variants.setdefault(start, {})
         groups.setdefault(covered, {})[unit.original] = unit
         order = self._variant_order.setdefault(start, deque())
@@ -585,6 +606,12 @@ class TranslatingCPU(CPU):
             return bytes(memory[low:high])
         return b"".join(bytes(memory[low:high]) for low, high in covered)
 
+    def _unchecked_hold(self, unit: _Unit) -> bool:
+        """Whether the stores ``unit`` writes without a watch check still reach no watched
+        byte (translated code installed since, a debugger's watch: then it is compiled again)."""
+        watch = self.watch
+        return not any(any(watch[low:high]) for low, high in unit.unchecked)
+
     def _touches_volatile(self, unit: _Unit) -> bool:
         return any(self._volatile.find(1, low, high) >= 0 for low, high in unit.covered)
 
@@ -605,6 +632,8 @@ class TranslatingCPU(CPU):
         self.sources[unit.entry] = unit.source
         byte_units = self._byte_units
         watch = self.watch
+        unchecked_pages = self._unchecked_pages
+        blind: set[int] = set()  # units that store here without a check: they go
         for low, high in unit.covered:
             for byte in range(low, high):
                 owners = byte_units.get(byte)
@@ -613,6 +642,15 @@ class TranslatingCPU(CPU):
                 else:
                     owners.add(unit.key)
                 watch[byte] |= WATCH_CODE
+                if byte >> 8 in unchecked_pages:
+                    blind.update(key for key in unchecked_pages[byte >> 8] if key != unit.key and any(
+                        low <= byte < high for low, high in self._units[key].unchecked))
+        for low, high in unit.unchecked:
+            for page in range(low >> 8, ((high - 1) >> 8) + 1):
+                unchecked_pages.setdefault(page, set()).add(unit.key)
+        for key in blind:
+            if key in self._units:
+                self._drop(self._units[key])
         if displaced:
             for other in [other for other in self._units.values() if other.function in displaced]:
                 if all(blocks.get(start) is not other.function for start in other.starts):
@@ -634,6 +672,13 @@ class TranslatingCPU(CPU):
                     del self._exits_to[target]
         if self.sources.get(unit.entry) is unit.source:
             del self.sources[unit.entry]
+        for low, high in unit.unchecked:
+            for page in range(low >> 8, ((high - 1) >> 8) + 1):
+                keys = self._unchecked_pages.get(page)
+                if keys is not None:
+                    keys.discard(unit.key)
+                    if not keys:
+                        del self._unchecked_pages[page]
         byte_units = self._byte_units
         watch = self.watch
         for low, high in unit.covered:
@@ -671,7 +716,8 @@ class _RegionWriter:
         self.region = region  # False: the entry's block alone
         self.takes = takes  # units whose blocks it may take, whatever their size
         self.exits: set[int] = set()  # known addresses outside the region where its code goes
-        self.blocks: dict[int, list[str | _Goto]] = {}
+        self.blocks: dict[int, list[str | _Goto | _Checked]] = {}
+        self.unchecked: set[tuple[int, int]] = set()  # reaches of the stores written without a check
         self.reads: set[str] = set()  # registers the code reads
         self.writes: set[str] = set()  # ... and writes
         self.covered: set[int] = set()
@@ -734,6 +780,13 @@ class _RegionWriter:
                    f"{_INDENT}return pc")
         return "\n".join(out) + "\n"
 
+    def _unwatched(self, reach: tuple[int, int]) -> bool:
+        """Whether a store into ``reach`` needs no watch check: no byte there is watched
+        now, nor is any this region's own code (watched once it is installed)."""
+        low, high = reach
+        covered = self.covered
+        return not any(self.cpu.watch[low:high]) and not any(byte in covered for byte in range(low, high))
+
     def _dispatch(self, out: list[str], starts: list[int], indent: int, members: set[int]) -> None:
         """Run the block at ``pc``: a binary search over the blocks' starts (sorted),
         down to a few compared in turn; a PC that is none of them leaves the loop."""
@@ -752,10 +805,15 @@ class _RegionWriter:
             keyword = "elif"
         out.append(f"{pad}else:\n{pad}{_INDENT}break")
 
-    def _emit_block(self, out: list[str], start: int, lines: list[str | _Goto], base: int,
+    def _emit_block(self, out: list[str], start: int, lines: list[str | _Goto | _Checked], base: int,
                     starts: set[int]) -> None:
         for line in lines:
-            if isinstance(line, _Goto):
+            if isinstance(line, _Checked):
+                if self._unwatched(line.reach):
+                    self.unchecked.add(line.reach)
+                else:
+                    out.extend(_INDENT * base + text for text in line.lines)
+            elif isinstance(line, _Goto):
                 pad = _INDENT * (base + line.indent)
                 if line.target == start:  # back to this block's start: a loop of its own
                     out.append(f"{pad}if cycles < horizon:\n{pad}    continue\n{pad}pc = {start}\n{pad}break")
@@ -777,7 +835,7 @@ class _BlockWriter:
         self.region = region
         self.cpu = region.cpu
         self.start = start
-        self.lines: list[str | _Goto] = []
+        self.lines: list[str | _Goto | _Checked] = []
         self.cycles = 0  # static cycles since the last sync
         self.count = 0  # instructions since the last sync
         self.budget = MAX_BLOCK
@@ -955,9 +1013,34 @@ class _BlockWriter:
         self.emit(code, indent)
         self.cycles += op.cycles
         self.count += 1
+        mark = len(self.lines)
         self.emit(f"if watch[{address}]:\n    cpu.cycles = {now}\n    if {self._watched(address, mode)}:",
                   indent)
         self.leave(following, indent + 2)
+        reach = self._reach(address, mode)
+        if reach is not None:
+            self._checked(mark, reach)
+
+    def _reach(self, address: str, mode: Mode | None) -> tuple[int, int] | None:
+        """The addresses a store can write, where its watch check may be left out (a
+        constant address, or an absolute base indexed within RAM below $A000); None
+        where it is always written."""
+        if address.isdigit():
+            low = int(address)
+            high = low + 1
+        elif mode in (Mode.ABX, Mode.ABY) and address == "ea":
+            low = self._base
+            high = low + 0x100
+        else:
+            return None
+        return (low, high) if UNCHECKED_LOW <= low and high <= UNCHECKED_HIGH else None
+
+    def _checked(self, mark: int, reach: tuple[int, int]) -> None:
+        """The lines emitted since ``mark`` (a store's watch check) as a :class:`_Checked`."""
+        lines = self.lines[mark:]
+        del self.lines[mark:]
+        assert all(isinstance(line, str) for line in lines)
+        self.lines.append(_Checked(reach, tuple(str(line) for line in lines)))
 
     def _watched(self, address: str, mode: Mode | None) -> str:
         """The call that tells of a store to a watched address: the owner's ``io_write``
@@ -1023,8 +1106,11 @@ class _BlockWriter:
         # that pushes runs on (code that overwrites itself through the stack while
         # running from the stack page is beyond what this core follows).
         self.uses("sp " + " ".join(value.reads), "sp")
-        self.emit(f"mem[0x100 + sp] = {value.text}\nif watch[0x100 + sp]:\n"
-                  "    written(0x100 + sp, 0)\nsp = (sp - 1) & 0xFF", indent)
+        self.emit(f"mem[0x100 + sp] = {value.text}", indent)
+        mark = len(self.lines)
+        self.emit("if watch[0x100 + sp]:\n    written(0x100 + sp, 0)", indent)
+        self._checked(mark, (0x100, 0x200))
+        self.emit("sp = (sp - 1) & 0xFF", indent)
 
     def address(self, mode: Mode, operand: list[int], indent: int) -> str:
         """The effective address: a constant, an expression, or ``ea`` (computed here)."""
@@ -1052,11 +1138,15 @@ class _BlockWriter:
         return "ea"
 
     def penalty(self, mode: Mode, operand: list[int], indent: int) -> None:
-        """The cycle an indexed read takes more when it crosses a page."""
+        """The cycle an indexed read takes more when it crosses a page: a comparison that
+        is usually false (cheaper in Python than adding the carry out of the low byte, and
+        nothing at all for a base at the start of a page)."""
         if mode in (Mode.ABX, Mode.ABY):
-            self.emit(f"cycles += ({operand[0]} + {'x' if mode is Mode.ABX else 'y'}) >> 8", indent)
+            if operand[0]:
+                self.emit(f"if {'x' if mode is Mode.ABX else 'y'} > {0xFF - operand[0]}:\n"
+                          f"{_INDENT}cycles += 1", indent)
         elif mode is Mode.IZY:
-            self.emit("cycles += (w + y) >> 8", indent)
+            self.emit(f"if w + y > 0xFF:\n{_INDENT}cycles += 1", indent)
 
     def load(self, mode: Mode, operand: list[int], address: str, indent: int) -> str:
         """The expression that reads the byte at ``address``: plain memory, or through
