@@ -189,6 +189,8 @@ _IMPLIED = {
     "plp": _code("sp = (sp + 1) & 0xFF\nt = mem[0x100 + sp]\nnr = t & 0x80\nv = t >> 6 & 1\nd = t >> 3 & 1\n"
                  "i = t >> 2 & 1\nzr = ~t & 2\nc = t & 1", "sp", "sp v d i c " + _NZ),
 }  # fmt: skip
+# implied instructions that neither read nor set N and Z and cannot end a block (PHA too)
+_NEUTRAL = frozenset({"clc", "sec", "cli", "sei", "cld", "sed", "clv", "nop", "txs"})
 _STATUS = _code("((nr & 0x80) | v << 6 | 0x30 | d << 3 | i << 2 | (0 if zr else 2) | c)", "nr v d i zr c")
 _LOAD_CODE = {**{r: f"{r} = cpu.{r}" for r in _REGISTERS}, "nr": "nr = 0x80 if cpu.n else 0",
               "zr": "zr = 0 if cpu.z else 1"}
@@ -1230,7 +1232,7 @@ class _BlockWriter:
             self.jump("cpu.pc", indent)
             return None
         if mode is Mode.IMP and name in _IMPLIED:
-            self.emit(_IMPLIED[name], indent)
+            self.emit(self._flags_used(_IMPLIED[name], following), indent)
         elif name == "pha":
             self.push(_code("a", "a"), indent)
         elif name == "php":
@@ -1238,17 +1240,19 @@ class _BlockWriter:
         elif mode is Mode.ACC and name in _MODIFIES:
             modify, value = _MODIFIES[name]
             self.emit(Code(_OLD.sub("a", modify.text), modify.reads | {"a"}, modify.writes), indent)
-            self.emit(_code(f"a = nr = zr = {_OLD.sub('a', value)}", "a", "a " + _NZ), indent)
+            self.emit(self._flags_used(_code(f"a = nr = zr = {_OLD.sub('a', value)}", "a", "a " + _NZ), following),
+                      indent)
         elif documented and name in _READS:
             if mode is Mode.IMM:
                 value = str(operand[0])
             else:
                 value = self.load(mode, operand, self.address(mode, operand, indent), indent)
             if mode is Mode.IMM and name in _COMPARES:  # register - value + 256, folded
-                self.emit(Code(f"t = {_COMPARES[name]} + {256 - operand[0]}\nc = t >> 8\nnr = zr = t & 0xFF",
-                               frozenset({_COMPARES[name]}), frozenset({"c", "nr", "zr"})), indent)
+                self.emit(self._flags_used(
+                    Code(f"t = {_COMPARES[name]} + {256 - operand[0]}\nc = t >> 8\nnr = zr = t & 0xFF",
+                         frozenset({_COMPARES[name]}), frozenset({"c", "nr", "zr"})), following), indent)
             else:
-                self.emit(_READS[name], indent, v=value)
+                self.emit(self._flags_used(_READS[name], following), indent, v=value)
             if op.page_penalty:
                 self.penalty(mode, operand, indent)
         elif name in _WRITES:
@@ -1287,6 +1291,47 @@ class _BlockWriter:
         self.cycles += op.cycles
         self.count += 1
         return following
+
+    def _flags_used(self, code: Code, following: int) -> Code:
+        """``code`` without its N and Z results where the instructions that run next on
+        this path set both before anything can look at them (a load before an AND, a
+        compare before a load): two stores fewer on the most frequent statements."""
+        if "nr = zr = " not in code.text or not self._sets_nz_next(following):
+            return code
+        lines = [line.replace("nr = zr = ", "") for line in code.text.splitlines()]
+        return Code("\n".join(line for line in lines if line.strip() != "t & 0xFF"), code.reads, code.writes)
+
+    def _sets_nz_next(self, pc: int) -> bool:
+        """Whether the code at ``pc`` runs next in this block and sets N and Z before it
+        reads them or the block can end: after at most a few instructions that leave
+        them alone and cannot end the block (flag changes, PHA, TXS)."""
+        cpu = self.cpu
+        memory = cpu.memory
+        budget = self.budget
+        for _ in range(4):
+            if (budget == 0 or pc == self.start or cpu.stops[pc] or (cpu.break_on_brk and memory[pc] == 0)
+                    or (self.region.region and cpu._changed(pc)) or cpu._in_io(pc)):
+                return False  # the block ends there (see sequence): the flags go back to the CPU
+            opcode = memory[pc]
+            op = OPCODES.get(opcode)
+            if op is None or opcode in JAM_OPCODES or opcode in UNSTABLE_OPCODES:
+                return False
+            name, mode = op.mnemonic, op.mode
+            if mode is Mode.IMP and name in _IMPLIED:
+                writes = _IMPLIED[name].writes
+                if "nr" in writes and "zr" in writes:
+                    return True
+                if name not in _NEUTRAL:
+                    return False
+            elif mode is Mode.ACC and name in _MODIFIES:
+                return True
+            elif name in _READS and name != "nop" and (op.documented or name == "lax"):
+                return True  # (every one of them sets both, BIT and decimal mode too)
+            elif name != "pha":
+                return False
+            pc = (pc + op.length) & 0xFFFF
+            budget -= 1
+        return False
 
     def _stored_address(self, mode: Mode, operand: list[int], indent: int) -> str:
         """The address a store uses several times: a constant, or ``ea``."""
