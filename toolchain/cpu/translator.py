@@ -138,8 +138,24 @@ _BRANCHES = {"bpl": ("nr < 0x80", "nr >= 0x80", "nr"), "bmi": ("nr >= 0x80", "nr
              "bvc": ("not v", "v", "v"), "bvs": ("v", "not v", "v"), "bcc": ("not c", "c", "c"),
              "bcs": ("c", "not c", "c"), "bne": ("zr", "not zr", "zr"),
              "beq": ("not zr", "zr", "zr")}  # fmt: skip
-# operations on a value {v} read from memory or an immediate.  Carries come from the
-# sign of a result shifted right: t >> 8 is 1 past $FF (ADC), 0/1 for t + 256 (CMP)
+# Byte arithmetic through tables (tuples of small ints, locals of every region): CPython
+# 3.11 specializes a tuple's index and + and - of small ints, but not &, >> or <<, which
+# go through the generic number protocol at three times the cost; and an address such as
+# $0100 + SP is a new int object each time, a table's entry is not.
+_TABLES: dict[str, tuple[int, ...]] = {
+    "INC": tuple((value + 1) & 0xFF for value in range(256)),
+    "DEC": tuple((value - 1) & 0xFF for value in range(256)),
+    "LOW": tuple(value & 0xFF for value in range(512)),  # of a sum or difference (0-511)
+    "CARRY": tuple(value >> 8 for value in range(512)),  # ... its carry
+    "HALF": tuple(value >> 1 for value in range(256)),
+    "DOUBLE": tuple((value << 1) & 0xFF for value in range(256)),
+    "BIT0": tuple(value & 1 for value in range(256)),
+    "BIT6": tuple(value >> 6 & 1 for value in range(256)),
+    "BIT7": tuple(value >> 7 for value in range(256)),
+    "STACK": tuple(range(0x100, 0x200)),  # the stack page's address of each SP
+}
+# operations on a value {v} read from memory or an immediate.  Carries come from a
+# result in 0-511: t is past $FF after an ADC's carry, a - v + 256 past $FF when a >= v
 _READS = {
     "lda": _code("a = nr = zr = {v}", "", "a " + _NZ),
     "ldx": _code("x = nr = zr = {v}", "", "x " + _NZ),
@@ -148,16 +164,17 @@ _READS = {
     "and": _code("a = nr = zr = a & {v}", "a", "a " + _NZ),
     "ora": _code("a = nr = zr = a | {v}", "a", "a " + _NZ),
     "eor": _code("a = nr = zr = a ^ {v}", "a", "a " + _NZ),
-    "cmp": _code("t = a - {v} + 256\nc = t >> 8\nnr = zr = t & 0xFF", "a", "c " + _NZ),
-    "cpx": _code("t = x - {v} + 256\nc = t >> 8\nnr = zr = t & 0xFF", "x", "c " + _NZ),
-    "cpy": _code("t = y - {v} + 256\nc = t >> 8\nnr = zr = t & 0xFF", "y", "c " + _NZ),
-    "bit": _code("nr = t = {v}\nzr = a & t\nv = t >> 6 & 1", "a", "v " + _NZ),
+    "cmp": _code("t = a - {v} + 256\nc = CARRY[t]\nnr = zr = LOW[t]", "a", "c " + _NZ),
+    "cpx": _code("t = x - {v} + 256\nc = CARRY[t]\nnr = zr = LOW[t]", "x", "c " + _NZ),
+    "cpy": _code("t = y - {v} + 256\nc = CARRY[t]\nnr = zr = LOW[t]", "y", "c " + _NZ),
+    "bit": _code("nr = t = {v}\nzr = a & t\nv = BIT6[t]", "a", "v " + _NZ),
     "adc": _code("m = {v}\nif d:\n    a, n_, v, z_, c = decimal_adc(a, m, c)\n    nr = n_ << 7\n"
                  "    zr = 1 - z_\nelse:\n    t = a + m + c\n    v = ((a ^ t) & (m ^ t) & 0x80) >> 7\n"
-                 "    c = t >> 8\n    a = nr = zr = t & 0xFF", "a c d", "a c v " + _NZ),
-    "sbc": _code("m = {v}\nt = a - m - 1 + c\nv = ((a ^ m) & (a ^ t) & 0x80) >> 7\nif d:\n"
-                 "    nr = zr = t & 0xFF\n    a = decimal_sbc_result(a, m, c)\n"
-                 "else:\n    a = nr = zr = t & 0xFF\nc = (t >> 8) + 1", "a c d", "a c v " + _NZ),
+                 "    c = CARRY[t]\n    a = nr = zr = LOW[t]", "a c d", "a c v " + _NZ),
+    # t is the difference + 256 (0-511: its bit 7 and low byte are the difference's)
+    "sbc": _code("m = {v}\nt = a - m + 255 + c\nv = ((a ^ m) & (a ^ t) & 0x80) >> 7\nif d:\n"
+                 "    nr = zr = LOW[t]\n    a = decimal_sbc_result(a, m, c)\n"
+                 "else:\n    a = nr = zr = LOW[t]\nc = CARRY[t]", "a c d", "a c v " + _NZ),
     "nop": _code(""),
 }  # fmt: skip
 _OLD = re.compile(r"\bt\b")  # the old value in a read-modify-write template
@@ -168,26 +185,26 @@ _WRITES = {"sta": _code("a", "a"), "stx": _code("x", "x"), "sty": _code("y", "y"
 _MODIFIES_VIA_FALLBACK = frozenset({"slo", "rla", "sre", "rra", "dcp", "isc"})
 # read-modify-write: statements on the old value t, then the new value's expression
 _MODIFIES = {
-    "asl": (_code("c = t >> 7", "", "c"), "(t << 1) & 0xFF"),
-    "lsr": (_code("c = t & 1", "", "c"), "t >> 1"),
-    "rol": (_code("r = ((t << 1) | c) & 0xFF\nc = t >> 7", "c", "c"), "r"),
-    "ror": (_code("r = (t >> 1) | (c << 7)\nc = t & 1", "c", "c"), "r"),
-    "inc": (_code(""), "(t + 1) & 0xFF"), "dec": (_code(""), "(t - 1) & 0xFF"),
+    "asl": (_code("c = BIT7[t]", "", "c"), "DOUBLE[t]"),
+    "lsr": (_code("c = BIT0[t]", "", "c"), "HALF[t]"),
+    "rol": (_code("r = DOUBLE[t] + c\nc = BIT7[t]", "c", "c"), "r"),
+    "ror": (_code("r = HALF[t] + 128 if c else HALF[t]\nc = BIT0[t]", "c", "c"), "r"),
+    "inc": (_code(""), "INC[t]"), "dec": (_code(""), "DEC[t]"),
 }  # fmt: skip
 _IMPLIED = {
     "tax": _code("x = nr = zr = a", "a", "x " + _NZ), "tay": _code("y = nr = zr = a", "a", "y " + _NZ),
     "txa": _code("a = nr = zr = x", "x", "a " + _NZ), "tya": _code("a = nr = zr = y", "y", "a " + _NZ),
     "tsx": _code("x = nr = zr = sp", "sp", "x " + _NZ), "txs": _code("sp = x", "x", "sp"),
-    "inx": _code("x = nr = zr = (x + 1) & 0xFF", "x", "x " + _NZ),
-    "iny": _code("y = nr = zr = (y + 1) & 0xFF", "y", "y " + _NZ),
-    "dex": _code("x = nr = zr = (x - 1) & 0xFF", "x", "x " + _NZ),
-    "dey": _code("y = nr = zr = (y - 1) & 0xFF", "y", "y " + _NZ),
+    "inx": _code("x = nr = zr = INC[x]", "x", "x " + _NZ),
+    "iny": _code("y = nr = zr = INC[y]", "y", "y " + _NZ),
+    "dex": _code("x = nr = zr = DEC[x]", "x", "x " + _NZ),
+    "dey": _code("y = nr = zr = DEC[y]", "y", "y " + _NZ),
     "clc": _code("c = 0", "", "c"), "sec": _code("c = 1", "", "c"), "cli": _code("i = 0", "", "i"),
     "sei": _code("i = 1", "", "i"), "cld": _code("d = 0", "", "d"), "sed": _code("d = 1", "", "d"),
     "clv": _code("v = 0", "", "v"), "nop": _code(""),
-    "pla": _code("sp = (sp + 1) & 0xFF\na = nr = zr = mem[0x100 + sp]", "sp", "sp a " + _NZ),
-    "plp": _code("sp = (sp + 1) & 0xFF\nt = mem[0x100 + sp]\nnr = t & 0x80\nv = t >> 6 & 1\nd = t >> 3 & 1\n"
-                 "i = t >> 2 & 1\nzr = ~t & 2\nc = t & 1", "sp", "sp v d i c " + _NZ),
+    "pla": _code("sp = INC[sp]\na = nr = zr = mem[STACK[sp]]", "sp", "sp a " + _NZ),
+    "plp": _code("sp = INC[sp]\nt = mem[STACK[sp]]\nnr = t & 0x80\nv = BIT6[t]\nd = t >> 3 & 1\n"
+                 "i = t >> 2 & 1\nzr = ~t & 2\nc = BIT0[t]", "sp", "sp v d i c " + _NZ),
 }  # fmt: skip
 # implied instructions that neither read nor set N and Z and cannot end a block (PHA too)
 _NEUTRAL = frozenset({"clc", "sec", "cli", "sei", "cld", "sed", "clv", "nop", "txs"})
@@ -579,7 +596,7 @@ class TranslatingCPU(CPU):
         self._next_key += 1
         namespace: dict[str, Any] = {"decimal_adc": decimal_adc, "decimal_sbc_result": decimal_sbc_result,
                                      "HANDLERS": HANDLERS, "mem": self.memory, "watch": self.watch,
-                                     "written": self._written, "io_read": self.io_read, "unit": key}
+                                     "written": self._written, "io_read": self.io_read, "unit": key, **_TABLES}
         if self.io_access is not None:
             namespace[self.io_access.namespace_name] = self.io_access
             namespace["io_write"] = self.io_write
@@ -759,7 +776,8 @@ class _RegionWriter:
     def _source(self) -> str:
         used = [r for r in _LOCALS if r in self.reads or r in self.writes]
         changed = [r for r in _LOCALS if r in self.writes]
-        out = ["def region(cpu, mem=mem, watch=watch, written=written, io_read=io_read, unit=unit):"]
+        tables = ", ".join(f"{name}={name}" for name in _TABLES)
+        out = [f"def region(cpu, mem=mem, watch=watch, written=written, io_read=io_read, unit=unit, {tables}):"]
         io = self.cpu.io_access
         if self.uses_io and io is not None:
             out[0] = out[0][:-2] + f", {io.namespace_name}={io.namespace_name}, io_write=io_write):"
@@ -1108,11 +1126,11 @@ class _BlockWriter:
         # that pushes runs on (code that overwrites itself through the stack while
         # running from the stack page is beyond what this core follows).
         self.uses("sp " + " ".join(value.reads), "sp")
-        self.emit(f"mem[0x100 + sp] = {value.text}", indent)
+        self.emit(f"mem[STACK[sp]] = {value.text}", indent)
         mark = len(self.lines)
-        self.emit("if watch[0x100 + sp]:\n    written(0x100 + sp, 0)", indent)
+        self.emit("if watch[STACK[sp]]:\n    written(STACK[sp], 0)", indent)
         self._checked(mark, (0x100, 0x200))
-        self.emit("sp = (sp - 1) & 0xFF", indent)
+        self.emit("sp = DEC[sp]", indent)
 
     def address(self, mode: Mode, operand: list[int], indent: int) -> str:
         """The effective address: a constant, an expression, or ``ea`` (computed here)."""
@@ -1122,17 +1140,17 @@ class _BlockWriter:
             return str(operand[0] | operand[1] << 8)
         if mode is Mode.ZPX:
             self.uses("x")
-            return f"({operand[0]} + x) & 0xFF"
+            return f"LOW[{operand[0]} + x]"
         if mode is Mode.ZPY:
             self.uses("y")
-            return f"({operand[0]} + y) & 0xFF"
+            return f"LOW[{operand[0]} + y]"
         if mode in (Mode.ABX, Mode.ABY):
             base = operand[0] | operand[1] << 8
             register = "x" if mode is Mode.ABX else "y"
             self.uses(register)
             return f"{base} + {register}" if base + 0xFF <= 0xFFFF else f"({base} + {register}) & 0xFFFF"
         if mode is Mode.IZX:
-            pointer = f"t = ({operand[0]} + x) & 0xFF\nea = mem[t] | mem[(t + 1) & 0xFF] << 8"
+            pointer = f"t = LOW[{operand[0]} + x]\nea = mem[t] | mem[INC[t]] << 8"
             self.emit(_code(pointer, "x"), indent)
             return "ea"
         zp = operand[0]  # IZY
@@ -1223,9 +1241,8 @@ class _BlockWriter:
         if name == "rts":
             self.cycles += op.cycles
             self.count += 1
-            self.emit(_code("sp = (sp + 1) & 0xFF\nt = mem[0x100 + sp]\nsp = (sp + 1) & 0xFF", "sp", "sp"),
-                      indent)
-            self.jump("((mem[0x100 + sp] << 8 | t) + 1) & 0xFFFF", indent)
+            self.emit(_code("sp = INC[sp]\nt = mem[STACK[sp]]\nsp = INC[sp]", "sp", "sp"), indent)
+            self.jump("((mem[STACK[sp]] << 8 | t) + 1) & 0xFFFF", indent)
             return None
         if name in ("rti", "brk"):
             self.fallback(pc, indent)
@@ -1249,7 +1266,7 @@ class _BlockWriter:
                 value = self.load(mode, operand, self.address(mode, operand, indent), indent)
             if mode is Mode.IMM and name in _COMPARES:  # register - value + 256, folded
                 self.emit(self._flags_used(
-                    Code(f"t = {_COMPARES[name]} + {256 - operand[0]}\nc = t >> 8\nnr = zr = t & 0xFF",
+                    Code(f"t = {_COMPARES[name]} + {256 - operand[0]}\nc = CARRY[t]\nnr = zr = LOW[t]",
                          frozenset({_COMPARES[name]}), frozenset({"c", "nr", "zr"})), following), indent)
             else:
                 self.emit(self._flags_used(_READS[name], following), indent, v=value)
@@ -1298,8 +1315,9 @@ class _BlockWriter:
         compare before a load): two stores fewer on the most frequent statements."""
         if "nr = zr = " not in code.text or not self._sets_nz_next(following):
             return code
-        lines = [line.replace("nr = zr = ", "") for line in code.text.splitlines()]
-        return Code("\n".join(line for line in lines if line.strip() != "t & 0xFF"), code.reads, code.writes)
+        lines = [line.replace("nr = zr = ", "") for line in code.text.splitlines()
+                 if not line.lstrip().startswith("nr = zr = ")]  # (each block keeps another statement)
+        return Code("\n".join(lines), code.reads, code.writes)
 
     def _sets_nz_next(self, pc: int) -> bool:
         """Whether the code at ``pc`` runs next in this block and sets N and Z before it
