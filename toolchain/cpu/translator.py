@@ -169,10 +169,14 @@ _READS = {
     "cpy": _code("t = y - {v} + 256\nc = CARRY[t]\nnr = zr = LOW[t]", "y", "c " + _NZ),
     "bit": _code("nr = t = {v}\nzr = a & t\nv = BIT6[t]", "a", "v " + _NZ),
     "adc": _code("m = {v}\nif d:\n    a, n_, v, z_, c = decimal_adc(a, m, c)\n    nr = n_ << 7\n"
-                 "    zr = 1 - z_\nelse:\n    t = a + m + c\n    v = ((a ^ t) & (m ^ t) & 0x80) >> 7\n"
+                 "    zr = 1 - z_\nelse:\n    t = a + m + c\n    if a < 128:\n        v = 1 if m < 128 and t > 127 else 0\n"
+                 "    else:\n        v = 1 if m > 127 and t < 384 else 0\n"
                  "    c = CARRY[t]\n    a = nr = zr = LOW[t]", "a c d", "a c v " + _NZ),
-    # t is the difference + 256 (0-511: its bit 7 and low byte are the difference's)
-    "sbc": _code("m = {v}\nt = a - m + 255 + c\nv = ((a ^ m) & (a ^ t) & 0x80) >> 7\nif d:\n"
+    # t is the difference + 256 (0-511: its low byte is the difference's).  Overflow (V),
+    # by comparisons: two numbers of the same sign whose sum has the other (ADC), or a
+    # positive minus a negative that is negative, or the other way round (SBC)
+    "sbc": _code("m = {v}\nt = a - m + 255 + c\nif a < 128:\n    v = 1 if m > 127 and t > 127 else 0\nelse:\n"
+                 "    v = 1 if m < 128 and t < 384 else 0\nif d:\n"
                  "    nr = zr = LOW[t]\n    a = decimal_sbc_result(a, m, c)\n"
                  "else:\n    a = nr = zr = LOW[t]\nc = CARRY[t]", "a c d", "a c v " + _NZ),
     "nop": _code(""),
@@ -1150,11 +1154,12 @@ class _BlockWriter:
             self.uses(register)
             return f"{base} + {register}" if base + 0xFF <= 0xFFFF else f"({base} + {register}) & 0xFFFF"
         if mode is Mode.IZX:
-            pointer = f"t = LOW[{operand[0]} + x]\nea = mem[t] | mem[INC[t]] << 8"
+            pointer = f"t = LOW[{operand[0]} + x]\nea = mem[t] + mem[INC[t]] * 256"
             self.emit(_code(pointer, "x"), indent)
             return "ea"
         zp = operand[0]  # IZY
-        self.emit(_code(f"w = mem[{zp}]\nea = ((w | mem[{(zp + 1) & 0xFF}] << 8) + y) & 0xFFFF", "y"), indent)
+        self.emit(_code(f"w = mem[{zp}]\nea = w + mem[{(zp + 1) & 0xFF}] * 256 + y\nif ea > 0xFFFF:\n"
+                        f"{_INDENT}ea -= 0x10000", "y"), indent)
         return "ea"
 
     def penalty(self, mode: Mode, operand: list[int], indent: int) -> None:
@@ -1227,7 +1232,7 @@ class _BlockWriter:
             high = (pointer & 0xFF00) | ((pointer + 1) & 0xFF)  # the NMOS page-wrap bug
             self.cycles += op.cycles
             self.count += 1
-            self.jump(f"mem[{pointer}] | mem[{high}] << 8", indent)
+            self.jump(f"mem[{pointer}] + mem[{high}] * 256", indent)
             return None
         if name == "jsr":
             self.cycles += op.cycles
@@ -1241,8 +1246,10 @@ class _BlockWriter:
         if name == "rts":
             self.cycles += op.cycles
             self.count += 1
-            self.emit(_code("sp = INC[sp]\nt = mem[STACK[sp]]\nsp = INC[sp]", "sp", "sp"), indent)
-            self.jump("((mem[STACK[sp]] << 8 | t) + 1) & 0xFFFF", indent)
+            # (+ and * of small ints: see _TABLES; $FFFF + 1 wraps to 0)
+            self.emit(_code("sp = INC[sp]\nt = mem[STACK[sp]]\nsp = INC[sp]\npc = mem[STACK[sp]] * 256 + t + 1\n"
+                            "if pc > 0xFFFF:\n    pc = 0", "sp", "sp"), indent)
+            self.jump("pc", indent)
             return None
         if name in ("rti", "brk"):
             self.fallback(pc, indent)
