@@ -172,7 +172,8 @@ _READS = {
     "cpy": _code("t = y - {v} + 256\nc = CARRY[t]\nnr = zr = LOW[t]", "y", "c " + _NZ),
     "bit": _code("nr = t = {v}\nzr = a & t\nv = BIT6[t]", "a", "v " + _NZ),
     "adc": _code("m = {v}\nif d:\n    a, n_, v, z_, c = decimal_adc(a, m, c)\n    nr = n_ << 7\n"
-                 "    zr = 1 - z_\nelse:\n    t = a + m + c\n    if a < 128:\n        v = 1 if m < 128 and t > 127 else 0\n"
+                 "    zr = 1 - z_\nelse:\n    t = a + m + c\n"
+                 "    if a < 128:\n        v = 1 if m < 128 and t > 127 else 0\n"
                  "    else:\n        v = 1 if m > 127 and t < 384 else 0\n"
                  "    c = CARRY[t]\n    a = nr = zr = LOW[t]", "a c d", "a c v " + _NZ),
     # t is the difference + 256 (0-511: its low byte is the difference's).  Overflow (V),
@@ -604,7 +605,8 @@ class TranslatingCPU(CPU):
         self._next_key += 1
         namespace: dict[str, Any] = {"decimal_adc": decimal_adc, "decimal_sbc_result": decimal_sbc_result,
                                      "HANDLERS": HANDLERS, "mem": self.memory, "watch": self.watch,
-                                     "written": self._written, "io_read": self.io_read, "unit": key, **_TABLES}
+                                     "written": self._written, "io_read": self.io_read, "unit": key,
+                                     **_TABLES}
         if self.io_access is not None:
             namespace[self.io_access.namespace_name] = self.io_access
             namespace["io_write"] = self.io_write
@@ -785,7 +787,8 @@ class _RegionWriter:
         used = [r for r in _LOCALS if r in self.reads or r in self.writes]
         changed = [r for r in _LOCALS if r in self.writes]
         tables = ", ".join(f"{name}={name}" for name in _TABLES)
-        out = [f"def region(cpu, mem=mem, watch=watch, written=written, io_read=io_read, unit=unit, {tables}):"]
+        out = [f"def region(cpu, mem=mem, watch=watch, written=written, io_read=io_read, unit=unit, "
+               f"{tables}):"]
         io = self.cpu.io_access
         if self.uses_io and io is not None:
             out[0] = out[0][:-2] + f", {io.namespace_name}={io.namespace_name}, io_write=io_write):"
@@ -1338,8 +1341,9 @@ class _BlockWriter:
             self.cycles += op.cycles
             self.count += 1
             # (+ and * of small ints: see _TABLES; $FFFF + 1 wraps to 0)
-            self.emit(_code("sp = INC[sp]\nt = mem[STACK[sp]]\nsp = INC[sp]\npc = mem[STACK[sp]] * 256 + t + 1\n"
-                            "if pc > 0xFFFF:\n    pc = 0", "sp", "sp"), indent)
+            self.emit(_code("sp = INC[sp]\nt = mem[STACK[sp]]\nsp = INC[sp]\n"
+                            "pc = mem[STACK[sp]] * 256 + t + 1\nif pc > 0xFFFF:\n    pc = 0", "sp", "sp"),
+                      indent)
             self.jump("pc", indent)
             return None
         if name in ("rti", "brk"):
@@ -1355,8 +1359,8 @@ class _BlockWriter:
         elif mode is Mode.ACC and name in _MODIFIES:
             modify, value = _MODIFIES[name]
             self.emit(Code(_OLD.sub("a", modify.text), modify.reads | {"a"}, modify.writes), indent)
-            self.emit(self._flags_used(_code(f"a = nr = zr = {_OLD.sub('a', value)}", "a", "a " + _NZ), following),
-                      indent)
+            accumulator = _code(f"a = nr = zr = {_OLD.sub('a', value)}", "a", "a " + _NZ)
+            self.emit(self._flags_used(accumulator, following), indent)
         elif documented and name in _READS:
             if mode is Mode.IMM:
                 value = str(operand[0])
