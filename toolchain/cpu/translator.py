@@ -32,7 +32,9 @@ stop before an instruction that has changed; that instruction's code runs on the
 interpreter until it is hot again since its last change, then as a block of its own
 (with earlier variants kept, for code that patches its operands in a cycle).  (Code
 is tracked per byte, not per page: programs keep their variables right beside their
-code.)
+code.)  A store to RAM below $A000 that nothing watches when its region is translated
+has no watch check at all (:class:`_Checked`); the region is dropped when a byte it may
+store to becomes translated code.
 
 Reads and writes of the I/O area ($D000-$DFFF) go to the owner (``io_read``, and
 ``on_write`` through the write watch), except where the owner gives the access as
