@@ -83,6 +83,23 @@ def test_an_operand_patched_every_pass(hot: int) -> None:
     assert len(cpu._compiled) < 40
 
 
+@pytest.mark.parametrize("hot", [0, HOT])
+def test_a_store_into_code_translated_after_the_storing_region(hot: int) -> None:
+    """A region's stores to unwatched RAM have no watch check; code translated there
+    later takes the region away, so its next store still drops the stale code."""
+    # $1000: 120 x NOP (a region too big to be taken over) : INC $3002 : JMP ($0080)
+    # $3000: CLC : ADC #n : STA $2000 : JMP ($0082)  (back to $1000; two regions)
+    code = bytes([0xEA] * 120 + [0xEE, 0x02, 0x30, 0x6C, 0x80, 0x00])
+    reference, translated = _pair(code, hot)
+    for memory in (reference.memory, translated.memory):
+        memory[0x80:0x84] = bytes([0x00, 0x30, 0x00, 0x10])
+        memory[0x3000:0x3009] = bytes([0x18, 0x69, 0x00, 0x8D, 0x00, 0x20, 0x6C, 0x82, 0x00])
+    reference.run(max_cycles=50_000)
+    translated.run(max_cycles=50_000)
+    assert _state(translated) == _state(reference)
+    assert HOT < translated.memory[0x3002] < 0xFF  # $3000 ran often enough to be translated
+
+
 @pytest.mark.parametrize("hot", [0, 1, HOT])
 def test_subroutine_calls_in_a_loop(hot: int) -> None:
     # LDX #0 : loop: JSR sum : INX : BNE loop : INY : JMP loop

@@ -707,22 +707,34 @@ class C64:
 
     def _standard_irq(self) -> None:
         """The standard IRQ carried out at once: what the CPU would do entering the four
-        stop addresses one after the other (the same routines, the same stack, no cycles
-        beyond the interrupt's seven: the routines cost none), without four trips through
-        the run loop.  The KERNAL's entry pushes the registers and sees no BRK (the B flag
-        is clear in the status an IRQ pushes)."""
-        routines = kernal.ROUTINES
-        cpu, io = self.cpu, self.io
-        for address in self.STANDARD_IRQ_STOPS:
-            if address == self.STANDARD_IRQ_STOPS[2] and io.visible:
-                # $EA7E's LDA $DC0D as kernal.irq_acknowledge reads it (the run loop works the
-                # events out next: no need to look at the horizon here)
-                io.read(ICR_CIA1, cpu.cycles)
-                resume: int | None = self.STANDARD_IRQ_STOPS[3]
-            else:
-                resume = routines[address][1](self)
-            assert resume is not None  # each of the four goes on at an address of its own
-            cpu.pc = resume
+        stop addresses one after the other (what their routines in kernal.py do, the same
+        stack, no cycles beyond the interrupt's seven: the routines cost none), without
+        four trips through the run loop.  The KERNAL's entry pushes the registers and sees
+        no BRK (the B flag is clear in the status an IRQ pushes)."""
+        cpu, io, memory = self.cpu, self.io, self.memory
+        # kernal.irq_entry ($FF48): A, X, Y pushed (the status the IRQ pushed has no B flag:
+        # through ($0314), which _standard_irq_path found at the standard handler).  The
+        # routines' stack work is done here on the stack page itself: one interrupt every
+        # frame, and the calls of push and pull were half its cost
+        sp = cpu.sp
+        memory[0x100 + sp] = cpu.a
+        memory[0x100 + ((sp - 1) & 0xFF)] = cpu.x
+        memory[0x100 + ((sp - 2) & 0xFF)] = cpu.y
+        cpu.sp = (sp - 3) & 0xFF
+        self.standard_interrupt()  # kernal.irq_handler ($EA31)
+        if io.visible:
+            # $EA7E's LDA $DC0D as kernal.irq_acknowledge reads it (the run loop works the
+            # events out next: no need to look at the horizon here)
+            io.read(ICR_CIA1, cpu.cycles)
+        else:
+            kernal.irq_acknowledge(self)
+        # kernal.irq_exit ($EA81): Y, X, A and the status pulled, RTI
+        cpu.y = memory[0x100 + ((sp - 2) & 0xFF)]
+        cpu.x = memory[0x100 + ((sp - 1) & 0xFF)]
+        cpu.a = memory[0x100 + sp]
+        cpu.p = memory[0x100 + ((sp + 1) & 0xFF)]
+        cpu.sp = (sp + 3) & 0xFF
+        cpu.pc = memory[0x100 + ((sp + 3) & 0xFF)] << 8 | memory[0x100 + ((sp + 2) & 0xFF)]
 
     def pass_time(self, until: int, max_cycles: int = DEFAULT_MAX_CYCLES) -> RunResult | None:
         """The machine's clock moves on to cycle ``until`` while no 6502 code runs (BASIC
@@ -859,6 +871,9 @@ class C64:
             if not needed:
                 memory_map.watch[address] &= ~WATCH_MACHINE
         else:
+            if not self.map.watch[address] & WATCH_MACHINE:
+                # translated stores to unwatched RAM have no check (translator._Checked)
+                self.cpu.flush()
             self.store_hooks[address] = hook
             self.map.watch[address] |= WATCH_MACHINE
         hooked = frozenset(hooked for hooked in self.store_hooks if hooked >> 12 == 0xD)

@@ -32,7 +32,9 @@ stop before an instruction that has changed; that instruction's code runs on the
 interpreter until it is hot again since its last change, then as a block of its own
 (with earlier variants kept, for code that patches its operands in a cycle).  (Code
 is tracked per byte, not per page: programs keep their variables right beside their
-code.)
+code.)  A store to RAM below $A000 that nothing watches when its region is translated
+has no watch check at all (:class:`_Checked`); the region is dropped when a byte it may
+store to becomes translated code.
 
 Reads and writes of the I/O area ($D000-$DFFF) go to the owner (``io_read``, and
 ``on_write`` through the write watch), except where the owner gives the access as
@@ -141,8 +143,24 @@ _BRANCHES = {"bpl": ("nr < 0x80", "nr >= 0x80", "nr"), "bmi": ("nr >= 0x80", "nr
              "bvc": ("not v", "v", "v"), "bvs": ("v", "not v", "v"), "bcc": ("not c", "c", "c"),
              "bcs": ("c", "not c", "c"), "bne": ("zr", "not zr", "zr"),
              "beq": ("not zr", "zr", "zr")}  # fmt: skip
-# operations on a value {v} read from memory or an immediate.  Carries come from the
-# sign of a result shifted right: t >> 8 is 1 past $FF (ADC), 0/1 for t + 256 (CMP)
+# Byte arithmetic through tables (tuples of small ints, locals of every region): CPython
+# 3.11 specializes a tuple's index and + and - of small ints, but not &, >> or <<, which
+# go through the generic number protocol at three times the cost; and an address such as
+# $0100 + SP is a new int object each time, a table's entry is not.
+_TABLES: dict[str, tuple[int, ...]] = {
+    "INC": tuple((value + 1) & 0xFF for value in range(256)),
+    "DEC": tuple((value - 1) & 0xFF for value in range(256)),
+    "LOW": tuple(value & 0xFF for value in range(512)),  # of a sum or difference (0-511)
+    "CARRY": tuple(value >> 8 for value in range(512)),  # ... its carry
+    "HALF": tuple(value >> 1 for value in range(256)),
+    "DOUBLE": tuple((value << 1) & 0xFF for value in range(256)),
+    "BIT0": tuple(value & 1 for value in range(256)),
+    "BIT6": tuple(value >> 6 & 1 for value in range(256)),
+    "BIT7": tuple(value >> 7 for value in range(256)),
+    "STACK": tuple(range(0x100, 0x200)),  # the stack page's address of each SP
+}
+# operations on a value {v} read from memory or an immediate.  Carries come from a
+# result in 0-511: t is past $FF after an ADC's carry, a - v + 256 past $FF when a >= v
 _READS = {
     "lda": _code("a = nr = zr = {v}", "", "a " + _NZ),
     "ldx": _code("x = nr = zr = {v}", "", "x " + _NZ),
@@ -151,16 +169,22 @@ _READS = {
     "and": _code("a = nr = zr = a & {v}", "a", "a " + _NZ),
     "ora": _code("a = nr = zr = a | {v}", "a", "a " + _NZ),
     "eor": _code("a = nr = zr = a ^ {v}", "a", "a " + _NZ),
-    "cmp": _code("t = a - {v} + 256\nc = t >> 8\nnr = zr = t & 0xFF", "a", "c " + _NZ),
-    "cpx": _code("t = x - {v} + 256\nc = t >> 8\nnr = zr = t & 0xFF", "x", "c " + _NZ),
-    "cpy": _code("t = y - {v} + 256\nc = t >> 8\nnr = zr = t & 0xFF", "y", "c " + _NZ),
-    "bit": _code("nr = t = {v}\nzr = a & t\nv = t >> 6 & 1", "a", "v " + _NZ),
+    "cmp": _code("t = a - {v} + 256\nc = CARRY[t]\nnr = zr = LOW[t]", "a", "c " + _NZ),
+    "cpx": _code("t = x - {v} + 256\nc = CARRY[t]\nnr = zr = LOW[t]", "x", "c " + _NZ),
+    "cpy": _code("t = y - {v} + 256\nc = CARRY[t]\nnr = zr = LOW[t]", "y", "c " + _NZ),
+    "bit": _code("nr = t = {v}\nzr = a & t\nv = BIT6[t]", "a", "v " + _NZ),
     "adc": _code("m = {v}\nif d:\n    a, n_, v, z_, c = decimal_adc(a, m, c)\n    nr = n_ << 7\n"
-                 "    zr = 1 - z_\nelse:\n    t = a + m + c\n    v = ((a ^ t) & (m ^ t) & 0x80) >> 7\n"
-                 "    c = t >> 8\n    a = nr = zr = t & 0xFF", "a c d", "a c v " + _NZ),
-    "sbc": _code("m = {v}\nt = a - m - 1 + c\nv = ((a ^ m) & (a ^ t) & 0x80) >> 7\nif d:\n"
-                 "    nr = zr = t & 0xFF\n    a = decimal_sbc_result(a, m, c)\n"
-                 "else:\n    a = nr = zr = t & 0xFF\nc = (t >> 8) + 1", "a c d", "a c v " + _NZ),
+                 "    zr = 1 - z_\nelse:\n    t = a + m + c\n"
+                 "    if a < 128:\n        v = 1 if m < 128 and t > 127 else 0\n"
+                 "    else:\n        v = 1 if m > 127 and t < 384 else 0\n"
+                 "    c = CARRY[t]\n    a = nr = zr = LOW[t]", "a c d", "a c v " + _NZ),
+    # t is the difference + 256 (0-511: its low byte is the difference's).  Overflow (V),
+    # by comparisons: two numbers of the same sign whose sum has the other (ADC), or a
+    # positive minus a negative that is negative, or the other way round (SBC)
+    "sbc": _code("m = {v}\nt = a - m + 255 + c\nif a < 128:\n    v = 1 if m > 127 and t > 127 else 0\nelse:\n"
+                 "    v = 1 if m < 128 and t < 384 else 0\nif d:\n"
+                 "    nr = zr = LOW[t]\n    a = decimal_sbc_result(a, m, c)\n"
+                 "else:\n    a = nr = zr = LOW[t]\nc = CARRY[t]", "a c d", "a c v " + _NZ),
     "nop": _code(""),
 }  # fmt: skip
 _OLD = re.compile(r"\bt\b")  # the old value in a read-modify-write template
@@ -172,27 +196,29 @@ _PLAIN_STORES = ("sta", "stx", "sty")  # the stores that join a run of stores to
 _MODIFIES_VIA_FALLBACK = frozenset({"slo", "rla", "sre", "rra", "dcp", "isc"})
 # read-modify-write: statements on the old value t, then the new value's expression
 _MODIFIES = {
-    "asl": (_code("c = t >> 7", "", "c"), "(t << 1) & 0xFF"),
-    "lsr": (_code("c = t & 1", "", "c"), "t >> 1"),
-    "rol": (_code("r = ((t << 1) | c) & 0xFF\nc = t >> 7", "c", "c"), "r"),
-    "ror": (_code("r = (t >> 1) | (c << 7)\nc = t & 1", "c", "c"), "r"),
-    "inc": (_code(""), "(t + 1) & 0xFF"), "dec": (_code(""), "(t - 1) & 0xFF"),
+    "asl": (_code("c = BIT7[t]", "", "c"), "DOUBLE[t]"),
+    "lsr": (_code("c = BIT0[t]", "", "c"), "HALF[t]"),
+    "rol": (_code("r = DOUBLE[t] + c\nc = BIT7[t]", "c", "c"), "r"),
+    "ror": (_code("r = HALF[t] + 128 if c else HALF[t]\nc = BIT0[t]", "c", "c"), "r"),
+    "inc": (_code(""), "INC[t]"), "dec": (_code(""), "DEC[t]"),
 }  # fmt: skip
 _IMPLIED = {
     "tax": _code("x = nr = zr = a", "a", "x " + _NZ), "tay": _code("y = nr = zr = a", "a", "y " + _NZ),
     "txa": _code("a = nr = zr = x", "x", "a " + _NZ), "tya": _code("a = nr = zr = y", "y", "a " + _NZ),
     "tsx": _code("x = nr = zr = sp", "sp", "x " + _NZ), "txs": _code("sp = x", "x", "sp"),
-    "inx": _code("x = nr = zr = (x + 1) & 0xFF", "x", "x " + _NZ),
-    "iny": _code("y = nr = zr = (y + 1) & 0xFF", "y", "y " + _NZ),
-    "dex": _code("x = nr = zr = (x - 1) & 0xFF", "x", "x " + _NZ),
-    "dey": _code("y = nr = zr = (y - 1) & 0xFF", "y", "y " + _NZ),
+    "inx": _code("x = nr = zr = INC[x]", "x", "x " + _NZ),
+    "iny": _code("y = nr = zr = INC[y]", "y", "y " + _NZ),
+    "dex": _code("x = nr = zr = DEC[x]", "x", "x " + _NZ),
+    "dey": _code("y = nr = zr = DEC[y]", "y", "y " + _NZ),
     "clc": _code("c = 0", "", "c"), "sec": _code("c = 1", "", "c"), "cli": _code("i = 0", "", "i"),
     "sei": _code("i = 1", "", "i"), "cld": _code("d = 0", "", "d"), "sed": _code("d = 1", "", "d"),
     "clv": _code("v = 0", "", "v"), "nop": _code(""),
-    "pla": _code("sp = (sp + 1) & 0xFF\na = nr = zr = mem[0x100 + sp]", "sp", "sp a " + _NZ),
-    "plp": _code("sp = (sp + 1) & 0xFF\nt = mem[0x100 + sp]\nnr = t & 0x80\nv = t >> 6 & 1\nd = t >> 3 & 1\n"
-                 "i = t >> 2 & 1\nzr = ~t & 2\nc = t & 1", "sp", "sp v d i c " + _NZ),
+    "pla": _code("sp = INC[sp]\na = nr = zr = mem[STACK[sp]]", "sp", "sp a " + _NZ),
+    "plp": _code("sp = INC[sp]\nt = mem[STACK[sp]]\nnr = t & 0x80\nv = BIT6[t]\nd = t >> 3 & 1\n"
+                 "i = t >> 2 & 1\nzr = ~t & 2\nc = BIT0[t]", "sp", "sp v d i c " + _NZ),
 }  # fmt: skip
+# implied instructions that neither read nor set N and Z and cannot end a block (PHA too)
+_NEUTRAL = frozenset({"clc", "sec", "cli", "sei", "cld", "sed", "clv", "nop", "txs"})
 _STATUS = _code("((nr & 0x80) | v << 6 | 0x30 | d << 3 | i << 2 | (0 if zr else 2) | c)", "nr v d i zr c")
 _LOAD_CODE = {**{r: f"{r} = cpu.{r}" for r in _REGISTERS}, "nr": "nr = 0x80 if cpu.n else 0",
               "zr": "zr = 0 if cpu.z else 1"}
@@ -212,6 +238,23 @@ class _Goto:
     target: int
 
 
+@dataclass(frozen=True)
+class _Checked:
+    """The watch check after a store (``lines``), written once the region's bytes are
+    known: left out where the store reaches only RAM below the ROMs ($0002-$9FFF) that
+    is neither watched nor the region's own code.  The CPU remembers such a region's
+    ``reach`` and drops it when a byte there becomes watched (translated code, see
+    :meth:`TranslatingCPU._install`); an owner that starts watching RAM below $A000 flushes
+    the translations.  (A store to such a byte is the most frequent statement of
+    translated code; the check doubled its cost.)"""
+
+    reach: tuple[int, int]  # the addresses the store can write (end exclusive)
+    lines: tuple[str, ...]
+
+
+UNCHECKED_LOW, UNCHECKED_HIGH = 0x0002, 0xA000  # RAM whose watch only translations change
+
+
 @dataclass
 class _Unit:
     """One compiled region (or a block translated alone): its entries, the bytes it
@@ -227,6 +270,7 @@ class _Unit:
     region: bool  # False: a block alone, at an instruction that has changed
     instructions: int  # translated (a measure of what it costs to compile again)
     exits: frozenset[int]  # known addresses outside it where its code goes
+    unchecked: tuple[tuple[int, int], ...] = ()  # where it stores without looking at the watch
     grown: int = 0  # times it was translated again to hold code it leads to
 
 
@@ -288,6 +332,8 @@ class TranslatingCPU(CPU):
         self._compiles: dict[int, int] = {}  # translations made at a start
         self._owner: dict[int, _Unit] = {}  # block start -> the unit that runs it
         self._exits_to: dict[int, set[int]] = {}  # address -> keys of the regions whose code goes there
+        # page -> keys of the units with stores there written without a watch check (_Checked)
+        self._unchecked_pages: dict[int, set[int]] = {}
         self._next_key = 1
         # compiled code by source: code that patches itself (operands set before a
         # call) cycles through a few variants, each compiled only once
@@ -364,6 +410,7 @@ class TranslatingCPU(CPU):
         self._variant_order.clear()
         self._owner.clear()
         self._exits_to.clear()
+        self._unchecked_pages.clear()
         self._units.clear()
         self.blocks.clear()
         self.sources.clear()
@@ -507,7 +554,7 @@ class TranslatingCPU(CPU):
         found = None
         for covered, by_bytes in groups.items():
             unit = by_bytes.get(self._bytes(covered))
-            if unit is not None:
+            if unit is not None and self._unchecked_hold(unit):
                 if not unit.region:
                     found = unit
                 elif not self._touches_volatile(unit):
@@ -560,13 +607,14 @@ class TranslatingCPU(CPU):
         self._next_key += 1
         namespace: dict[str, Any] = {"decimal_adc": decimal_adc, "decimal_sbc_result": decimal_sbc_result,
                                      "HANDLERS": HANDLERS, "mem": self.memory, "watch": self.watch,
-                                     "written": self._written, "io_read": self.io_read, "unit": key}
+                                     "written": self._written, "io_read": self.io_read, "unit": key,
+                                     **_TABLES}
         if self.io_access is not None:
             namespace[self.io_access.namespace_name] = self.io_access
             namespace["io_write"] = self.io_write
         exec(code, namespace)
         unit = _Unit(key, start, starts, covered, self._bytes(covered), namespace["region"], source, region,
-                     writer.instructions, frozenset(writer.exits))
+                     writer.instructions, frozenset(writer.exits), tuple(sorted(writer.unchecked)))
         groups = self._variants.setdefault(start, {})
         groups.setdefault(covered, {})[unit.original] = unit
         order = self._variant_order.setdefault(start, deque())
@@ -589,6 +637,12 @@ class TranslatingCPU(CPU):
             return bytes(memory[low:high])
         return b"".join(bytes(memory[low:high]) for low, high in covered)
 
+    def _unchecked_hold(self, unit: _Unit) -> bool:
+        """Whether the stores ``unit`` writes without a watch check still reach no watched
+        byte (translated code installed since, a debugger's watch: then it is compiled again)."""
+        watch = self.watch
+        return not any(any(watch[low:high]) for low, high in unit.unchecked)
+
     def _touches_volatile(self, unit: _Unit) -> bool:
         return any(self._volatile.find(1, low, high) >= 0 for low, high in unit.covered)
 
@@ -609,6 +663,8 @@ class TranslatingCPU(CPU):
         self.sources[unit.entry] = unit.source
         byte_units = self._byte_units
         watch = self.watch
+        unchecked_pages = self._unchecked_pages
+        blind: set[int] = set()  # units that store here without a check: they go
         for low, high in unit.covered:
             for byte in range(low, high):
                 owners = byte_units.get(byte)
@@ -617,6 +673,15 @@ class TranslatingCPU(CPU):
                 else:
                     owners.add(unit.key)
                 watch[byte] |= WATCH_CODE
+                if byte >> 8 in unchecked_pages:
+                    blind.update(key for key in unchecked_pages[byte >> 8] if key != unit.key and any(
+                        low <= byte < high for low, high in self._units[key].unchecked))
+        for low, high in unit.unchecked:
+            for page in range(low >> 8, ((high - 1) >> 8) + 1):
+                unchecked_pages.setdefault(page, set()).add(unit.key)
+        for key in blind:
+            if key in self._units:
+                self._drop(self._units[key])
         if displaced:
             for other in [other for other in self._units.values() if other.function in displaced]:
                 if all(blocks.get(start) is not other.function for start in other.starts):
@@ -638,6 +703,13 @@ class TranslatingCPU(CPU):
                     del self._exits_to[target]
         if self.sources.get(unit.entry) is unit.source:
             del self.sources[unit.entry]
+        for low, high in unit.unchecked:
+            for page in range(low >> 8, ((high - 1) >> 8) + 1):
+                keys = self._unchecked_pages.get(page)
+                if keys is not None:
+                    keys.discard(unit.key)
+                    if not keys:
+                        del self._unchecked_pages[page]
         byte_units = self._byte_units
         watch = self.watch
         for low, high in unit.covered:
@@ -675,7 +747,8 @@ class _RegionWriter:
         self.region = region  # False: the entry's block alone
         self.takes = takes  # units whose blocks it may take, whatever their size
         self.exits: set[int] = set()  # known addresses outside the region where its code goes
-        self.blocks: dict[int, list[str | _Goto]] = {}
+        self.blocks: dict[int, list[str | _Goto | _Checked]] = {}
+        self.unchecked: set[tuple[int, int]] = set()  # reaches of the stores written without a check
         self.reads: set[str] = set()  # registers the code reads
         self.writes: set[str] = set()  # ... and writes
         self.covered: set[int] = set()
@@ -715,7 +788,9 @@ class _RegionWriter:
     def _source(self) -> str:
         used = [r for r in _LOCALS if r in self.reads or r in self.writes]
         changed = [r for r in _LOCALS if r in self.writes]
-        out = ["def region(cpu, mem=mem, watch=watch, written=written, io_read=io_read, unit=unit):"]
+        tables = ", ".join(f"{name}={name}" for name in _TABLES)
+        out = [f"def region(cpu, mem=mem, watch=watch, written=written, io_read=io_read, unit=unit, "
+               f"{tables}):"]
         io = self.cpu.io_access
         if self.uses_io and io is not None:
             out[0] = out[0][:-2] + f", {io.namespace_name}={io.namespace_name}, io_write=io_write):"
@@ -738,6 +813,13 @@ class _RegionWriter:
                    f"{_INDENT}return pc")
         return "\n".join(out) + "\n"
 
+    def _unwatched(self, reach: tuple[int, int]) -> bool:
+        """Whether a store into ``reach`` needs no watch check: no byte there is watched
+        now, nor is any this region's own code (watched once it is installed)."""
+        low, high = reach
+        covered = self.covered
+        return not any(self.cpu.watch[low:high]) and not any(byte in covered for byte in range(low, high))
+
     def _dispatch(self, out: list[str], starts: list[int], indent: int, members: set[int]) -> None:
         """Run the block at ``pc``: a binary search over the blocks' starts (sorted),
         down to a few compared in turn; a PC that is none of them leaves the loop."""
@@ -756,10 +838,15 @@ class _RegionWriter:
             keyword = "elif"
         out.append(f"{pad}else:\n{pad}{_INDENT}break")
 
-    def _emit_block(self, out: list[str], start: int, lines: list[str | _Goto], base: int,
+    def _emit_block(self, out: list[str], start: int, lines: list[str | _Goto | _Checked], base: int,
                     starts: set[int]) -> None:
         for line in lines:
-            if isinstance(line, _Goto):
+            if isinstance(line, _Checked):
+                if self._unwatched(line.reach):
+                    self.unchecked.add(line.reach)
+                else:
+                    out.extend(_INDENT * base + text for text in line.lines)
+            elif isinstance(line, _Goto):
                 pad = _INDENT * (base + line.indent)
                 if line.target == start:  # back to this block's start: a loop of its own
                     out.append(f"{pad}if cycles < horizon:\n{pad}    continue\n{pad}pc = {start}\n{pad}break")
@@ -781,7 +868,7 @@ class _BlockWriter:
         self.region = region
         self.cpu = region.cpu
         self.start = start
-        self.lines: list[str | _Goto] = []
+        self.lines: list[str | _Goto | _Checked] = []
         self.cycles = 0  # static cycles since the last sync
         self.count = 0  # instructions since the last sync
         self.budget = MAX_BLOCK
@@ -961,9 +1048,34 @@ class _BlockWriter:
         self.emit(code, indent)
         self.cycles += op.cycles
         self.count += 1
+        mark = len(self.lines)
         self.emit(f"if watch[{address}]:\n    cpu.cycles = {now}\n    if {self._watched(address, mode)}:",
                   indent)
         self.leave(following, indent + 2)
+        reach = self._reach(address, mode)
+        if reach is not None:
+            self._checked(mark, reach)
+
+    def _reach(self, address: str, mode: Mode | None) -> tuple[int, int] | None:
+        """The addresses a store can write, where its watch check may be left out (a
+        constant address, or an absolute base indexed within RAM below $A000); None
+        where it is always written."""
+        if address.isdigit():
+            low = int(address)
+            high = low + 1
+        elif mode in (Mode.ABX, Mode.ABY) and address == "ea":
+            low = self._base
+            high = low + 0x100
+        else:
+            return None
+        return (low, high) if UNCHECKED_LOW <= low and high <= UNCHECKED_HIGH else None
+
+    def _checked(self, mark: int, reach: tuple[int, int]) -> None:
+        """The lines emitted since ``mark`` (a store's watch check) as a :class:`_Checked`."""
+        lines = self.lines[mark:]
+        del self.lines[mark:]
+        assert all(isinstance(line, str) for line in lines)
+        self.lines.append(_Checked(reach, tuple(str(line) for line in lines)))
 
     def _watched(self, address: str, mode: Mode | None) -> str:
         """The call that tells of a store to a watched address: the owner's ``io_write``
@@ -1114,8 +1226,11 @@ class _BlockWriter:
         # that pushes runs on (code that overwrites itself through the stack while
         # running from the stack page is beyond what this core follows).
         self.uses("sp " + " ".join(value.reads), "sp")
-        self.emit(f"mem[0x100 + sp] = {value.text}\nif watch[0x100 + sp]:\n"
-                  "    written(0x100 + sp, 0)\nsp = (sp - 1) & 0xFF", indent)
+        self.emit(f"mem[STACK[sp]] = {value.text}", indent)
+        mark = len(self.lines)
+        self.emit("if watch[STACK[sp]]:\n    written(STACK[sp], 0)", indent)
+        self._checked(mark, (0x100, 0x200))
+        self.emit("sp = DEC[sp]", indent)
 
     def address(self, mode: Mode, operand: list[int], indent: int) -> str:
         """The effective address: a constant, an expression, or ``ea`` (computed here)."""
@@ -1125,29 +1240,34 @@ class _BlockWriter:
             return str(operand[0] | operand[1] << 8)
         if mode is Mode.ZPX:
             self.uses("x")
-            return f"({operand[0]} + x) & 0xFF"
+            return f"LOW[{operand[0]} + x]"
         if mode is Mode.ZPY:
             self.uses("y")
-            return f"({operand[0]} + y) & 0xFF"
+            return f"LOW[{operand[0]} + y]"
         if mode in (Mode.ABX, Mode.ABY):
             base = operand[0] | operand[1] << 8
             register = "x" if mode is Mode.ABX else "y"
             self.uses(register)
             return f"{base} + {register}" if base + 0xFF <= 0xFFFF else f"({base} + {register}) & 0xFFFF"
         if mode is Mode.IZX:
-            pointer = f"t = ({operand[0]} + x) & 0xFF\nea = mem[t] | mem[(t + 1) & 0xFF] << 8"
+            pointer = f"t = LOW[{operand[0]} + x]\nea = mem[t] + mem[INC[t]] * 256"
             self.emit(_code(pointer, "x"), indent)
             return "ea"
         zp = operand[0]  # IZY
-        self.emit(_code(f"w = mem[{zp}]\nea = ((w | mem[{(zp + 1) & 0xFF}] << 8) + y) & 0xFFFF", "y"), indent)
+        self.emit(_code(f"w = mem[{zp}]\nea = w + mem[{(zp + 1) & 0xFF}] * 256 + y\nif ea > 0xFFFF:\n"
+                        f"{_INDENT}ea -= 0x10000", "y"), indent)
         return "ea"
 
     def penalty(self, mode: Mode, operand: list[int], indent: int) -> None:
-        """The cycle an indexed read takes more when it crosses a page."""
+        """The cycle an indexed read takes more when it crosses a page: a comparison that
+        is usually false (cheaper in Python than adding the carry out of the low byte, and
+        nothing at all for a base at the start of a page)."""
         if mode in (Mode.ABX, Mode.ABY):
-            self.emit(f"cycles += ({operand[0]} + {'x' if mode is Mode.ABX else 'y'}) >> 8", indent)
+            if operand[0]:
+                self.emit(f"if {'x' if mode is Mode.ABX else 'y'} > {0xFF - operand[0]}:\n"
+                          f"{_INDENT}cycles += 1", indent)
         elif mode is Mode.IZY:
-            self.emit("cycles += (w + y) >> 8", indent)
+            self.emit(f"if w + y > 0xFF:\n{_INDENT}cycles += 1", indent)
 
     def load(self, mode: Mode, operand: list[int], address: str, indent: int) -> str:
         """The expression that reads the byte at ``address``: plain memory, or through
@@ -1208,7 +1328,7 @@ class _BlockWriter:
             high = (pointer & 0xFF00) | ((pointer + 1) & 0xFF)  # the NMOS page-wrap bug
             self.cycles += op.cycles
             self.count += 1
-            self.jump(f"mem[{pointer}] | mem[{high}] << 8", indent)
+            self.jump(f"mem[{pointer}] + mem[{high}] * 256", indent)
             return None
         if name == "jsr":
             self.cycles += op.cycles
@@ -1222,16 +1342,18 @@ class _BlockWriter:
         if name == "rts":
             self.cycles += op.cycles
             self.count += 1
-            self.emit(_code("sp = (sp + 1) & 0xFF\nt = mem[0x100 + sp]\nsp = (sp + 1) & 0xFF", "sp", "sp"),
+            # (+ and * of small ints: see _TABLES; $FFFF + 1 wraps to 0)
+            self.emit(_code("sp = INC[sp]\nt = mem[STACK[sp]]\nsp = INC[sp]\n"
+                            "pc = mem[STACK[sp]] * 256 + t + 1\nif pc > 0xFFFF:\n    pc = 0", "sp", "sp"),
                       indent)
-            self.jump("((mem[0x100 + sp] << 8 | t) + 1) & 0xFFFF", indent)
+            self.jump("pc", indent)
             return None
         if name in ("rti", "brk"):
             self.fallback(pc, indent)
             self.jump("cpu.pc", indent)
             return None
         if mode is Mode.IMP and name in _IMPLIED:
-            self.emit(_IMPLIED[name], indent)
+            self.emit(self._flags_used(_IMPLIED[name], following), indent)
         elif name == "pha":
             self.push(_code("a", "a"), indent)
         elif name == "php":
@@ -1239,17 +1361,19 @@ class _BlockWriter:
         elif mode is Mode.ACC and name in _MODIFIES:
             modify, value = _MODIFIES[name]
             self.emit(Code(_OLD.sub("a", modify.text), modify.reads | {"a"}, modify.writes), indent)
-            self.emit(_code(f"a = nr = zr = {_OLD.sub('a', value)}", "a", "a " + _NZ), indent)
+            accumulator = _code(f"a = nr = zr = {_OLD.sub('a', value)}", "a", "a " + _NZ)
+            self.emit(self._flags_used(accumulator, following), indent)
         elif documented and name in _READS:
             if mode is Mode.IMM:
                 value = str(operand[0])
             else:
                 value = self.load(mode, operand, self.address(mode, operand, indent), indent)
             if mode is Mode.IMM and name in _COMPARES:  # register - value + 256, folded
-                self.emit(Code(f"t = {_COMPARES[name]} + {256 - operand[0]}\nc = t >> 8\nnr = zr = t & 0xFF",
-                               frozenset({_COMPARES[name]}), frozenset({"c", "nr", "zr"})), indent)
+                self.emit(self._flags_used(
+                    Code(f"t = {_COMPARES[name]} + {256 - operand[0]}\nc = CARRY[t]\nnr = zr = LOW[t]",
+                         frozenset({_COMPARES[name]}), frozenset({"c", "nr", "zr"})), following), indent)
             else:
-                self.emit(_READS[name], indent, v=value)
+                self.emit(self._flags_used(_READS[name], following), indent, v=value)
             if op.page_penalty:
                 self.penalty(mode, operand, indent)
         elif name in _WRITES:
@@ -1293,6 +1417,48 @@ class _BlockWriter:
         self.cycles += op.cycles
         self.count += 1
         return following
+
+    def _flags_used(self, code: Code, following: int) -> Code:
+        """``code`` without its N and Z results where the instructions that run next on
+        this path set both before anything can look at them (a load before an AND, a
+        compare before a load): two stores fewer on the most frequent statements."""
+        if "nr = zr = " not in code.text or not self._sets_nz_next(following):
+            return code
+        lines = [line.replace("nr = zr = ", "") for line in code.text.splitlines()
+                 if not line.lstrip().startswith("nr = zr = ")]  # (each block keeps another statement)
+        return Code("\n".join(lines), code.reads, code.writes)
+
+    def _sets_nz_next(self, pc: int) -> bool:
+        """Whether the code at ``pc`` runs next in this block and sets N and Z before it
+        reads them or the block can end: after at most a few instructions that leave
+        them alone and cannot end the block (flag changes, PHA, TXS)."""
+        cpu = self.cpu
+        memory = cpu.memory
+        budget = self.budget
+        for _ in range(4):
+            if (budget == 0 or pc == self.start or cpu.stops[pc] or (cpu.break_on_brk and memory[pc] == 0)
+                    or (self.region.region and cpu._changed(pc)) or cpu._in_io(pc)):
+                return False  # the block ends there (see sequence): the flags go back to the CPU
+            opcode = memory[pc]
+            op = OPCODES.get(opcode)
+            if op is None or opcode in JAM_OPCODES or opcode in UNSTABLE_OPCODES:
+                return False
+            name, mode = op.mnemonic, op.mode
+            if mode is Mode.IMP and name in _IMPLIED:
+                writes = _IMPLIED[name].writes
+                if "nr" in writes and "zr" in writes:
+                    return True
+                if name not in _NEUTRAL:
+                    return False
+            elif mode is Mode.ACC and name in _MODIFIES:
+                return True
+            elif name in _READS and name != "nop" and (op.documented or name == "lax"):
+                return True  # (every one of them sets both, BIT and decimal mode too)
+            elif name != "pha":
+                return False
+            pc = (pc + op.length) & 0xFFFF
+            budget -= 1
+        return False
 
     def _stored_address(self, mode: Mode, operand: list[int], indent: int) -> str:
         """The address a store uses several times: a constant, or ``ea``."""

@@ -122,8 +122,16 @@ def text_for(code: int, lowercase: bool = False) -> str:
     return (LOWER_CASE_TEXT if lowercase else UPPER_CASE_TEXT)[code & 0x7F]
 
 
+# each byte's text (reverse codes as their glyph): a row is mapped with a built-in, no
+# Python-level loop (the screen editor keeps every row a clear or a scroll takes away)
+_BYTE_TEXT = {lowercase: tuple((LOWER_CASE_TEXT if lowercase else UPPER_CASE_TEXT)[code & 0x7F]
+                               for code in range(256)) for lowercase in (False, True)}
+
+
 def screen_codes_to_text(codes: bytes | list[int], lowercase: bool = False) -> str:
     """A row (or any run) of screen codes as transcript text, in either set."""
+    if isinstance(codes, (bytes, bytearray)):
+        return "".join(map(_BYTE_TEXT[lowercase].__getitem__, codes))
     table = LOWER_CASE_TEXT if lowercase else UPPER_CASE_TEXT
     return "".join(table[code & 0x7F] for code in codes)
 
