@@ -17,7 +17,9 @@ programs' errors here with what VICE prints.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -45,6 +47,7 @@ from toolchain.basic.runner.values import (
 from toolchain.basic.tokens import TOKEN
 from toolchain.c64.machine import C64
 from toolchain.c64.outcome import Stop
+from toolchain.c64.run import Keyboard, Session, load_program, program_from_prg, run_program
 
 TWO_32 = 2.0**32
 
@@ -302,6 +305,103 @@ def test_compiled_for_loops_step_as_the_rom(rom: BasicRom, scale: int) -> None:
         edges=[("-4294967296", "1e30", "4294967295"), ("4294967296", "-1e30", "-4294967295"),
                ("-4294967295", "1e30", "4294967295"), ("4294967294", "4294967296", "1"),
                ("-4294967297", "-4294967290", "1"), ("1", "3", ".5")])
+
+
+def rom_literal(rom: BasicRom, text: str) -> float:
+    """A number written in a program as FIN reads it and FOR stores it."""
+    read = rom.fin(text.upper().encode())
+    assert not isinstance(read, str)
+    stored = rom.store(read[0])
+    assert isinstance(stored, bytes)
+    return floats.from_bytes(stored)
+
+
+_OWN_FRAME_RUNTIMES: dict[str, tuple[Runtime, Callable[[], int], ForFrame]] = {}
+
+
+def own_frame_next(limit: str, step: str) -> tuple[Runtime, Callable[[], int], ForFrame]:
+    """A compiled FOR I=1 TO limit STEP step (literals) and its NEXT: the runtime, the
+    NEXT's segment and the frame the FOR made for itself when the program was
+    compiled (statements.own_frame), found among the FOR's closure variables."""
+    listing = f"10 for i=1 to {limit} step {step}\n20 next\n"
+    if listing not in _OWN_FRAME_RUNTIMES:
+        runtime, segment = compiled_next(listing)
+        frames = [cell.cell_contents for cell in runtime.segments[0].__closure__ or ()
+                  if isinstance(cell.cell_contents, ForFrame)]
+        assert len(frames) == 1, "the FOR of literals has no frame of its own"
+        # a whole step below 2**32: the NEXT knows the frame's numbers (else it asks the frame)
+        if frames[0].low != math.inf:
+            assert f"STACK[-1] is _F{frames[0].resume}" in runtime.module.source
+        _OWN_FRAME_RUNTIMES[listing] = (runtime, segment, frames[0])
+    return _OWN_FRAME_RUNTIMES[listing]
+
+
+def check_own_frame_next(rom: BasicRom, value: float, limit: str, step: str, known: bool) -> None:
+    """NEXT of a loop whose FOR has literals, on the frame that FOR pushes: the ROM's NEXT
+    for the variable at ``value``, with the limit and step as FIN reads the literals."""
+    runtime, segment, frame = own_frame_next(limit, step)
+    value = floats.rounded(value)
+    limit_value, step_value = rom_literal(rom, limit), rom_literal(rom, step)
+    assert (frame.limit, frame.step) == (limit_value, step_value)
+    runtime.stack[:] = []
+    runtime.stack_bytes = 0
+    runtime.push_frame(frame, value if known and value == int(value) and abs(value) < TWO_32 else None)
+    runtime.namespace["N_I"] = value
+    expected = rom_next(rom, value, step_value, limit_value)
+    try:
+        goes_on = segment() == frame.resume
+    except floats.FloatError as error:
+        assert expected == error.error
+        return
+    assert (runtime.namespace["N_I"], goes_on) == expected, (value, limit, step)
+    assert runtime.stack == ([frame] if goes_on else [])
+
+
+# positive steps as a program writes them (a negative one is an expression, -1: no
+# literal, no frame of its own), limits of either sign
+positive_loop_steps = st.one_of(st.integers(1, 7).map(float), st.floats(0.001, 3), near_edges.filter(
+    lambda value: value > 0)).map(lambda value: floats.format_number(full_store(value)).strip().lower())
+
+
+@pytest.mark.parametrize("scale", SCALES)
+def test_own_frame_next_is_the_roms_next(rom: BasicRom, scale: int) -> None:
+    explore(60 * scale, lambda value, limit, step, known: check_own_frame_next(
+        rom, value, limit, step, known), st.one_of(any_integers, stored_numbers), loop_numbers,
+        positive_loop_steps, st.booleans(),
+        edges=[(value, limit, step, known) for known in (False, True) for value, limit, step in (
+            (4294967295.0, "1e+30", "1"), (4294967294.0, "4294967295", "1"), (-4294967296.0, "1e+30", "1"),
+            (-4294967296.0, "-1", "4294967295"), (7.0, "7", "1"), (6.0, "7", "1"), (1.5, "7", "1"),
+            (0.0, "1", ".5"), (-4294967295.0, "1e+30", "4294967295"))])
+
+
+# A FOR run again below a GOSUB its own loop made (the same frame is pushed twice: the
+# second push gets a copy, Runtime.push_frame), loops ended by a FOR of the same variable
+# and by NEXT without a variable, an own frame's NEXT reached with another loop on top.
+OWN_FRAME_PROGRAMS = {
+    "gosub": "10 n=n+1:for i=1 to 3:print i;n;:if n<3 then gosub 10\n"
+             "20 next:print \"r\"i;:if n>1 then n=n-1:return\n30 print \"end\"\n",
+    "again": "10 for k=1 to 2:for i=1 to 3:print i;:if i=2 then for i=5 to 6:print \"x\";\n"
+             "20 next i:print k;:next k:print \"end\":next\n",
+    "other-on-top": "10 for i=1 to 3:for j=1 to 2:goto 30\n20 next i:print \"end\";i;j:end\n"
+                    "30 print i;j;:next j:goto 20\n",
+}
+
+
+@pytest.mark.parametrize("name", OWN_FRAME_PROGRAMS)
+def test_own_frames_run_as_basic_in_rom(name: str, tmp_path: Path) -> None:
+    """The programs print what the BASIC ROM prints (run on c64tc's 6502) and stop alike."""
+    listing = tmp_path / f"{name}.bas"
+    listing.write_text(OWN_FRAME_PROGRAMS[name])
+    session = Session(load_program(listing), roms=c64_roms(), boot=True)
+    rom_result = session.run(Keyboard(""), max_cycles=50_000_000)
+    rom_screen = [row.rstrip() for row in session.machine.screen.text().splitlines()]
+    ours, machine = run_program(program_from_prg(tokenize_text(OWN_FRAME_PROGRAMS[name]), name))
+    screen = [row.rstrip() for row in machine.screen.text().splitlines()]
+    assert (ours.stop, ours.message) == (rom_result.stop, rom_result.message)
+    # the ROM's screen starts with the start-up message and RUN: the rows after RUN
+    run_row = rom_screen.index("RUN")
+    printed = [row for row in rom_screen[run_row + 1:] if row]
+    assert [row for row in screen if row] == printed
 
 
 # -- arrays -----------------------------------------------------------------------------------------

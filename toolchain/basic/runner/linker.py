@@ -115,6 +115,9 @@ class Linker:
         segments = self.program.segments
         out = ["def _make():"]
         lines = [0]
+        for frame in self.program.frames:  # closure variables of the segments
+            out.append(f"    {frame}")
+            lines.append(0)
         names = [*sorted(self.program.variables), CLOCK]
         for index, segment in enumerate(segments):
             out.append(f"    def s{index}():")

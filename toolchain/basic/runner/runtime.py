@@ -301,6 +301,30 @@ class Runtime:
         self.stack_bytes += FOR_BYTES
         self.stack.append(ForFrame(variable, limit, step, resume, line))
 
+    def push_frame(self, frame: ForFrame, value: float | None) -> None:
+        """FOR with a frame of its own (statements.own_frame): as :meth:`push_for`, with
+        the frame made already; ``value``: the start, if NEXT may add in Python from
+        the first step (ForFrame.value)."""
+        stack = self.stack
+        variable = frame.variable
+        for index in range(len(stack) - 1, -1, -1):
+            other = stack[index].variable
+            if other is None:
+                # beyond a GOSUB the same FOR may have pushed this frame before: it
+                # stays there as it is, and this FOR gets a copy
+                if frame in stack:
+                    frame = ForFrame(variable, frame.limit, frame.step, frame.resume, frame.line)
+                break
+            if other == variable:
+                del stack[index:]
+                self.stack_bytes = self._frame_bytes()
+                break
+        if self.stack_bytes > FOR_ROOM:
+            raise BasicError("OUT OF MEMORY")
+        self.stack_bytes += FOR_BYTES
+        frame.value = value
+        stack.append(frame)
+
     def _frame_bytes(self) -> int:
         return sum(FOR_BYTES if isinstance(frame, ForFrame) else GOSUB_BYTES for frame in self.stack)
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from toolchain.basic import floats
-from toolchain.basic.runner.contract import BasicError, Kind
+from toolchain.basic.runner.contract import BasicError, ForFrame, Kind
 
 _add, _sub, _mul, _div, _pow = floats.add, floats.subtract, floats.multiply, floats.divide, floats.power
 _rounded = floats.rounded
@@ -369,6 +369,6 @@ def helpers() -> dict[str, Any]:
         "_not": _not, "_floor": floats.floor, "_sqr": _floats_call(floats.sqr),
         "_log": _floats_call(floats.log), "_exp": _floats_call(floats.exp), "_cos": _floats_call(floats.cos),
         "_sin": _floats_call(floats.sin), "_tan": _floats_call(floats.tan), "_atn": _floats_call(floats.atn),
-        "K": Kind, "_fail": _fail, "_next": _next,
+        "K": Kind, "_fail": _fail, "_next": _next, "_ForFrame": ForFrame,
         "_VAL": Values(rounded=False), "_VALR": Values(rounded=True), "_LIT": ProgramTexts(),
     }  # fmt: skip
