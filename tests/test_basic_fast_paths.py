@@ -479,14 +479,18 @@ def test_undimensioned_arrays_dimension_on_first_use() -> None:
 
 # -- MID$, LEFT$ -------------------------------------------------------------------------------------
 
-def compiled(expression: bytes) -> str:
+def compiled(expression: bytes) -> tuple[str, dict[str, str]]:
+    """The expression's code, and the names it shares with other code (a table)."""
     compiler = ExpressionCompiler()
     compiler.body = expression
-    return compiler.expression().code
+    return compiler.expression().code, compiler.definitions
 
 
-def evaluate(code: str, text: str, number: float) -> str:
+def evaluate(compiled: tuple[str, dict[str, str]], text: str, number: float) -> str:
+    code, definitions = compiled
     namespace = {**helpers(), "S_A": text, "N_I": number}
+    for name, made in definitions.items():
+        namespace[name] = eval(made, namespace)
     try:
         return eval(code, namespace)  # the compiler's own code
     except BasicError as error:
@@ -515,6 +519,9 @@ def check_mid_and_left_slices_are_the_helpers(text: str, number: float, constant
     cases = [
         (MID + b"(A$,I," + constant.encode() + b")", _mid, (text, number, value)),
         (MID + b"(A$,I)", _mid, (text, number)),
+        # a computed start (a table look-up, values.MidSlices, as a variable's)
+        (MID + b"(A$,I" + bytes([TOKEN["+"]]) + b".5," + constant.encode() + b")", _mid,
+         (text, floats.add(number, 0.5), value)),
         (MID + b"(A$," + constant.encode() + b")", _mid, (text, value)),
         (MID + b"(A$," + constant.encode() + b",I)", _mid, (text, value, number)),
         (LEFT + b"(A$,I)", _left, (text, number)),

@@ -83,6 +83,14 @@ class ExpressionCompiler:
         self.scalar_order: dict[str, int] = {}
         self.array_order: dict[str, int] = {}
         self.observed_in_statement = False  # a PEEK already looked at the time in this statement
+        # names the generated code shares, made once (Program.definitions): name -> code
+        self.definitions: dict[str, str] = {}
+
+    def define(self, name: str, code: str) -> str:
+        """A name for what ``code`` makes, made once with the segments (a closure
+        variable of each that uses it)."""
+        self.definitions[name] = code
+        return name
 
     def count(self, feature: str, times: int = 1) -> None:
         """The ROM does ``feature`` ``times`` times here (costs.py)."""
@@ -569,13 +577,14 @@ class ExpressionCompiler:
                 return call
             begin = int(first) - 1
             return f"{text}[{begin}:{begin + int(count)}]" if length is not None else f"{text}[{begin}:]"
-        if not self.is_simple(start):
-            return call
         if length is None:
+            if not self.is_simple(start):
+                return call
             return f"({text}[int({start}) - 1:] if 1.0 <= {start} < 256.0 else {call})"
-        place = self.temporary("m")
-        end = place if int(count) == 1 else f"{place} + {int(count) - 1}"
-        return f"({text}[({place} := int({start})) - 1:{end}] if 1.0 <= {start} < 256.0 else {call})"
+        # a start that is not known: the slice from a table of the whole starts in range
+        # (values.MidSlices), which works out any other start or raises the error
+        table = self.define(f"_MID{int(count)}", f"_MidSlices({int(count)})")
+        return f"{text}[{table}[{start}]]"
 
     def slice_left(self, call: str, text: str, length: str) -> str:
         count = self.constant(length)

@@ -115,8 +115,8 @@ class Linker:
         segments = self.program.segments
         out = ["def _make():"]
         lines = [0]
-        for frame in self.program.frames:  # closure variables of the segments
-            out.append(f"    {frame}")
+        for name, code in self.program.definitions.items():  # closure variables of the segments
+            out.append(f"    {name} = {code}")
             lines.append(0)
         names = [*sorted(self.program.variables), CLOCK]
         for index, segment in enumerate(segments):

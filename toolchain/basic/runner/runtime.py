@@ -286,44 +286,43 @@ class Runtime:
         self.old_text = 0
 
     def push_for(self, variable: str, limit: float, step: float, resume: int, line: int) -> None:
-        """FOR: a loop on the same variable is dropped with everything above it (the
-        ROM's FNDFOR, $A38A), then the new frame must fit."""
-        for index in range(len(self.stack) - 1, -1, -1):
-            frame = self.stack[index]
-            if frame.variable is None:
-                break
-            if frame.variable == variable:
-                del self.stack[index:]
-                self.stack_bytes = self._frame_bytes()
-                break
-        if self.stack_bytes > FOR_ROOM:
-            raise BasicError("OUT OF MEMORY")
-        self.stack_bytes += FOR_BYTES
-        self.stack.append(ForFrame(variable, limit, step, resume, line))
+        """FOR with a frame made now (its limit or step is computed when it runs)."""
+        self.push_frame(ForFrame(variable, limit, step, resume, line), None)
 
     def push_frame(self, frame: ForFrame, value: float | None) -> None:
-        """FOR with a frame of its own (statements.own_frame): as :meth:`push_for`, with
-        the frame made already; ``value``: the start, if NEXT may add in Python from
-        the first step (ForFrame.value)."""
+        """FOR: a loop on the same variable is dropped with everything above it (the
+        ROM's FNDFOR, $A38A), then the new frame must fit.  ``frame`` may be one made
+        once when compiling (statements.own_frame); ``value``: the start, if NEXT may
+        add in Python from the first step (ForFrame.value)."""
         stack = self.stack
         variable = frame.variable
-        for index in range(len(stack) - 1, -1, -1):
-            other = stack[index].variable
-            if other is None:
-                # beyond a GOSUB the same FOR may have pushed this frame before: it
-                # stays there as it is, and this FOR gets a copy
-                if frame in stack:
-                    frame = ForFrame(variable, frame.limit, frame.step, frame.resume, frame.line)
-                break
-            if other == variable:
-                del stack[index:]
-                self.stack_bytes = self._frame_bytes()
+        for other in reversed(stack):
+            if other.variable == variable or other.variable is None:
+                frame = self._drop_loop(frame)
                 break
         if self.stack_bytes > FOR_ROOM:
             raise BasicError("OUT OF MEMORY")
         self.stack_bytes += FOR_BYTES
         frame.value = value
         stack.append(frame)
+
+    def _drop_loop(self, frame: ForFrame) -> ForFrame:
+        """FNDFOR's search down to the first GOSUB: the loop on ``frame``'s variable
+        goes, with everything above it.  The frame to push: ``frame``, or a copy when
+        that very frame is still on the stack (below a GOSUB, a FOR run again in a
+        subroutine its loop called)."""
+        stack = self.stack
+        for index in range(len(stack) - 1, -1, -1):
+            other = stack[index].variable
+            if other is None:
+                break
+            if other == frame.variable:
+                del stack[index:]
+                self.stack_bytes = self._frame_bytes()
+                break
+        if frame in stack:
+            return ForFrame(frame.variable, frame.limit, frame.step, frame.resume, frame.line)
+        return frame
 
     def _frame_bytes(self) -> int:
         return sum(FOR_BYTES if isinstance(frame, ForFrame) else GOSUB_BYTES for frame in self.stack)

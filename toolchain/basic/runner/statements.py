@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from toolchain.basic import floats
 from toolchain.basic.runner import costs
-from toolchain.basic.runner.contract import LINE_HOOK, ForFrame, Kind, Variable
+from toolchain.basic.runner.contract import FOR_BYTES, LINE_HOOK, ForFrame, Kind, Variable
 from toolchain.basic.runner.expressions import (
     CLOSE_PARENTHESIS,
     COLON,
@@ -109,10 +109,9 @@ class Program:
     line_first_segment: dict[int, int]
     variables: dict[str, Variable]
     sites: list[tuple[int, int, int | None]] = field(default_factory=list)
-    # the FOR frames made once for the FOR statements whose limit and step are
-    # literals: each such FOR pushes its own frame (statement_FOR), as code that
-    # defines them before the segments
-    frames: list[str] = field(default_factory=list)
+    # names the segments share, made once with the segments (ExpressionCompiler.define):
+    # name -> the code that makes it
+    definitions: dict[str, str] = field(default_factory=dict)
 
 
 class StatementCompiler(ExpressionCompiler):
@@ -129,7 +128,6 @@ class StatementCompiler(ExpressionCompiler):
         self.open_loops: list[str] = []
         # per variable, the frame of its latest FOR in the text, if it has one of its own
         self.open_frames: dict[str, ForFrame | None] = {}
-        self.frames: list[str] = []  # Program.frames
 
     def compile(self) -> Program:
         self.line_order = {line.number: index for index, line in enumerate(self.lines)}
@@ -149,7 +147,7 @@ class StatementCompiler(ExpressionCompiler):
             self.statement_start = None if line.number == DIRECT_LINE else line.address - 5
             self.compile_line(line)
         return Program(self.segments, [line.number for line in self.lines], self.line_first_segment,
-                       self.variables, self.sites, self.frames)
+                       self.variables, self.sites, self.definitions)
 
     def emit(self, code: str) -> None:
         assert self.segments[-1].exit is None, "code after the segment's exit"
@@ -503,8 +501,8 @@ class StatementCompiler(ExpressionCompiler):
         if limit_value is None or step_value is None:
             return None
         frame = ForFrame(variable, limit_value, step_value, len(self.segments), number)
-        self.frames.append(f"{frame_name(frame)} = _ForFrame({variable!r}, {limit_value!r}, "
-                           f"{step_value!r}, {frame.resume}, {number})")
+        self.define(frame_name(frame), f"_ForFrame({variable!r}, {limit_value!r}, {step_value!r}, "
+                                       f"{frame.resume}, {number})")
         return frame
 
     def stored_constant(self, code: str) -> float | None:
@@ -571,7 +569,7 @@ class StatementCompiler(ExpressionCompiler):
                 self.emit(f"        return {frame.resume}")
                 self.emit(f"    if {frame.past_low!r} < v < {frame.past_high!r}:")
                 self.emit(f"        {guess} = v")
-                self.emit("        rt.pop_for()")
+                self.emit(f"        STACK.pop(); rt.stack_bytes -= {FOR_BYTES}")  # rt.pop_for(), in line
                 self.emit(f"    elif _next(rt, {variable!r}): return STACK[-1].resume")
                 shortcut[0] = "el" + shortcut[0]
             for code in shortcut:
