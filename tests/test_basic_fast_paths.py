@@ -540,6 +540,64 @@ def test_mid_and_left_slices_are_the_helpers(scale: int) -> None:
                                             (1.5, "254"))])
 
 
+# -- an array element read twice in one expression ---------------------------------------------------
+
+# BASIC operands (K() one dimension 0..5, A() two 0..5, I and J subscripts that may be
+# out of bounds or not whole) and operators (tokens): expressions in which the same
+# element is read again and again
+ELEMENT_OPERANDS = [b"K(I)", b"K(J)", b"A(I,J)", b"A(J,I)", b"K(3)", b"I", b"2"]
+ELEMENT_OPERATORS = [bytes([TOKEN[op]]) for op in ("+", "-", "*", "=", ">", "<", "AND", "OR")]
+
+
+def element_expression(parts: list[tuple[int, int]]) -> bytes:
+    text = b"K(I)"
+    for operator, operand in parts:
+        text += ELEMENT_OPERATORS[operator] + ELEMENT_OPERANDS[operand]
+    return text
+
+
+def evaluate_elements(code: str, arrays: dict[str, Any], i: float, j: float) -> Any:
+    namespace = {**helpers(), **arrays, "N_I": i, "N_J": j}
+    try:
+        return eval(code, namespace)  # the compiler's own code
+    except BasicError as error:
+        return "?" + error.name
+    except floats.FloatError as error:
+        return "?" + error.error
+
+
+def check_elements_read_once(parts: list[tuple[int, int]], i: float, j: float,
+                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The expression's code with each element looked up once gives what the code that
+    reads it every time gives (the value, or the error of the first read)."""
+    from toolchain.basic.runner import expressions
+
+    text = element_expression(parts)
+    arrays = {"AN_K": Array((6,), Kind.NUMBER), "AN_A": Array((6, 6), Kind.NUMBER)}
+    for key in arrays["AN_K"].cells:
+        arrays["AN_K"].cells[key] = float(key) * 1.5 - 2.0
+    for key in arrays["AN_A"].cells:
+        arrays["AN_A"].cells[key] = key[0] * 10.0 + key[1] - 7.0
+    once, _ = compiled(text)
+    with monkeypatch.context() as patch:
+        patch.setattr(expressions, "elements_read_once", lambda code: code)
+        every_time, _ = compiled(text)
+    assert evaluate_elements(once, arrays, i, j) == evaluate_elements(every_time, arrays, i, j), (text, once)
+
+
+def test_elements_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the element read once where it is read again, and only there
+    code, _ = compiled(element_expression([(4, 0), (6, 0)]))
+    assert code.count("AN_K.cells[N_I]") == 1 and code.count("_e1") == 3, code
+    explore(150, lambda parts, i, j: check_elements_read_once(parts, i, j, monkeypatch),
+            st.lists(st.tuples(st.integers(0, len(ELEMENT_OPERATORS) - 1),
+                               st.integers(0, len(ELEMENT_OPERANDS) - 1)), max_size=6),
+            st.one_of(st.integers(-1, 7).map(float), st.sampled_from([0.5, 2.9999, -0.0])),
+            st.one_of(st.integers(-1, 7).map(float), st.sampled_from([1.5, 5.0])),
+            edges=[([(4, 0), (6, 0)], 2.0, 1.0), ([(0, 0)], 6.0, 1.0), ([(0, 2), (2, 2)], 1.0, 9.0),
+                   ([(7, 0), (6, 2), (5, 2)], -1.0, 2.0)])
+
+
 # -- VAL ---------------------------------------------------------------------------------------------
 
 VAL_PIECES = ["0", "1", "5", "9", "99999999", "999999999", "1000000000", "4294967296", ".", "E", "E-", "E+",

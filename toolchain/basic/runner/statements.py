@@ -313,7 +313,7 @@ class StatementCompiler(ExpressionCompiler):
                 self.emit(f"_k = {key}")
                 key = "_k"
             if kind is not Kind.INTEGER:
-                self.emit(f"if {key} in {array}.writable: {array}.writable[{key}] = {value}")
+                self.emit(f"if {key} in (_w := {array}.writable): _w[{key}] = {value}")
                 self.emit(f"else: {array}.place({key})({value})")
             else:
                 self.emit(f"{array}.place({key})({value})")
@@ -562,7 +562,7 @@ class StatementCompiler(ExpressionCompiler):
                 # numbers are known here (own_frame); else the shortcut for any frame
                 name = frame_name(frame)
                 self.emit(f"if STACK and STACK[-1] is {name} "
-                          f"and ({guess} is {name}.value or {guess} == int({guess})):")
+                          f"and ({guess} is {name}.value or {guess} % 1.0 == 0.0):")
                 self.emit(f"    v = {guess} + {frame.step!r}")
                 self.emit(f"    if {frame.low!r} <= v <= {frame.high!r}:")
                 self.emit(f"        {name}.value = {guess} = v")
@@ -582,9 +582,10 @@ class StatementCompiler(ExpressionCompiler):
         return [
             # a whole step added to a whole number, the sum inside +-2**32, is what
             # FADD and the store give: the loop goes on or ends without the ROM's
-            # routine (see ForFrame)
+            # routine (see ForFrame).  x % 1.0 == 0.0 is "x is whole" for the finite
+            # numbers BASIC has, without int()'s call.
             f"if STACK and (frame := STACK[-1]).variable == {guess!r} "
-            f"and ({guess} is frame.value or {guess} == int({guess})):",
+            f"and ({guess} is frame.value or {guess} % 1.0 == 0.0):",
             f"    v = {guess} + frame.step",
             "    if frame.low <= v <= frame.high:",
             f"        frame.value = {guess} = v",
