@@ -772,10 +772,10 @@ def format_number(value: float) -> str:
     # again) and prints its nine digits with the point after the first 9 - k and the
     # trailing zeros cut: the digits of n, after the sign's space or minus.  0 has no
     # sign in the FAC: " 0" (and a -0.0 from Python prints so too).
-    # (%d formats the whole float without a call of int(): STR$ runs often, and an
-    # f-string's .0f is slower still and prints -0.0 as "-0")
-    if -1e9 < value < 1e9 and value % 1.0 == 0.0:
-        return " %d" % value if value >= 0 else "%d" % value  # noqa: UP031
+    if -1e9 < value < 1e9:
+        whole = int(value)
+        if whole == value:
+            return f" {whole}" if value >= 0 else f"{whole}"
     text = _FORMAT_CACHE.get(value)
     if text is None:
         text = _format(value)
