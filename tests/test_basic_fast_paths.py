@@ -382,6 +382,10 @@ OWN_FRAME_PROGRAMS = {
              "20 next:print \"r\"i;:if n>1 then n=n-1:return\n30 print \"end\"\n",
     "again": "10 for k=1 to 2:for i=1 to 3:print i;:if i=2 then for i=5 to 6:print \"x\";\n"
              "20 next i:print k;:next k:print \"end\":next\n",
+    # the FOR of line 20 pushed on the same stack again (its search skipped), then on a
+    # stack as long whose loop of I it must drop
+    "below": "10 for k=1 to 2\n20 for i=1 to 2:print k;i;:next i\n30 next\n40 for i=5 to 6:print \"y\";\n"
+             "50 goto 20\n",
     "other-on-top": "10 for i=1 to 3:for j=1 to 2:goto 30\n20 next i:print \"end\";i;j:end\n"
                     "30 print i;j;:next j:goto 20\n",
 }
@@ -596,6 +600,22 @@ def test_elements_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
             st.one_of(st.integers(-1, 7).map(float), st.sampled_from([1.5, 5.0])),
             edges=[([(4, 0), (6, 0)], 2.0, 1.0), ([(0, 0)], 6.0, 1.0), ([(0, 2), (2, 2)], 1.0, 9.0),
                    ([(7, 0), (6, 2), (5, 2)], -1.0, 2.0)])
+
+
+# -- STR$ of a variable, in line ---------------------------------------------------------------------
+
+def check_str_of_a_variable_is_format_number(number: float) -> None:
+    """STR$ of a variable compiles to format_number's shortcut in line (for whole
+    numbers from 0 up to 10**9 - 1) or a call: either way format_number's text."""
+    code, _ = compiled(bytes([TOKEN["STR$"]]) + b"(I)")
+    assert "_str(N_I)" in code and " if " in code, code
+    assert evaluate((code, {}), "", number) == helper(floats.format_number, number)
+
+
+def test_str_of_a_variable_is_format_number() -> None:
+    explore(150, check_str_of_a_variable_is_format_number, st.one_of(any_integers, stored_numbers),
+            edges=[(value,) for value in (0.0, -0.0, 1.0, -1.0, 0.5, 999999999.0, 1e9, 999999999.5,
+                                          2.0**31, -999999999.0, 2311111.0, 1e-30)])
 
 
 # -- VAL ---------------------------------------------------------------------------------------------

@@ -383,6 +383,11 @@ class ExpressionCompiler:
         and does nothing else."""
         return code.isidentifier() or ExpressionCompiler.constant(code) is not None
 
+    def temporary(self, letter: str) -> str:
+        """A name for a value generated code computes once and uses twice, unique at
+        this depth of the expression (inner ones finish before outer ones assign)."""
+        return f"_{letter}{self.depth}"
+
     def binary(self, operator: int, left: Expression, right: Expression) -> Expression:
         failed = self.failing(left.kind, left, right)
         if failed is not None:
@@ -583,6 +588,13 @@ class ExpressionCompiler:
             # VAL of a text met before is a look-up (values.Values)
             return Expression(f"_VAL[{code}]", Kind.NUMBER, False, rounded=f"_VALR[{code}]")
         if keyword == "STR$":
+            if code.isidentifier():
+                # floats.format_number's shortcut for a whole number from 0 to 10**9 - 1
+                # (the digits after a space), in line: no call for STR$ of a counter
+                whole = self.temporary("s")
+                return self.push(Expression(
+                    f'(f" {{{whole}}}" if 0.0 <= {code} < 1e9 and ({whole} := int({code})) == {code} '
+                    f"else _str({code}))", Kind.STRING, True))
             return self.push(Expression(f"_str({code})", Kind.STRING, True))
         if keyword == "CHR$":
             return self.push(Expression(f"_chr({code})", Kind.STRING, True))

@@ -295,11 +295,16 @@ class Runtime:
         once when compiling (statements.own_frame); ``value``: the start, if NEXT may
         add in Python from the first step (ForFrame.value)."""
         stack = self.stack
-        variable = frame.variable
-        for other in reversed(stack):
-            if other.variable == variable or other.variable is None:
-                frame = self._drop_loop(frame)
-                break
+        if stack != frame.below:
+            variable = frame.variable
+            for other in reversed(stack):
+                if other.variable == variable or other.variable is None:
+                    frame = self._drop_loop(frame)
+                    break
+            else:
+                # nothing to drop: while the stack holds these very frames again (a
+                # frame's variable never changes), the search would find nothing again
+                frame.below = stack[:]
         if self.stack_bytes > FOR_ROOM:
             raise BasicError("OUT OF MEMORY")
         self.stack_bytes += FOR_BYTES
