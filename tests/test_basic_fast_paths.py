@@ -357,21 +357,24 @@ def check_own_frame_next(rom: BasicRom, value: float, limit: str, step: str, kno
     assert runtime.stack == ([frame] if goes_on else [])
 
 
-# positive steps as a program writes them (a negative one is an expression, -1: no
-# literal, no frame of its own), limits of either sign
+# steps as a program writes them: a number, or a number negated (-1 is the minus
+# operator and a number, which the compiler knows too: statements.stored_constant)
 positive_loop_steps = st.one_of(st.integers(1, 7).map(float), st.floats(0.001, 3), near_edges.filter(
     lambda value: value > 0)).map(lambda value: floats.format_number(full_store(value)).strip().lower())
+literal_loop_steps = st.one_of(positive_loop_steps, positive_loop_steps.map(lambda text: "-" + text))
 
 
 @pytest.mark.parametrize("scale", SCALES)
 def test_own_frame_next_is_the_roms_next(rom: BasicRom, scale: int) -> None:
     explore(60 * scale, lambda value, limit, step, known: check_own_frame_next(
         rom, value, limit, step, known), st.one_of(any_integers, stored_numbers), loop_numbers,
-        positive_loop_steps, st.booleans(),
+        literal_loop_steps, st.booleans(),
         edges=[(value, limit, step, known) for known in (False, True) for value, limit, step in (
             (4294967295.0, "1e+30", "1"), (4294967294.0, "4294967295", "1"), (-4294967296.0, "1e+30", "1"),
             (-4294967296.0, "-1", "4294967295"), (7.0, "7", "1"), (6.0, "7", "1"), (1.5, "7", "1"),
-            (0.0, "1", ".5"), (-4294967295.0, "1e+30", "4294967295"))])
+            (0.0, "1", ".5"), (-4294967295.0, "1e+30", "4294967295"), (-4294967295.0, "-1e+30", "-1"),
+            (4294967295.0, "-1e+30", "-1"), (4294967296.0, "-1e+30", "-1"), (-7.0, "-7", "-1"),
+            (-6.0, "-7", "-1"), (1.0, "-5", "-4294967295"), (-4294967294.0, "-1e+30", "-1"))])
 
 
 # A FOR run again below a GOSUB its own loop made (the same frame is pushed twice: the

@@ -559,12 +559,20 @@ class StatementCompiler(ExpressionCompiler):
             frame = self.open_frames.get(guess)
             if frame is not None and math.isfinite(frame.low):
                 # the frame of the FOR that opened the loop in the text on top: its
-                # numbers are known here (own_frame); else the shortcut for any frame
+                # numbers are known here (own_frame); else the shortcut for any frame.
+                # The range's far end (below the start for a positive step) holds for
+                # every whole variable inside +-(2**32 - 1): v - step is the variable
+                # (ForFrame), so it is tested on the variable, and not at all when
+                # the variable is the frame's value (whole and inside +-2**32).
                 name = frame_name(frame)
+                if frame.step > 0.0:
+                    inside, goes_on = f"{guess} >= -4294967295.0", f"v <= {frame.high!r}"
+                else:
+                    inside, goes_on = f"{guess} <= 4294967295.0", f"v >= {frame.low!r}"
                 self.emit(f"if STACK and STACK[-1] is {name} "
-                          f"and ({guess} is {name}.value or {guess} % 1.0 == 0.0):")
+                          f"and ({guess} is {name}.value or ({guess} % 1.0 == 0.0 and {inside})):")
                 self.emit(f"    v = {guess} + {frame.step!r}")
-                self.emit(f"    if {frame.low!r} <= v <= {frame.high!r}:")
+                self.emit(f"    if {goes_on}:")
                 self.emit(f"        {name}.value = {guess} = v")
                 self.emit(f"        return {frame.resume}")
                 self.emit(f"    if {frame.past_low!r} < v < {frame.past_high!r}:")
