@@ -681,11 +681,6 @@ class AcmeAssembly(DialectAssembly):
         self.fill_byte = 0
         self.set_instructions(self.default_set)
 
-    def set_instructions(self, instruction_set: InstructionSet) -> None:
-        self.dialect = instruction_set.dialect
-        self.encodings_table = dict(instruction_set.encodings)
-        self.rules = {}
-
     def parse_file(self, path: str, text: str) -> list[Statement]:
         return self.parser.parse_file(path, text)
 
@@ -916,6 +911,16 @@ class AcmeAssembly(DialectAssembly):
         frame.index = span[1] + 1
         self.push(frame.statements, "block", on_exit, start=span[0], end=span[1], statement=op)
 
+    def set_for_block(self, op: Op, setting: str, value: Any) -> None:
+        """A setting a directive changes (!convtab, !xor, !zone): for the block after
+        it when it has one (ACME puts the setting back at the block's end), else from
+        here on."""
+        span = self.block_after(op, required=False)
+        saved = getattr(self, setting)
+        setattr(self, setting, value)
+        if span is not None:
+            self.run_block(op, span, lambda: setattr(self, setting, saved))
+
     def do_origin(self, op: Op) -> None:
         value = self.known_now(op, op.args[0], "the program counter")
         if value is None:
@@ -1099,34 +1104,13 @@ class AcmeAssembly(DialectAssembly):
             return
         if table is None:
             return
-        span = self.block_after(op, required=False)
-        if span is None:
-            self.convtab = table
-            return
-        saved = self.convtab
-        self.convtab = table
-
-        def restore() -> None:
-            self.convtab = saved
-
-        self.run_block(op, span, restore)
+        self.set_for_block(op, "convtab", table)
 
     def do_xor(self, op: Op) -> None:
         value = self.evaluate_or_report(op, op.args[0]) if op.args else None
         if value is None:
             return
-        span = self.block_after(op, required=False)
-        new = V.integer(value, "trunc") & 0xFF
-        if span is None:
-            self.xor = new
-            return
-        saved = self.xor
-        self.xor = new
-
-        def restore() -> None:
-            self.xor = saved
-
-        self.run_block(op, span, restore)
+        self.set_for_block(op, "xor", V.integer(value, "trunc") & 0xFF)
 
     def do_to(self, op: Op) -> None:
         if not op.args:
@@ -1233,18 +1217,7 @@ class AcmeAssembly(DialectAssembly):
 
     def do_zone(self, op: Op) -> None:
         self.zone_counter += 1
-        new_zone = f"zone{self.zone_counter}:"
-        span = self.block_after(op, required=False)
-        if span is None:
-            self.zone = new_zone
-            return
-        saved = self.zone
-        self.zone = new_zone
-
-        def restore() -> None:
-            self.zone = saved
-
-        self.run_block(op, span, restore)
+        self.set_for_block(op, "zone", f"zone{self.zone_counter}:")
 
     def do_subzone(self, op: Op) -> None:
         self.error(op, "'!subzone' is obsolete in ACME 0.97: use '!zone' with a block")

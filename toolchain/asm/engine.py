@@ -37,6 +37,7 @@ from toolchain.asm.assembler import (
     _Assembly,
     _hex,
 )
+from toolchain.asm.cpus import InstructionSet
 from toolchain.asm.expressions import Expr, ExpressionError, UnknownSymbol, evaluate, symbols_in
 from toolchain.asm.parser import Instruction, Label, ParseError, SourceLine, Statement, Syntax
 from toolchain.cpu.opcodes import Mode, Opcode
@@ -175,6 +176,14 @@ class DialectAssembly(_Assembly):
         self.handlers: dict[type, Callable[[Any], None]] = {
             DialectInstruction: self.instruction, Op: self.execute_op, Label: self.label, Assign: self.assign,
             Failed: self.report_failed}
+
+    def set_instructions(self, instruction_set: InstructionSet) -> None:
+        """The processor's instructions from here on (the start of a pass, .cpu, !cpu):
+        its dialect and encodings; the addressing-mode rules worked out for the old set
+        are forgotten."""
+        self.dialect = instruction_set.dialect
+        self.encodings_table = dict(instruction_set.encodings)
+        self.rules = {}
 
     # -- front-end hooks -----------------------------------------------------------------------
     def parse_file(self, path: str, text: str) -> list[Statement]:

@@ -20,6 +20,7 @@ directives...) is an error that says so.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -826,11 +827,6 @@ class TassAssembly(DialectAssembly):
         self.section_starts: dict[str, tuple[int, int]] = {}
         self.handlers[CodeLabel] = self.code_label
         self.set_instructions(self.default_set)
-
-    def set_instructions(self, instruction_set: InstructionSet) -> None:
-        self.dialect = instruction_set.dialect
-        self.encodings_table = dict(instruction_set.encodings)
-        self.rules = {}
 
     # -- the front-end hooks ------------------------------------------------------------------------
     def parse_file(self, path: str, text: str) -> list[Statement]:
@@ -2113,20 +2109,15 @@ class TassAssembly(DialectAssembly):
             self.warn(op, message)
 
     def do_cerror(self, op: Op) -> None:
-        if not op.args:
-            raise ParseError("'.cerror' takes a condition and a message", op.column)
-        try:
-            condition = V.truth(self.compute(op.args[0]))
-        except Unknown:
-            return
-        if condition:
-            message = self._message(op, op.args[1:])
-            if message is not None:
-                self.error(op, message or "condition is true")
+        self._report_if(op, ".cerror", self.error)
 
     def do_cwarn(self, op: Op) -> None:
+        self._report_if(op, ".cwarn", self.warn)
+
+    def _report_if(self, op: Op, directive: str, report: Callable[[Op, str], None]) -> None:
+        """.cerror and .cwarn: the message when the condition is true (not yet known: nothing)."""
         if not op.args:
-            raise ParseError("'.cwarn' takes a condition and a message", op.column)
+            raise ParseError(f"'{directive}' takes a condition and a message", op.column)
         try:
             condition = V.truth(self.compute(op.args[0]))
         except Unknown:
@@ -2134,7 +2125,7 @@ class TassAssembly(DialectAssembly):
         if condition:
             message = self._message(op, op.args[1:])
             if message is not None:
-                self.warn(op, message or "condition is true")
+                report(op, message or "condition is true")
 
     def do_cpu(self, op: Op) -> None:
         if len(op.args) != 1:

@@ -27,9 +27,9 @@ calls :meth:`IOArea.changed`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
-from toolchain.c64.chips import Chip, Source
+from toolchain.c64.chips import NEVER, Chip, Source
 
 VIC_BASE, SID_BASE, COLOUR_BASE, CIA1_BASE, CIA2_BASE = 0xD000, 0xD400, 0xD800, 0xDC00, 0xDD00
 IO_BASE, IO_SIZE = 0xD000, 0x1000
@@ -90,6 +90,10 @@ def _source(chip: Chip, register: int, write: bool) -> Source | None:
     """The chip's source for an access to ``register`` (None when it has none)."""
     method = getattr(chip, "compiled_write" if write else "compiled_read", None)
     found = None if method is None else method(register)
+    if found is None and not write:
+        # a port's read depends on what is plugged in: the instance's (Cia.compiled_port_read)
+        port_read = getattr(chip, "compiled_port_read", None)
+        found = None if port_read is None else port_read(register)
     return Source(found) if isinstance(found, str) else found
 
 
@@ -133,7 +137,15 @@ def _functions(chip: Chip, index: int) -> tuple[Functions, Functions]:
                 lines.append(_indented(fill(read.before)))
             lines.append(f"    return {fill(read.code)}")
         write = _source(chip, register, True)
-        if write is not None:
+        run = _run_parts(chip, register)
+        if run is not None:  # as a run of one store (IOArea.write_run_source): memory shows the byte
+            name = CHIP_NAMES[index]
+            lines.append(f"def write_{register}(io, address, value, now):\n    {name} = io.{name}\n"
+                         f"    if (wl := {name}.write_log) is not None:\n"
+                         f"        wl.append((now, {register}, value))")
+            lines.extend(_indented(_fill(part, index).format(value="value", now="now")) for part in run)
+            lines.append("    io.memory[address] = value")
+        elif write is not None:
             lines.append(f"def write_{register}(io, address, value, now):")
             if write.guard:
                 lines.append(f"    if not ({fill(write.guard)}):\n"
@@ -146,12 +158,40 @@ def _functions(chip: Chip, index: int) -> tuple[Functions, Functions]:
             [namespace.get(f"write_{register}") for register in range(REGISTERS[index])])
 
 
+def _run_parts(chip: Chip, register: int) -> tuple[str, str] | None:
+    """A write to ``register`` as one of a run of stores (see IOArea.write_run_source):
+    the store's own statements and the run's end, unfilled; None where the chip has none."""
+    method = getattr(chip, "compiled_write_run", None)
+    end = getattr(chip, "RUN_END", None)
+    code = None if method is None or end is None else method(register)
+    return None if code is None or end is None else (code, end)
+
+
 def _mirror(read: Source | None, register: int) -> str:
     """What memory shows after a write: what a read gives without its effects (the
     chip's source where it needs nothing, else its peek)."""
-    if read is not None and not read.before and not read.guard:
-        return read.code
+    if read is not None and not read.before:
+        if not read.guard:
+            return read.code
+        return f"({read.code} if {read.guard} else {{chip}}.peek({register}, {{now}}))"
     return f"{{chip}}.peek({register}, {{now}})"
+
+
+def _colour_write(io: IOArea, address: int, value: int, now: int) -> None:
+    io.memory[address] = value & 0x0F  # colour RAM has four bits a cell
+
+
+def _memory_write(io: IOArea, address: int, value: int, now: int) -> None:
+    io.memory[address] = value  # the expansion pages: nothing attached
+
+
+class RunStore(NamedTuple):
+    """A store as one of a run of stores to one chip (:meth:`IOArea.write_run_source`)."""
+
+    chip: str
+    register: int
+    code: str
+    end: str
 
 
 _tables: dict[tuple[type, ...], tuple[list[Any], list[Any], list[Any], list[Any]]] = {}
@@ -172,6 +212,9 @@ class IOArea:
         self._pulled: list[bool] = []  # whether the chip pulled its line when its event was worked out
         self._event: int | None = None
         self._lines = False  # an interrupt line was pulled when the event was worked out
+        # counts every change that may move an event (changed(), advance()): a horizon
+        # worked out from the events holds while the count stays (see quiet_horizon)
+        self.changes = 0
         self.plug(vic, sid, cia1, cia2)
 
     def plug(self, vic: Chip, sid: Chip, cia1: Chip, cia2: Chip) -> None:
@@ -180,7 +223,7 @@ class IOArea:
         self.chips: tuple[Chip, ...] = (vic, sid, cia1, cia2)
         # per chip and register: the compiled accesses (None: the chip's method), and the
         # registers whose access may move the chip's event (the same for the same kinds of chip)
-        kinds = tuple(map(type, self.chips))
+        kinds = (*map(type, self.chips), *(type(getattr(chip, "ports", None)) for chip in self.chips))
         tables = _tables.get(kinds)
         if tables is None:
             functions = [_functions(chip, index) for index, chip in enumerate(self.chips)]
@@ -188,6 +231,17 @@ class IOArea:
                                        [getattr(chip, "EVENT_READS", None) for chip in self.chips],
                                        [getattr(chip, "EVENT_WRITES", None) for chip in self.chips])
         self._readers, self._writers, self._event_reads, self._event_writes = tables
+        # per address of the area, the compiled write that an indexed store may call
+        # (indexed_write_source); None where the write goes through the machine
+        writers: list[Callable[[IOArea, int, int, int], None] | None] = [None] * IO_SIZE
+        for offset, (index, register) in enumerate(ROUTES):
+            if index == COLOUR:
+                writers[offset] = _colour_write
+            elif index == NO_CHIP:
+                writers[offset] = _memory_write
+            elif not ENDS_BLOCK[index]:
+                writers[offset] = self._writers[index][register]
+        self.address_writers = writers
         self.changed()
 
     # -- events ---------------------------------------------------------------------------------
@@ -200,6 +254,7 @@ class IOArea:
         else:
             self._events[index] = None
         self._event = None
+        self.changes += 1
 
     def moved(self, index: int, horizon: int = 0) -> int:
         """A compiled access may have moved chip ``index``'s next event (its source's
@@ -246,6 +301,40 @@ class IOArea:
                 event = ticker.due
         return event
 
+    def quiet_horizons(self, now: int) -> tuple[int, int]:
+        """While no CPU runs (BASIC's runner passes the time): the first cycle from ``now``
+        at which something happens other than the VIC-II's stolen cycles (which need a
+        CPU to steal from): a chip's event; and the same leaving CIA 1 out.  ``now``
+        when an interrupt line is pulled already (CIA 1's: only the first), a ticker
+        runs, or the VIC-II cannot tell its interrupts from its stalls.  They hold while
+        :attr:`changes` stays as it is.  Each chip is asked, not the events kept for
+        :meth:`next_event`: those would have the VIC-II's stolen cycles worked out.
+        """
+        interrupts = getattr(self.vic, "next_interrupt", None)
+        if self.tickers or interrupts is None:
+            return now, now
+        without_cia1 = int(interrupts(now))
+        cia1 = NEVER
+        for index, chip in enumerate(self.chips):
+            line = LINES[index]
+            pulled = line is not None and getattr(chip, line, False)
+            if index == CIA1:
+                cia1 = now if pulled else chip.next_event(now)
+            elif pulled:
+                return now, now
+            elif index != VIC:
+                without_cia1 = min(without_cia1, chip.next_event(now))
+        return min(cia1, without_cia1), without_cia1
+
+    def writes_without_events(self) -> frozenset[int]:
+        """The VIC-II's and the SID's addresses whose write is compiled (it only stores
+        the byte and records it, or brings the SID's oscillator to the cycle): no event
+        moves, no line is pulled, and nothing a CIA's interrupt handler does depends on
+        them, so such a write may come before the machine's clock has caught up with
+        the cycle it is made in (see the BASIC runner's POKE)."""
+        return frozenset(IO_BASE + offset for offset, (index, register) in enumerate(ROUTES)
+                         if index in (VIC, SID) and self._writers[index][register] is not None)
+
     def event_of(self, index: int, now: int) -> int:
         """The next event of one chip (as :meth:`next_event` works it out)."""
         self.next_event(now)
@@ -263,6 +352,7 @@ class IOArea:
                 chip.advance(now)
                 events[index] = None
                 self._event = None
+                self.changes += 1
         for ticker in self.tickers:
             ticker.advance(now)
 
@@ -340,7 +430,7 @@ class IOArea:
     # (a bank switch ends the region; the chips change only with a reset, between runs)
     namespace_name = "io"
     guard = "io.visible"
-    entry_names = {name: f"io.{name}" for name in CHIP_NAMES}
+    entry_names = {**{name: f"io.{name}" for name in CHIP_NAMES}, "io_writers": "io.address_writers"}
 
     def read_source(self, address: int) -> Source | None:
         """A read of ``address`` (in the I/O area) as source with ``{now}``: the chip's,
@@ -356,6 +446,41 @@ class IOArea:
         if event_reads is None or register in event_reads:
             return None
         return Source(f"{CHIP_NAMES[index]}.read({register}, {{now}})")
+
+    def indexed_write_source(self, base: int) -> Source | None:
+        """A store at ``{address}``, ``base`` plus an index of up to $FF, as source with
+        ``{value}`` and ``{now}``: the area's compiled write for the address it reaches
+        (a register of a chip whose write ends no block and has source, colour RAM, the
+        expansion pages: the same as the machine's write), under the guard that there is
+        one and that the chips' next event is known (the machine's write would work it
+        out again otherwise); else the store goes through the machine.  None where the
+        addresses leave the area, or a debugger watches stores in it."""
+        if self.hooked or not IO_BASE <= base <= IO_BASE + IO_SIZE - 0x100:
+            return None
+        writer = f"io_writers[{{address}} - {IO_BASE}]"
+        return Source(f"{writer}(io, {{address}}, {{value}}, {{now}})",
+                      guard=f"{writer} is not None and io._event is not None")
+
+    def write_run_source(self, address: int) -> RunStore | None:
+        """A store at ``address`` as one of a run of consecutive stores to the same chip
+        (the CPU's translated code writes them as one piece: a store to the SID costs
+        then its register and its memory byte): the chip (its name in the source), the
+        store's statements with ``{value}`` and ``{now}`` (the store into memory, which
+        shows the byte written, included) and the statements the run ends with (with
+        its last store's ``{value}`` and ``{now}``); the run first appends all its
+        writes to ``<chip>.write_log`` when there is one.  None where the chip has no
+        such source (``compiled_write_run`` and ``RUN_END``: only for registers whose
+        write moves no event, ends no block and needs no guard), or a debugger watches
+        the address."""
+        index, register = ROUTES[address - IO_BASE]
+        if index < 0 or address in self.hooked or ENDS_BLOCK[index]:
+            return None
+        run = _run_parts(self.chips[index], register)
+        if run is None:
+            return None
+        code, end = run
+        return RunStore(CHIP_NAMES[index], register, f"{_fill(code, index)}\nmem[{address}] = {{value}}",
+                        _fill(end, index))
 
     def write_source(self, address: int) -> tuple[Source, bool] | None:
         """A write at ``address`` as source with ``{value}`` and ``{now}`` (the store into

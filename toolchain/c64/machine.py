@@ -169,6 +169,11 @@ class C64:
         self.nmi_line = False  # an NMI is taken when CIA 2 pulls the line (an edge)
         # an event a chip access moved before the running blocks' horizon (see _events_moved)
         self._due = NEVER
+        self._runs = 0  # runs of the CPU under way (an interrupt's handler runs within BASIC's)
+        # pass_time's quiet horizons (IOArea.quiet_horizons), worked out when io.changes was this
+        self._quiet_until = 0
+        self._kernal_until = 0  # the same without CIA 1's events
+        self._quiet_changes = -1
         self.cpu = TranslatingCPU(self.memory, break_on_brk=True, watch=self.map.watch,
                                   on_write=self._on_write, io_read=self.read_io, io_access=self.io,
                                   io_write=self._write_io)
@@ -285,16 +290,18 @@ class C64:
             self._warn_rom_read(address)
         return self.memory[address]
 
-    def poke(self, address: int, value: int) -> None:
+    def poke(self, address: int, value: int, now: int | None = None) -> None:
         """BASIC's POKE: STA ($14),Y, and the 6502 reads the address before it writes
         there: a chip register whose read does more than give a value sees the read
-        first (another read changes nothing and is left out), then the write."""
+        first (another read changes nothing and is left out), then the write.  ``now``:
+        the cycle of a write the clock has not caught up with (see
+        IOArea.writes_without_events), else the CPU's."""
         io = self.io
         if address >> 12 == 0xD and io.visible and self.map.watch[address] == WATCH_MACHINE \
                 and not self.store_hooks:
             self.memory[address] = value
             self._chips_touched = True
-            if io.write(address, value, self.cpu.cycles, read_first=True):
+            if io.write(address, value, self.cpu.cycles if now is None else now, read_first=True):
                 self.cpu.leave_block = True
             if io.rescheduling:
                 self._events_moved()
@@ -376,6 +383,8 @@ class C64:
         line): if it now comes before the horizon of the running blocks, they stop there
         (translated code looks at ``cpu.horizon`` after such accesses) and the run loop
         brings the chips up to date (see :meth:`run`)."""
+        if not self._runs:  # (each run works the horizon out when it starts)
+            return
         cpu, io = self.cpu, self.io
         now = cpu.cycles
         event = io.next_event(now)
@@ -583,6 +592,13 @@ class C64:
 
     def run(self, max_cycles: int = DEFAULT_MAX_CYCLES,
             trace: Callable[[CPU], None] | None = None) -> RunResult:
+        self._runs += 1
+        try:
+            return self._run(max_cycles, trace)
+        finally:
+            self._runs -= 1
+
+    def _run(self, max_cycles: int, trace: Callable[[CPU], None] | None) -> RunResult:
         cpu = self.cpu
         start_cycles, start_instructions = cpu.cycles, cpu.instructions
         limit = cpu.cycles + max_cycles
@@ -716,6 +732,40 @@ class C64:
         Returns how a program's handler ended when it did not return from the interrupt."""
         cpu, io = self.cpu, self.io
         vic = cast(Vic, io.vic)
+        if io.changes != self._quiet_changes:
+            self._quiet_until, self._kernal_until = io.quiet_horizons(cpu.cycles)
+            self._quiet_changes = io.changes
+        if until < self._quiet_until:
+            # nothing but the VIC-II's stolen cycles before the horizon, no chip changed
+            # since it was worked out: what the quiet case of _pass_time does, without
+            # asking every chip again (BASIC brings the clock up to date at every PEEK)
+            vic.start_stalls(max(cpu.cycles, until))
+            io.changed(VIC)  # (its stolen cycles: the horizons stay)
+            cpu.cycles = max(cpu.cycles, until)
+            self._quiet_changes = io.changes
+            return None
+        if until < self._kernal_until and self._kernal_handles_interrupts():
+            # up to the horizon without CIA 1 nothing happens but CIA 1's timer A
+            # interrupts, which the KERNAL's handler takes in Python: counted at once, as
+            # _standard_interrupts does (without asking the other chips again)
+            acknowledged = getattr(io.cia1, "timer_a_interrupts_acknowledged", None)
+            count = None if acknowledged is None else acknowledged(cpu.cycles, until)
+            if count is not None:
+                io.changed(CIA1)
+                if count:
+                    self.tick_jiffy_clock(count)
+                vic.start_stalls(max(cpu.cycles, until))
+                io.changed(VIC)
+                cpu.cycles = max(cpu.cycles, until)
+                # CIA 1's next interrupt moved on (its line is not pulled: the last was read)
+                self._quiet_until = min(self._kernal_until, io.cia1.next_event(cpu.cycles))
+                self._quiet_changes = io.changes
+                return None
+        return self._pass_time(until, max_cycles)
+
+    def _pass_time(self, until: int, max_cycles: int) -> RunResult | None:
+        cpu, io = self.cpu, self.io
+        vic = cast(Vic, io.vic)
         if io.event_of(VIC, cpu.cycles) <= until:
             # no CPU runs up to there: the VIC-II's stolen cycles on the way are no events
             vic.start_stalls(until)
@@ -750,6 +800,12 @@ class C64:
         vic.start_stalls(cpu.cycles)  # no CPU ran: the VIC-II took nothing from it
         return None
 
+    def _kernal_handles_interrupts(self) -> bool:
+        """Whether an interrupt is the KERNAL's standard handler's, in Python, with the
+        cursor not blinking (see :meth:`_standard_interrupts`)."""
+        return (self.roms is None and bool(self.memory[CURSOR_BLINK]) and self.io.visible
+                and not self.io.tickers and read_word(self.memory, IRQ_VECTOR) == STANDARD_IRQ_HANDLER)
+
     def _standard_interrupts(self, until: int) -> bool:
         """The KERNAL's sixty interrupts a second up to ``until``, all at once, when
         nothing else can interrupt: each (as in :meth:`pass_time`'s loop) ticks the jiffy
@@ -757,9 +813,7 @@ class C64:
         does not blink (BLNSW set: nobody waits for a key).  False, and nothing done,
         when that does not hold: a program's handler, the ROMs, the blink, another source."""
         io, cpu = self.io, self.cpu
-        if (self.roms is not None or not self.memory[CURSOR_BLINK] or not io.visible or io.tickers
-                or read_word(self.memory, IRQ_VECTOR) != STANDARD_IRQ_HANDLER
-                or not io.quiet(cpu.cycles, until, but=CIA1)):
+        if not self._kernal_handles_interrupts() or not io.quiet(cpu.cycles, until, but=CIA1):
             return False
         acknowledged = getattr(io.cia1, "timer_a_interrupts_acknowledged", None)
         count = None if acknowledged is None else acknowledged(cpu.cycles, until)

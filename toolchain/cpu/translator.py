@@ -41,7 +41,10 @@ see :mod:`toolchain.c64.io`): an absolute load or store there becomes that sourc
 guarded by whether the I/O area is shown (looked up once as a region starts: a bank
 switch ends the region), and a store the owner says may change the chips' timing
 ends the block after it (the owner's write watch ends the region there: the same
-place for the run loop to take an interrupt).  After a read the owner may find moves
+place for the run loop to take an interrupt).  Consecutive absolute stores to one
+chip that the owner gives as a run (``write_run_source``) become one piece, and a store
+indexed into the area calls the owner's compiled write for the address it reaches
+(``indexed_write_source``) where there is one.  After a read the owner may find moves
 the chips' next event, the region looks at ``cpu.horizon`` again.  Code in the I/O
 area is not translated while the area is shown.
 
@@ -165,6 +168,7 @@ _COMPARES = {"cmp": "a", "cpx": "x", "cpy": "y"}
 # stores: the value written
 _WRITES = {"sta": _code("a", "a"), "stx": _code("x", "x"), "sty": _code("y", "y"),
            "sax": _code("a & x", "a x")}
+_PLAIN_STORES = ("sta", "stx", "sty")  # the stores that join a run of stores to a chip (store_run)
 _MODIFIES_VIA_FALLBACK = frozenset({"slo", "rla", "sre", "rra", "dcp", "isc"})
 # read-modify-write: statements on the old value t, then the new value's expression
 _MODIFIES = {
@@ -784,6 +788,7 @@ class _BlockWriter:
         self.successors: list[int] = []  # where the code goes next (and where calls return)
         self.inlined: set[int] = set()  # code from elsewhere copied into this block (each once)
         self._base = 0  # the operand's address of the store being written (for indexed stores)
+        self._until: int | None = None  # where the code being written must stop (see sequence)
 
     # -- output --------------------------------------------------------------------------------
     def emit(self, code: Code | str, indent: int, **fields: str) -> None:
@@ -862,6 +867,7 @@ class _BlockWriter:
             if op.mnemonic in _BRANCHES:
                 pc = self.branch(op, operand, following, indent, until)
                 continue
+            self._until = until
             going_on = self.instruction(op, pc, operand, following, indent)
             if going_on is None:
                 return False
@@ -1018,6 +1024,91 @@ class _BlockWriter:
                    mode)
         return True
 
+    def compiled_indexed_store(self, op: Any, mode: Mode, address: str, value: Code, following: int,
+                               indent: int) -> bool:
+        """A store indexed by X or Y whose addresses lie in the I/O area, as the owner's
+        source for the address it reaches (``indexed_write_source``, see
+        toolchain.c64.io) while the area is shown and the source's guard holds; else the
+        plain store and its watch.  False (nothing written) for any other store."""
+        io = self.cpu.io_access
+        method = getattr(io, "indexed_write_source", None)
+        if method is None or mode not in (Mode.ABX, Mode.ABY) or self.cpu.io_write is None:
+            return False
+        source = method(self._base)
+        if source is None:
+            return False
+        self.region.uses_io = True
+        self.uses(" ".join(value.reads))
+        fields = {"address": address, "value": value.text, "now": self.now()}
+        self.emit(f"if io_on and ({source.guard.format(**fields)}):\n{_INDENT}{source.code.format(**fields)}",
+                  indent)
+        self.emit("else:", indent)  # the I/O area hidden, or the store goes through the owner
+        self.store(op, Code(f"mem[{address}] = {value.text}", value.reads), address, following, indent + 1,
+                   mode)
+        return True
+
+    def _joins_run(self, pc: int) -> bool:
+        """Whether the instruction at ``pc`` may be written into the block here (the
+        checks of :meth:`sequence`), as the next store of a run."""
+        cpu = self.cpu
+        return not (pc == self._until or pc == self.start or cpu.stops[pc]
+                    or (cpu.break_on_brk and cpu.memory[pc] == 0) or self.budget == 0
+                    or (self.region.region and cpu._changed(pc)) or cpu._in_io(pc))
+
+    def store_run(self, op: Any, mode: Mode, address: str, value: Code, following: int,
+                  indent: int) -> int | None:
+        """A store to a constant address of the I/O area, and the absolute STA, STX and
+        STY to the same chip right after it, as one piece where the owner gives them as
+        a run (``write_run_source``, see toolchain.c64.io): the write log appended to
+        once, each store's own statements, the run's end once, while the I/O area is
+        shown; else the plain stores one by one.  Where the block goes on; None (nothing
+        written) where this store is not one of a run."""
+        io = self.cpu.io_access
+        run_source = getattr(io, "write_run_source", None)
+        if run_source is None or mode is not Mode.ABS or int(address) >> 12 != IO_PAGE_HIGH:
+            return None
+        first = run_source(int(address))
+        if first is None:
+            return None
+        memory = self.cpu.memory
+        region = self.region
+        stores = [(op, int(address), value, following, first)]
+        pc = following
+        while self._joins_run(pc):
+            follower = OPCODES.get(memory[pc])
+            if follower is None or follower.mode is not Mode.ABS or follower.mnemonic not in _PLAIN_STORES:
+                break
+            target = memory[(pc + 1) & 0xFFFF] | memory[(pc + 2) & 0xFFFF] << 8
+            found = run_source(target) if target >> 12 == IO_PAGE_HIGH else None
+            if found is None or found.chip != first.chip or found.end != first.end:
+                break
+            region.covered.update((pc + k) & 0xFFFF for k in range(3))
+            region.instructions += 1
+            self.budget -= 1
+            self.emit(f"# ${pc:04X} {disassemble(memory, pc)[0]}", indent)
+            pc = (pc + 3) & 0xFFFF
+            stores.append((follower, target, _WRITES[follower.mnemonic], pc, found))
+        region.uses_io = True
+        cycles = self.cycles
+        nows = []
+        for store_op, *_ in stores:
+            nows.append(f"cycles + {cycles}" if cycles else "cycles")
+            cycles += store_op.cycles
+        entries = ", ".join(f"({now}, {found.register}, {stored.text})"
+                            for now, (_, _, stored, _, found) in zip(nows, stores, strict=True))
+        lines = [f"if (wl := {first.chip}.write_log) is not None:",
+                 f"    wl.extend(({entries},))" if len(stores) > 1 else f"    wl.append({entries})"]
+        for now, (_, _, stored, _, found) in zip(nows, stores, strict=True):
+            self.uses(" ".join(stored.reads))
+            lines.append(found.code.format(value=stored.text, now=now))
+        lines.append(first.end.format(value=stores[-1][2].text, now=nows[-1]))
+        self.emit("if io_on:\n" + _indented("\n".join(lines)), indent)
+        self.emit("else:", indent)  # the I/O area hidden (RAM or the character ROM)
+        for store_op, target, stored, going_on, _ in stores:
+            self.store(store_op, Code(f"mem[{target}] = {stored.text}", stored.reads), str(target), going_on,
+                       indent + 1, Mode.ABS)
+        return pc
+
     def push(self, value: Code, indent: int) -> None:
         # Code translated from the stack page is dropped when pushed over; the region
         # that pushes runs on (code that overwrites itself through the stack while
@@ -1164,6 +1255,11 @@ class _BlockWriter:
         elif name in _WRITES:
             address = self._stored_address(mode, operand, indent)
             stored = _WRITES[name]
+            after_run = self.store_run(op, mode, address, stored, following, indent)
+            if after_run is not None:
+                return after_run
+            if self.compiled_indexed_store(op, mode, address, stored, following, indent):
+                return following
             if not self.compiled_store(op, mode, address, stored, following, indent):
                 self.store(op, Code(f"mem[{address}] = {stored.text}", stored.reads), address, following,
                            indent, mode)

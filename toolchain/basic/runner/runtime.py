@@ -62,6 +62,7 @@ from toolchain.c64.memory import (
     BASIC_PROGRAM_START,
     BASIC_VECTOR_VALUES,
     CURLIN,
+    CURSOR_BLINK,
     DATLIN,
     DATPTR,
     FRESPC,
@@ -202,6 +203,10 @@ class Runtime:
     def __init__(self, program: bytes, machine: C64) -> None:
         self.program = self.loaded = program
         self.machine = machine
+        # the I/O registers a POKE may write before the clock catches up (see poke)
+        self.writes_without_events = machine.io.writes_without_events()
+        self._stretch_key = -1  # what stretch() was worked out for: $D011's DEN, the IRQ vector
+        self._stretch = 1.0
         self.warned_vectors: set[int] = set()  # BASIC's vectors a program changed (said once)
         compiled = compile_program(program, line_hooks=self.line_hooks)
         self.lines, self.module, self.variables, self.sites = compiled
@@ -475,8 +480,13 @@ class Runtime:
         one line read raster lines 59 apart)."""
         if cycles:
             self.namespace[CLOCK] += cycles
-        self.catch_up()
         where = _address(address)
+        # the chips are brought up to the program's time first; RAM and ROM need it only
+        # where the interrupts in between may have changed them: with the KERNAL's own
+        # handler in Python and no cursor blinking, that is the jiffy clock alone
+        if (0xD000 <= where < 0xE000 or JIFFY_CLOCK <= where < JIFFY_CLOCK + 3
+                or not self._only_kernal_interrupts() or not self.machine.memory[CURSOR_BLINK]):
+            self.catch_up()
         if TXTTAB <= where <= DATPTR + 1 or where == TXTPTR or where == TXTPTR + 1:
             self.publish_pointers(site)
         return float(self.machine.read(where))
@@ -562,9 +572,16 @@ class Runtime:
             # writes there: an I/O register sees a read first (POKE 56331,x latches the
             # TOD clock, POKE 56589,x clears CIA 2's interrupt flags: measured on VICE,
             # tests/data/machine/poke-reads.bas); RAM and ROM reads change nothing.
-            # The chips are brought up to the program's time first, as for PEEK
-            self.catch_up()
-            self.machine.poke(address, value)
+            # The chips are brought up to the program's time first, as for PEEK; a
+            # register whose write moves nothing is written at that time without it (the
+            # next look at the clock brings the chips there)
+            if address in self.writes_without_events and self._only_kernal_interrupts():
+                # the cycle catch_up would bring the clock to
+                pending = (self.namespace[CLOCK] - self.clock_seen) * self.stretch() + self.clock_carry
+                self.machine.poke(address, value, self.machine.cpu.cycles + int(pending))
+            else:
+                self.catch_up()
+                self.machine.poke(address, value)
         else:
             self.machine.write(address, value)
         # a program POKEs a vector's low byte, then its high byte: judged after the high byte
@@ -702,22 +719,39 @@ class Runtime:
     def stretch(self) -> float:
         """The machine's cycles per cycle of BASIC now (costs.stretch): the bad lines while
         the screen is on, the KERNAL's handler where it runs in Python."""
+        memory = self.machine.memory
+        # DEN: the VIC-II reads the screen.  Memory at $D011 shows the register as a read
+        # would (the I/O area keeps it so), without the read's effect: a CPU's read of
+        # $D011 would tell the VIC-II that the program watches the raster
+        key = memory[0xD011] & 0x10 | memory[IRQ_VECTOR] << 8 | memory[IRQ_VECTOR + 1] << 16
+        if key != self._stretch_key:
+            irq_in_python = self.machine.roms is None and key >> 8 == STANDARD_IRQ_HANDLER
+            self._stretch_key, self._stretch = key, costs.stretch(bool(key & 0x10), irq_in_python)
+        return self._stretch
+
+    def _only_kernal_interrupts(self) -> bool:
+        """Whether catching the machine's clock up can run nothing but the KERNAL's own
+        interrupt handler (in Python: the jiffy clock, the cursor blink), which does not
+        look at the VIC-II or the SID: no program's handler, no ROMs, no VIC-II
+        interrupt, no tickers, and nobody watches the stores.  Then a POKE into
+        IOArea.writes_without_events may be made at its cycle before the clock catches
+        up with it, and a PEEK of memory those interrupts leave alone needs no catching up."""
         machine = self.machine
-        screen_on = bool(machine.read_io(0xD011) & 0x10)  # DEN: the VIC-II reads the screen
-        irq_in_python = machine.roms is None and read_word(machine.memory, IRQ_VECTOR) == STANDARD_IRQ_HANDLER
-        return costs.stretch(screen_on, irq_in_python)
+        memory = machine.memory
+        return (memory[IRQ_VECTOR] | memory[IRQ_VECTOR + 1] << 8 == STANDARD_IRQ_HANDLER
+                and not self.irq_hooked and machine.roms is None and not machine.store_hooks
+                and not machine.io.tickers and not getattr(machine.io.vic, "mask", 1))
 
     def catch_up(self) -> None:
         machine = self.machine
         basic = self.namespace[CLOCK]
-        spent = basic - self.clock_seen
-        if spent <= 0:
+        if basic <= self.clock_seen:
             return
-        self.clock_seen = basic
         stretch = self.stretch()
-        exact = spent * stretch + self.clock_carry
+        exact = (basic - self.clock_seen) * stretch + self.clock_carry
         whole = int(exact)
         self.clock_carry = exact - whole
+        self.clock_seen = basic
         cpu = machine.cpu
         result = machine.pass_time(cpu.cycles + whole, max(self.cycle_limit - cpu.cycles, 1))
         if result is not None:

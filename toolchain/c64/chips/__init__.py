@@ -28,6 +28,13 @@ translated code and into its own per-register functions (:mod:`toolchain.c64.io`
   bring anyway);
 * ``compiled_write(register)``: statements doing what ``write`` does, for a register
   whose write changes no event (``next_event``) and no interrupt line;
+* ``compiled_write_run(register)`` and ``RUN_END`` (the SID): a write as one of a run
+  of consecutive stores to the chip, which the CPU's translated code writes as one
+  piece: each store's own statements, the write log appended to and ``RUN_END`` (the
+  data bus) once for the run (:meth:`toolchain.c64.io.IOArea.write_run_source`);
+* ``compiled_port_read(register)`` (a CIA instance): a port's read from what drives its
+  pins (``compiled_pins`` of the ports plugged in: the keyboard matrix while it is idle,
+  the joysticks, CIA 2's bus lines and user port);
 * ``EVENT_READS``, ``EVENT_WRITES``: the registers whose ``read`` or ``write`` can
   change the chip's next event or its interrupt line (CIA: reading the interrupt
   control register releases the line; the SID has none); a chip without them is asked
@@ -35,7 +42,8 @@ translated code and into its own per-register functions (:mod:`toolchain.c64.io`
 
 In the source ``{chip}`` stands for the chip, ``{now}`` for the cycle and ``{value}``
 for the byte written (each may be used several times, so they are simple names or
-sums), ``{changed}`` for the statement that tells the machine the chip's next event
+sums and AND expressions, unbracketed: bracket them where an operator binds tighter),
+``{changed}`` for the statement that tells the machine the chip's next event
 may have moved; None means the register needs the method.  A source may hold only
 while a ``guard`` is true (the VIC-II's while it draws no sprite collisions): else the
 method runs.  ``tests/test_chips_fast.py`` checks

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from toolchain.c64.chips import CYCLES_PER_SECOND, NEVER
+from toolchain.c64.chips import CYCLES_PER_SECOND, NEVER, Source
 
 PRA, PRB, DDRA, DDRB = 0x0, 0x1, 0x2, 0x3
 TA_LO, TA_HI, TB_LO, TB_HI = 0x4, 0x5, 0x6, 0x7
@@ -78,6 +78,10 @@ class Idle:
     def pins_b(self, cia: Cia, now: int, scanning: bool) -> int:
         return 0xFF
 
+    def compiled_pins(self, port: int) -> Source | None:
+        """The pins as source (see Cia.compiled_port_read)."""
+        return Source("0xFF")
+
 
 class SerialBusAndUserPort:
     """CIA 2's ports on a C64 with nothing on the serial bus or the user port.
@@ -101,20 +105,60 @@ class SerialBusAndUserPort:
     def pins_b(self, cia: Cia, now: int, scanning: bool) -> int:
         return self.user_port
 
+    def compiled_pins(self, port: int) -> Source | None:
+        """The pins as source (see Cia.compiled_port_read)."""
+        if port == 0:
+            return Source("(0x3F | (~({chip}.pra | ~{chip}.ddra) << 2 & 0xC0))")
+        return Source("{chip}.ports.user_port")
+
 
 class _Timer:
     """One interval timer.  Running and counting phi2, the counter shows ``value`` at cycle
     ``start`` and counts down from there (see the module's description for the pattern
     around an underflow); otherwise it holds ``value``."""
 
+    latch: int
+    value: int
+    start: int
+    running: bool
+    counting: bool
+    one_shot: bool
+    cascade: bool
+    plain_from: int  # see _plain
+    plain_base: int
+    plain_period: int
+
     def __init__(self) -> None:
-        self.latch = 0xFFFF  # a reset sets the latches to $FFFF (datasheet; VICE ciat_reset)
-        self.value = 0xFFFF
-        self.start = 0
-        self.running = False  # the control register's start bit
-        self.counting = True  # counting phi2 (not CNT, not timer A's underflows)
-        self.one_shot = False
-        self.cascade = False  # timer B counting timer A's underflows
+        self.__dict__.update(  # (the fields at once: _plain needs them all)
+            latch=0xFFFF,  # a reset sets the latches to $FFFF (datasheet; VICE ciat_reset)
+            value=0xFFFF,
+            start=0,
+            running=False,  # the control register's start bit
+            counting=True,  # counting phi2 (not CNT, not timer A's underflows)
+            one_shot=False,
+            cascade=False)  # timer B counting timer A's underflows
+        self._plain()
+
+    # The fast path (Cia.compiled_read): a running timer counting phi2 continuously, from
+    # a value no higher than the latch, shows (plain_base - now) mod plain_period, or the
+    # latch where that is 0 (the underflow's cycle: see counter), at any cycle from
+    # plain_from on (NEVER in any other mode).  Worked out again whenever one of the
+    # fields it comes from is set: a program polling a timer reads it with no call.
+    _COUNTING = frozenset({"latch", "value", "start", "running", "counting", "one_shot", "cascade"})
+
+    def __setattr__(self, name: str, value: object) -> None:
+        object.__setattr__(self, name, value)
+        if name in _Timer._COUNTING:
+            self._plain()
+
+    def _plain(self) -> None:
+        fields = self.__dict__
+        if (self.running and self.counting and not self.cascade and not self.one_shot
+                and 0 < self.value <= self.latch):
+            fields["plain_from"], fields["plain_base"] = self.start, self.start + self.value
+            fields["plain_period"] = self.latch + 1
+        else:
+            fields["plain_from"], fields["plain_base"], fields["plain_period"] = NEVER, 0, 1
 
     # -- counting phi2 -----------------------------------------------------------------------
     # (whether it counts phi2 is spelled out in each method: a program polling a timer
@@ -174,11 +218,18 @@ class _Timer:
 
 
 # The fast path's source (see toolchain.c64.chips and Cia.compiled_read)
-_TIMER_EXPRESSION = {
-    TA_LO: "{chip}.timer_a.counter({now})", TA_HI: "{chip}.timer_a.counter({now})",
-    TB_LO: "({chip}._cascade_counter({now}) if {chip}.timer_b.cascade else {chip}.timer_b.counter({now}))",
-    TB_HI: "({chip}._cascade_counter({now}) if {chip}.timer_b.cascade else {chip}.timer_b.counter({now}))",
-}
+def _timer_expression(timer: str, otherwise: str) -> str:
+    """A timer's counter as source: worked out inline where it counts plainly (see
+    _Timer._plain), else ``otherwise``."""
+    timer = f"{{chip}}.{timer}"
+    return (f"(((({timer}.plain_base - ({{now}})) % {timer}.plain_period or {timer}.latch)"
+            f" if {{now}} >= {timer}.plain_from else {otherwise}))")
+
+
+_TIMER_A = _timer_expression("timer_a", "{chip}.timer_a.counter({now})")
+_TIMER_B = _timer_expression("timer_b", "({chip}._cascade_counter({now}) if {chip}.timer_b.cascade"
+                                        " else {chip}.timer_b.counter({now}))")
+_TIMER_EXPRESSION = {TA_LO: _TIMER_A, TA_HI: _TIMER_A, TB_LO: _TIMER_B, TB_HI: _TIMER_B}
 _STORED_READS = {DDRA: "{chip}.ddra", DDRB: "{chip}.ddrb", SDR: "{chip}.sdr"}
 _STORED_WRITES = {PRA: "pra", PRB: "prb", DDRA: "ddra", DDRB: "ddrb", SDR: "sdr"}
 
@@ -380,6 +431,18 @@ class Cia:
         their directions: nothing here counts on them; the serial data register)."""
         name = _STORED_WRITES.get(register)
         return None if name is None else f"{{chip}}.{name} = {{value}}"
+
+    def compiled_port_read(self, register: int) -> Source | None:
+        """``read`` of a port as source, from what drives its pins (``compiled_pins`` of
+        this CIA's ``ports``, under its guard; None where they have none): the level the
+        CIA drives AND the pins, as _read does.  An instance's (the pins depend on what
+        is plugged in), beside the chip's compiled_read (toolchain.c64.io asks both)."""
+        method = getattr(self.ports, "compiled_pins", None)
+        pins = None if method is None or register not in (PRA, PRB) else method(register)
+        if pins is None:
+            return None
+        name = "a" if register == PRA else "b"
+        return Source(f"({{chip}}.pr{name} | ~{{chip}}.ddr{name}) & {pins.code} & 0xFF", guard=pins.guard)
 
     def _read(self, register: int, now: int, effects: bool) -> int:
         # the ports, the timers and the stored registers are worked out from the cycle

@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
+from toolchain.c64.chips import Source
+
 if TYPE_CHECKING:
     from toolchain.c64.chips.cia import Cia
 
@@ -135,6 +137,15 @@ class KeyMatrix:
         self.up_until = -1  # ... and the next is taken from this cycle on
         self.typed: list[int] = []  # the codes taken from next_key, in order (for tests and traces)
 
+    idle: bool  # no key held and none to type (kept by __setattr__ for the fast path's guard)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        # ``held`` is replaced, never emptied in place (a key taken is appended to a new list)
+        object.__setattr__(self, name, value)
+        if name in ("held", "next_key"):
+            fields = self.__dict__
+            object.__setattr__(self, "idle", not fields.get("held") and fields.get("next_key") is None)
+
     def press(self, *keys: tuple[int, int]) -> None:
         """Hold these keys (row, column) until :meth:`release`."""
         self.held = list(keys)
@@ -197,6 +208,13 @@ class ControlPorts:
         self.keyboard = keyboard if keyboard is not None else KeyMatrix()
         self.joystick1 = 0  # on port B, with the keyboard's columns
         self.joystick2 = 0  # on port A, with the rows
+
+    def compiled_pins(self, port: int) -> Source | None:
+        """Port A's (0) or B's (1) pins as source for the fast path (toolchain.c64.chips;
+        ``{chip}`` is the CIA): while no key is held and none is waiting to be typed, a
+        scan of the matrix pulls no line and changes nothing (KeyMatrix.rows_low and
+        columns_low), so the pins are what the joysticks pull alone; else the method."""
+        return Source(f"~{{chip}}.ports.joystick{2 - port}", guard="{chip}.ports.keyboard.idle")
 
     def pins_a(self, cia: Cia, now: int, scanning: bool) -> int:
         low = self.keyboard.rows_low(cia.port_b_level, now, scanning) | self.joystick2

@@ -86,6 +86,29 @@ _STORED = frozenset(range(0x20)) - {VOICE2_FREQUENCY, VOICE2_FREQUENCY + 1, VOIC
 _BUS_EXPRESSION = "({chip}.bus_value if {now} < {chip}.bus_until else 0)"
 
 
+_RUN_END = "{chip}.bus_value = {value}\n{chip}.bus_until = {now} + {chip}.bus_ttl"  # see Sid.RUN_END
+
+
+def _write_without_log_and_bus(register: int) -> str | None:
+    """What ``Sid.write`` does to ``register`` besides the log and the bus, as source (see
+    Sid.compiled_write); None for voice 2's control (the method)."""
+    store = f"{{chip}}.registers[{register}] = {{value}}"
+    if register in _STORED:
+        return store
+    if register in (FREQUENCY_LO, FREQUENCY_HI):
+        return store + "\n{chip}.voice3_frequency_written({now})"
+    if register in (VOICE2_FREQUENCY, VOICE2_FREQUENCY + 1):
+        return store + "\n{chip}.voice2_frequency_written({now})"
+    if register == CONTROL:
+        return store + "\n{chip}.control_written({value}, {now})"
+    if register in (ATTACK_DECAY, SUSTAIN_RELEASE):
+        return store + f"\n{{chip}}.rates_written({register}, {{value}}, {{now}})"
+    if register in (PULSE_LO, PULSE_HI):
+        return store + (f"\n{{chip}}.pulse_width = ({{chip}}.registers[{PULSE_LO}]"
+                        f" | {{chip}}.registers[{PULSE_HI}] << 8) & 0xFFF")
+    return None
+
+
 def _shift_once(register: int) -> int:
     return ((register << 1) | ((register >> 22) ^ (register >> 17)) & 1) & SHIFT_MASK
 
@@ -420,8 +443,12 @@ class Sid:
             envelope.write_rates(register, value, now)
             return
         # held at 0 (no gate since the reset or the release's end): advance and rebase in
-        # one, only the rate counter's phase moves on (the ADSR bug needs it)
-        period, count, since = envelope.rate_period, envelope.rate_count, envelope.rate_since
+        # one, only the rate counter's phase moves on (the ADSR bug needs it); the period
+        # as _Envelope.rate_period gives it (spelled out: a player writes these every frame)
+        state = envelope.state
+        period = RATE_PERIODS[envelope.attack if state == ATTACK
+                              else envelope.decay if state == DECAY_SUSTAIN else envelope.release]
+        count, since = envelope.rate_count, envelope.rate_since
         tick = since + period - count + 1 if count <= period else since + 0x8000 - count + period
         if tick <= now:
             ticks = (now - tick) // (period + 1) + 1
@@ -486,24 +513,30 @@ class Sid:
         changes to the cycle (the costly part, the noise shift register's clocks, waits
         for a read of $D41B), voice 3's control and envelope registers (a call of the
         part of ``write`` they need); voice 2's control needs the method."""
-        store = ("if (wl := {chip}.write_log) is not None:\n"
-                 f"    wl.append(({{now}}, {register}, {{value}}))\n"
-                 "{chip}.bus_value = {value}\n{chip}.bus_until = {now} + {chip}.bus_ttl\n"
-                 f"{{chip}}.registers[{register}] = {{value}}")
-        if register in _STORED:
-            return store
-        if register in (FREQUENCY_LO, FREQUENCY_HI):
-            return store + "\n{chip}.voice3_frequency_written({now})"
-        if register in (VOICE2_FREQUENCY, VOICE2_FREQUENCY + 1):
-            return store + "\n{chip}.voice2_frequency_written({now})"
-        if register == CONTROL:
-            return store + "\n{chip}.control_written({value}, {now})"
-        if register in (ATTACK_DECAY, SUSTAIN_RELEASE):
-            return store + f"\n{{chip}}.rates_written({register}, {{value}}, {{now}})"
-        if register in (PULSE_LO, PULSE_HI):
-            return store + (f"\n{{chip}}.pulse_width = ({{chip}}.registers[{PULSE_LO}]"
-                            f" | {{chip}}.registers[{PULSE_HI}] << 8) & 0xFFF")
-        return None
+        stored = _write_without_log_and_bus(register)
+        if stored is None:
+            return None
+        return ("if (wl := {chip}.write_log) is not None:\n"
+                f"    wl.append(({{now}}, {register}, {{value}}))\n"
+                f"{_RUN_END}\n{stored}")
+
+    # A run of consecutive stores to the chip (the CPU's translated code: see
+    # toolchain.c64.io.IOArea.write_run_source): each store does compiled_write_run's
+    # part, the run appends its writes to the log first and charges the data bus once,
+    # with its last store's byte and cycle (RUN_END).  The same as compiled_write store by
+    # store: nothing a store's part does reads the log or the bus (they are read only by a
+    # read of the chip and by the consumers, outside the run), and the registers that
+    # join a run read back the bus, which after each store shows the byte stored.
+    RUN_END = _RUN_END
+
+    @staticmethod
+    def compiled_write_run(register: int) -> str | None:
+        """``write`` without the log and the bus, as source (see RUN_END), for the
+        registers compiled_write has and whose read gives the bus (not the paddles nor
+        voice 3's outputs)."""
+        if register in (PADDLE_X, PADDLE_Y, OSCILLATOR_3, ENVELOPE_3):
+            return None
+        return _write_without_log_and_bus(register)
 
     def voice3_frequency_written(self, now: int) -> None:
         """Voice 3's frequency registers were written at ``now``: the shift register's
@@ -517,15 +550,16 @@ class Sid:
                 oscillator.since = now
         else:
             value, since = oscillator.value, oscillator.since
-            end = value + oscillator.frequency * (now - since) if now > since else value
-            clocks_since = self.shift_since - NOISE_DELAY
-            if now > clocks_since:
-                start = value
-                if clocks_since > since:
-                    start += oscillator.frequency * (clocks_since - since)
-                self.shift_steps += (end - 0x80000) // 0x100000 - (start - 0x80000) // 0x100000
-            oscillator.value = end & 0xFFFFFF
-            if now > since:
+            if now > since:  # (else no time has passed: no clock, the accumulator stays)
+                frequency = oscillator.frequency
+                end = value + frequency * (now - since)
+                clocks_since = self.shift_since - NOISE_DELAY
+                if now > clocks_since:
+                    # bit 19's rises from where the clocks were counted up to now (floor
+                    # divisions by 2^20 as shifts: a player writes these every frame)
+                    start = value + frequency * (clocks_since - since) if clocks_since > since else value
+                    self.shift_steps += (end - 0x80000 >> 20) - (start - 0x80000 >> 20)
+                oscillator.value = end & 0xFFFFFF
                 oscillator.since = now
         self.shift_since = now + NOISE_DELAY
         registers = self.registers

@@ -153,13 +153,18 @@ class Vic:
             self._collisions_until(now)
         self.time = now
 
-    def next_event(self, now: int) -> int:
+    def next_interrupt(self, now: int) -> int:
+        """The next event but the stolen cycles: where the VIC-II may pull its line."""
         event = NEVER
         if not self.irq:  # a pulled line stays pulled until the program acknowledges it
             if self.mask & RASTER_SOURCE:
                 event = self._next_compare_match(max(now, self.time))
             if self.mask & COLLISION_SOURCES and self.beam is not None:
                 event = min(event, self._next_collision(max(now, self.time)))
+        return event
+
+    def next_event(self, now: int) -> int:
+        event = self.next_interrupt(now)
         stall = self._stall_event(now)
         if stall is not None:  # the CPU waits (the machine asks :meth:`steal`)
             event = min(event, max(stall, now + 1))
