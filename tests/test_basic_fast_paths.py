@@ -17,7 +17,9 @@ programs' errors here with what VICE prints.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -45,6 +47,7 @@ from toolchain.basic.runner.values import (
 from toolchain.basic.tokens import TOKEN
 from toolchain.c64.machine import C64
 from toolchain.c64.outcome import Stop
+from toolchain.c64.run import Keyboard, Session, load_program, program_from_prg, run_program
 
 TWO_32 = 2.0**32
 
@@ -304,6 +307,110 @@ def test_compiled_for_loops_step_as_the_rom(rom: BasicRom, scale: int) -> None:
                ("-4294967297", "-4294967290", "1"), ("1", "3", ".5")])
 
 
+def rom_literal(rom: BasicRom, text: str) -> float:
+    """A number written in a program as FIN reads it and FOR stores it."""
+    read = rom.fin(text.upper().encode())
+    assert not isinstance(read, str)
+    stored = rom.store(read[0])
+    assert isinstance(stored, bytes)
+    return floats.from_bytes(stored)
+
+
+_OWN_FRAME_RUNTIMES: dict[str, tuple[Runtime, Callable[[], int], ForFrame]] = {}
+
+
+def own_frame_next(limit: str, step: str) -> tuple[Runtime, Callable[[], int], ForFrame]:
+    """A compiled FOR I=1 TO limit STEP step (literals) and its NEXT: the runtime, the
+    NEXT's segment and the frame the FOR made for itself when the program was
+    compiled (statements.own_frame), found among the FOR's closure variables."""
+    listing = f"10 for i=1 to {limit} step {step}\n20 next\n"
+    if listing not in _OWN_FRAME_RUNTIMES:
+        runtime, segment = compiled_next(listing)
+        frames = [cell.cell_contents for cell in runtime.segments[0].__closure__ or ()
+                  if isinstance(cell.cell_contents, ForFrame)]
+        assert len(frames) == 1, "the FOR of literals has no frame of its own"
+        # a whole step below 2**32: the NEXT knows the frame's numbers (else it asks the frame)
+        if frames[0].low != math.inf:
+            assert f"STACK[-1] is _F{frames[0].resume}" in runtime.module.source
+        _OWN_FRAME_RUNTIMES[listing] = (runtime, segment, frames[0])
+    return _OWN_FRAME_RUNTIMES[listing]
+
+
+def check_own_frame_next(rom: BasicRom, value: float, limit: str, step: str, known: bool) -> None:
+    """NEXT of a loop whose FOR has literals, on the frame that FOR pushes: the ROM's NEXT
+    for the variable at ``value``, with the limit and step as FIN reads the literals."""
+    runtime, segment, frame = own_frame_next(limit, step)
+    value = floats.rounded(value)
+    limit_value, step_value = rom_literal(rom, limit), rom_literal(rom, step)
+    assert (frame.limit, frame.step) == (limit_value, step_value)
+    runtime.stack[:] = []
+    runtime.stack_bytes = 0
+    runtime.push_frame(frame, value if known and value == int(value) and abs(value) < TWO_32 else None)
+    runtime.namespace["N_I"] = value
+    expected = rom_next(rom, value, step_value, limit_value)
+    try:
+        goes_on = segment() == frame.resume
+    except floats.FloatError as error:
+        assert expected == error.error
+        return
+    assert (runtime.namespace["N_I"], goes_on) == expected, (value, limit, step)
+    assert runtime.stack == ([frame] if goes_on else [])
+
+
+# steps as a program writes them: a number, or a number negated (-1 is the minus
+# operator and a number, which the compiler knows too: statements.stored_constant)
+positive_loop_steps = st.one_of(st.integers(1, 7).map(float), st.floats(0.001, 3), near_edges.filter(
+    lambda value: value > 0)).map(lambda value: floats.format_number(full_store(value)).strip().lower())
+literal_loop_steps = st.one_of(positive_loop_steps, positive_loop_steps.map(lambda text: "-" + text))
+
+
+@pytest.mark.parametrize("scale", SCALES)
+def test_own_frame_next_is_the_roms_next(rom: BasicRom, scale: int) -> None:
+    explore(60 * scale, lambda value, limit, step, known: check_own_frame_next(
+        rom, value, limit, step, known), st.one_of(any_integers, stored_numbers), loop_numbers,
+        literal_loop_steps, st.booleans(),
+        edges=[(value, limit, step, known) for known in (False, True) for value, limit, step in (
+            (4294967295.0, "1e+30", "1"), (4294967294.0, "4294967295", "1"), (-4294967296.0, "1e+30", "1"),
+            (-4294967296.0, "-1", "4294967295"), (7.0, "7", "1"), (6.0, "7", "1"), (1.5, "7", "1"),
+            (0.0, "1", ".5"), (-4294967295.0, "1e+30", "4294967295"), (-4294967295.0, "-1e+30", "-1"),
+            (4294967295.0, "-1e+30", "-1"), (4294967296.0, "-1e+30", "-1"), (-7.0, "-7", "-1"),
+            (-6.0, "-7", "-1"), (1.0, "-5", "-4294967295"), (-4294967294.0, "-1e+30", "-1"))])
+
+
+# A FOR run again below a GOSUB its own loop made (the same frame is pushed twice: the
+# second push gets a copy, Runtime.push_frame), loops ended by a FOR of the same variable
+# and by NEXT without a variable, an own frame's NEXT reached with another loop on top.
+OWN_FRAME_PROGRAMS = {
+    "gosub": "10 n=n+1:for i=1 to 3:print i;n;:if n<3 then gosub 10\n"
+             "20 next:print \"r\"i;:if n>1 then n=n-1:return\n30 print \"end\"\n",
+    "again": "10 for k=1 to 2:for i=1 to 3:print i;:if i=2 then for i=5 to 6:print \"x\";\n"
+             "20 next i:print k;:next k:print \"end\":next\n",
+    # the FOR of line 20 pushed on the same stack again (its search skipped), then on a
+    # stack as long whose loop of I it must drop
+    "below": "10 for k=1 to 2\n20 for i=1 to 2:print k;i;:next i\n30 next\n40 for i=5 to 6:print \"y\";\n"
+             "50 goto 20\n",
+    "other-on-top": "10 for i=1 to 3:for j=1 to 2:goto 30\n20 next i:print \"end\";i;j:end\n"
+                    "30 print i;j;:next j:goto 20\n",
+}
+
+
+@pytest.mark.parametrize("name", OWN_FRAME_PROGRAMS)
+def test_own_frames_run_as_basic_in_rom(name: str, tmp_path: Path) -> None:
+    """The programs print what the BASIC ROM prints (run on c64tc's 6502) and stop alike."""
+    listing = tmp_path / f"{name}.bas"
+    listing.write_text(OWN_FRAME_PROGRAMS[name])
+    session = Session(load_program(listing), roms=c64_roms(), boot=True)
+    rom_result = session.run(Keyboard(""), max_cycles=50_000_000)
+    rom_screen = [row.rstrip() for row in session.machine.screen.text().splitlines()]
+    ours, machine = run_program(program_from_prg(tokenize_text(OWN_FRAME_PROGRAMS[name]), name))
+    screen = [row.rstrip() for row in machine.screen.text().splitlines()]
+    assert (ours.stop, ours.message) == (rom_result.stop, rom_result.message)
+    # the ROM's screen starts with the start-up message and RUN: the rows after RUN
+    run_row = rom_screen.index("RUN")
+    printed = [row for row in rom_screen[run_row + 1:] if row]
+    assert [row for row in screen if row] == printed
+
+
 # -- arrays -----------------------------------------------------------------------------------------
 
 def model_element(sizes: tuple[int, ...], indexes: tuple[float, ...]) -> tuple[int, ...] | str:
@@ -379,14 +486,18 @@ def test_undimensioned_arrays_dimension_on_first_use() -> None:
 
 # -- MID$, LEFT$ -------------------------------------------------------------------------------------
 
-def compiled(expression: bytes) -> str:
+def compiled(expression: bytes) -> tuple[str, dict[str, str]]:
+    """The expression's code, and the names it shares with other code (a table)."""
     compiler = ExpressionCompiler()
     compiler.body = expression
-    return compiler.expression().code
+    return compiler.expression().code, compiler.definitions
 
 
-def evaluate(code: str, text: str, number: float) -> str:
+def evaluate(compiled: tuple[str, dict[str, str]], text: str, number: float) -> str:
+    code, definitions = compiled
     namespace = {**helpers(), "S_A": text, "N_I": number}
+    for name, made in definitions.items():
+        namespace[name] = eval(made, namespace)
     try:
         return eval(code, namespace)  # the compiler's own code
     except BasicError as error:
@@ -415,6 +526,9 @@ def check_mid_and_left_slices_are_the_helpers(text: str, number: float, constant
     cases = [
         (MID + b"(A$,I," + constant.encode() + b")", _mid, (text, number, value)),
         (MID + b"(A$,I)", _mid, (text, number)),
+        # a computed start (a table look-up, values.MidSlices, as a variable's)
+        (MID + b"(A$,I" + bytes([TOKEN["+"]]) + b".5," + constant.encode() + b")", _mid,
+         (text, floats.add(number, 0.5), value)),
         (MID + b"(A$," + constant.encode() + b")", _mid, (text, value)),
         (MID + b"(A$," + constant.encode() + b",I)", _mid, (text, value, number)),
         (LEFT + b"(A$,I)", _left, (text, number)),
@@ -431,6 +545,80 @@ def test_mid_and_left_slices_are_the_helpers(scale: int) -> None:
                    for number, constant in ((0.0, "0"), (0.99999, "1"), (1.0, "255"), (255.99999, "255.9"),
                                             (256.0, "256"), (4.0, "1"), (-0.5, ".5"), (255.0, "0"),
                                             (1.5, "254"))])
+
+
+# -- an array element read twice in one expression ---------------------------------------------------
+
+# BASIC operands (K() one dimension 0..5, A() two 0..5, I and J subscripts that may be
+# out of bounds or not whole) and operators (tokens): expressions in which the same
+# element is read again and again
+ELEMENT_OPERANDS = [b"K(I)", b"K(J)", b"A(I,J)", b"A(J,I)", b"K(3)", b"I", b"2"]
+ELEMENT_OPERATORS = [bytes([TOKEN[op]]) for op in ("+", "-", "*", "=", ">", "<", "AND", "OR")]
+
+
+def element_expression(parts: list[tuple[int, int]]) -> bytes:
+    text = b"K(I)"
+    for operator, operand in parts:
+        text += ELEMENT_OPERATORS[operator] + ELEMENT_OPERANDS[operand]
+    return text
+
+
+def evaluate_elements(code: str, arrays: dict[str, Any], i: float, j: float) -> Any:
+    namespace = {**helpers(), **arrays, "N_I": i, "N_J": j}
+    try:
+        return eval(code, namespace)  # the compiler's own code
+    except BasicError as error:
+        return "?" + error.name
+    except floats.FloatError as error:
+        return "?" + error.error
+
+
+def check_elements_read_once(parts: list[tuple[int, int]], i: float, j: float,
+                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The expression's code with each element looked up once gives what the code that
+    reads it every time gives (the value, or the error of the first read)."""
+    from toolchain.basic.runner import expressions
+
+    text = element_expression(parts)
+    arrays = {"AN_K": Array((6,), Kind.NUMBER), "AN_A": Array((6, 6), Kind.NUMBER)}
+    for key in arrays["AN_K"].cells:
+        arrays["AN_K"].cells[key] = float(key) * 1.5 - 2.0
+    for key in arrays["AN_A"].cells:
+        arrays["AN_A"].cells[key] = key[0] * 10.0 + key[1] - 7.0
+    once, _ = compiled(text)
+    with monkeypatch.context() as patch:
+        patch.setattr(expressions, "elements_read_once", lambda code: code)
+        every_time, _ = compiled(text)
+    assert evaluate_elements(once, arrays, i, j) == evaluate_elements(every_time, arrays, i, j), (text, once)
+
+
+def test_elements_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the element read once where it is read again, and only there
+    code, _ = compiled(element_expression([(4, 0), (6, 0)]))
+    assert code.count("AN_K.cells[N_I]") == 1 and code.count("_e1") == 3, code
+    explore(150, lambda parts, i, j: check_elements_read_once(parts, i, j, monkeypatch),
+            st.lists(st.tuples(st.integers(0, len(ELEMENT_OPERATORS) - 1),
+                               st.integers(0, len(ELEMENT_OPERANDS) - 1)), max_size=6),
+            st.one_of(st.integers(-1, 7).map(float), st.sampled_from([0.5, 2.9999, -0.0])),
+            st.one_of(st.integers(-1, 7).map(float), st.sampled_from([1.5, 5.0])),
+            edges=[([(4, 0), (6, 0)], 2.0, 1.0), ([(0, 0)], 6.0, 1.0), ([(0, 2), (2, 2)], 1.0, 9.0),
+                   ([(7, 0), (6, 2), (5, 2)], -1.0, 2.0)])
+
+
+# -- STR$ of a variable, in line ---------------------------------------------------------------------
+
+def check_str_of_a_variable_is_format_number(number: float) -> None:
+    """STR$ of a variable compiles to format_number's shortcut in line (for whole
+    numbers from 0 up to 10**9 - 1) or a call: either way format_number's text."""
+    code, _ = compiled(bytes([TOKEN["STR$"]]) + b"(I)")
+    assert "_str(N_I)" in code and " if " in code, code
+    assert evaluate((code, {}), "", number) == helper(floats.format_number, number)
+
+
+def test_str_of_a_variable_is_format_number() -> None:
+    explore(150, check_str_of_a_variable_is_format_number, st.one_of(any_integers, stored_numbers),
+            edges=[(value,) for value in (0.0, -0.0, 1.0, -1.0, 0.5, 999999999.0, 1e9, 999999999.5,
+                                          2.0**31, -999999999.0, 2311111.0, 1e-30)])
 
 
 # -- VAL ---------------------------------------------------------------------------------------------

@@ -117,7 +117,7 @@ class ForFrame:
     each of their edges."""
 
     __slots__ = ("variable", "limit", "step", "resume", "line", "value", "low", "high",
-                 "past_low", "past_high")
+                 "past_low", "past_high", "below")
 
     # A FOR runs often (every pass of an outer loop): written for speed (Python 3.11
     # calls a class slowly), with 2**32 and 2**32 - 1 spelled out.
@@ -128,6 +128,9 @@ class ForFrame:
         self.resume = resume
         self.line = line
         self.value: float | None = None
+        # the stack below the frame when it was last pushed without dropping anything
+        # (Runtime.push_frame)
+        self.below: list[ForFrame | GosubFrame] | None = None
         if 0.0 < step < 4294967296.0 and step % 1.0 == 0.0:
             self.low = step - 4294967295.0  # x = v - s >= -(2**32 - 1)
             self.high = limit if limit < 4294967295.0 else 4294967295.0

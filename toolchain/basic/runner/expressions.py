@@ -9,6 +9,7 @@ where that changes anything.  Precedences are the ROM's ($A080 operator table).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import NamedTuple
 
@@ -39,6 +40,35 @@ MAX_NESTING = 36  # FRMEVL calls deep: the statement's own and 35 parentheses
 # "A"+("B"+("C"+D$)) and "A"+"B"+"C"+"D"+"E" do not (tests/test_basic_strings.py).
 STRING_TEMPORARIES = 3
 FAILS = "_fail("  # the code of an expression that always raises (see ExpressionCompiler.failing)
+
+
+# An array element with subscripts that are variables or literals, as generated code
+# reads it (variable_reference)
+_SUBSCRIPT = r"(?:[NS]_[A-Z][A-Z0-9]?|[0-9][0-9.e+-]*)"
+_ELEMENT = re.compile(rf"\bA[NIS]_[A-Z][A-Z0-9]?\.cells\[{_SUBSCRIPT}(?:, {_SUBSCRIPT})*\]")
+# Code in which an element's second read could find another value than its first (a
+# call that runs code of the program's or the machine's, a string concatenation that
+# may collect garbage), or could be evaluated before the first (a condition, a lambda)
+_NOT_PURE = ("rt.", "io.", "FN_", "_concat(", " if ", " and ", "lambda", ":=")
+
+
+def elements_read_once(code: str) -> str:
+    """An expression's code with an array element it reads more than once looked up
+    once: the first read keeps the value (``(_e1 := AN_K.cells[N_I])``), the later
+    ones use it.  Only where nothing between them can change the element or its
+    subscripts: expressions assign nothing, and code that runs more than the
+    expression's own operators (``_NOT_PURE``) keeps every read.  Python evaluates
+    the operands left to right, so the first read in the text is the first evaluated;
+    an error it raises (a subscript out of bounds) is raised there, as before."""
+    if any(mark in code for mark in _NOT_PURE):
+        return code
+    counts = Counter(_ELEMENT.findall(code))
+    for number, element in enumerate((element for element, times in counts.items() if times > 1), start=1):
+        name = f"_e{number}"
+        first = code.index(element)
+        rest = code[first + len(element):].replace(element, name)
+        code = f"{code[:first]}({name} := {element}){rest}"
+    return code
 
 
 class CompileError(Exception):
@@ -83,6 +113,14 @@ class ExpressionCompiler:
         self.scalar_order: dict[str, int] = {}
         self.array_order: dict[str, int] = {}
         self.observed_in_statement = False  # a PEEK already looked at the time in this statement
+        # names the generated code shares, made once (Program.definitions): name -> code
+        self.definitions: dict[str, str] = {}
+
+    def define(self, name: str, code: str) -> str:
+        """A name for what ``code`` makes, made once with the segments (a closure
+        variable of each that uses it)."""
+        self.definitions[name] = code
+        return name
 
     def count(self, feature: str, times: int = 1) -> None:
         """The ROM does ``feature`` ``times`` times here (costs.py)."""
@@ -245,15 +283,21 @@ class ExpressionCompiler:
         MEMORY when it runs out (measured on VICE: 35 nested parentheses work at the
         top of a line, 36 do not), and so does this (one typed line cannot nest that
         deep; a crafted program can)."""
-        if self.depth == 0:  # a statement's own expression: its temporaries were used up
+        outermost = self.depth == 0
+        if outermost:  # a statement's own expression: its temporaries were used up
             self.temporaries = 0
         self.depth += 1
         try:
             if self.depth > MAX_NESTING:
                 raise CompileError("OUT OF MEMORY")
-            return self._operators(minimum)
+            value = self._operators(minimum)
         finally:
             self.depth -= 1
+        if not outermost:
+            return value
+        code, kind, exact, condition, rounded = value
+        return Expression(elements_read_once(code), kind, exact, condition and elements_read_once(condition),
+                          rounded and elements_read_once(rounded))
 
     def _operators(self, minimum: int) -> Expression:
         left = self.unary()
@@ -544,6 +588,13 @@ class ExpressionCompiler:
             # VAL of a text met before is a look-up (values.Values)
             return Expression(f"_VAL[{code}]", Kind.NUMBER, False, rounded=f"_VALR[{code}]")
         if keyword == "STR$":
+            if code.isidentifier():
+                # floats.format_number's shortcut for a whole number from 0 to 10**9 - 1
+                # (the digits after a space), in line: no call for STR$ of a counter
+                whole = self.temporary("s")
+                return self.push(Expression(
+                    f'(f" {{{whole}}}" if 0.0 <= {code} < 1e9 and ({whole} := int({code})) == {code} '
+                    f"else _str({code}))", Kind.STRING, True))
             return self.push(Expression(f"_str({code})", Kind.STRING, True))
         if keyword == "CHR$":
             return self.push(Expression(f"_chr({code})", Kind.STRING, True))
@@ -569,13 +620,14 @@ class ExpressionCompiler:
                 return call
             begin = int(first) - 1
             return f"{text}[{begin}:{begin + int(count)}]" if length is not None else f"{text}[{begin}:]"
-        if not self.is_simple(start):
-            return call
         if length is None:
+            if not self.is_simple(start):
+                return call
             return f"({text}[int({start}) - 1:] if 1.0 <= {start} < 256.0 else {call})"
-        place = self.temporary("m")
-        end = place if int(count) == 1 else f"{place} + {int(count) - 1}"
-        return f"({text}[({place} := int({start})) - 1:{end}] if 1.0 <= {start} < 256.0 else {call})"
+        # a start that is not known: the slice from a table of the whole starts in range
+        # (values.MidSlices), which works out any other start or raises the error
+        table = self.define(f"_MID{int(count)}", f"_MidSlices({int(count)})")
+        return f"{text}[{table}[{start}]]"
 
     def slice_left(self, call: str, text: str, length: str) -> str:
         count = self.constant(length)

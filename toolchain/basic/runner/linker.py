@@ -115,6 +115,9 @@ class Linker:
         segments = self.program.segments
         out = ["def _make():"]
         lines = [0]
+        for name, code in self.program.definitions.items():  # closure variables of the segments
+            out.append(f"    {name} = {code}")
+            lines.append(0)
         names = [*sorted(self.program.variables), CLOCK]
         for index, segment in enumerate(segments):
             out.append(f"    def s{index}():")

@@ -291,20 +291,48 @@ class Runtime:
         self.old_text = 0
 
     def push_for(self, variable: str, limit: float, step: float, resume: int, line: int) -> None:
+        """FOR with a frame made now (its limit or step is computed when it runs)."""
+        self.push_frame(ForFrame(variable, limit, step, resume, line), None)
+
+    def push_frame(self, frame: ForFrame, value: float | None) -> None:
         """FOR: a loop on the same variable is dropped with everything above it (the
-        ROM's FNDFOR, $A38A), then the new frame must fit."""
-        for index in range(len(self.stack) - 1, -1, -1):
-            frame = self.stack[index]
-            if frame.variable is None:
-                break
-            if frame.variable == variable:
-                del self.stack[index:]
-                self.stack_bytes = self._frame_bytes()
-                break
+        ROM's FNDFOR, $A38A), then the new frame must fit.  ``frame`` may be one made
+        once when compiling (statements.own_frame); ``value``: the start, if NEXT may
+        add in Python from the first step (ForFrame.value)."""
+        stack = self.stack
+        if stack != frame.below:
+            variable = frame.variable
+            for other in reversed(stack):
+                if other.variable == variable or other.variable is None:
+                    frame = self._drop_loop(frame)
+                    break
+            else:
+                # nothing to drop: while the stack holds these very frames again (a
+                # frame's variable never changes), the search would find nothing again
+                frame.below = stack[:]
         if self.stack_bytes > FOR_ROOM:
             raise BasicError("OUT OF MEMORY")
         self.stack_bytes += FOR_BYTES
-        self.stack.append(ForFrame(variable, limit, step, resume, line))
+        frame.value = value
+        stack.append(frame)
+
+    def _drop_loop(self, frame: ForFrame) -> ForFrame:
+        """FNDFOR's search down to the first GOSUB: the loop on ``frame``'s variable
+        goes, with everything above it.  The frame to push: ``frame``, or a copy when
+        that very frame is still on the stack (below a GOSUB, a FOR run again in a
+        subroutine its loop called)."""
+        stack = self.stack
+        for index in range(len(stack) - 1, -1, -1):
+            other = stack[index].variable
+            if other is None:
+                break
+            if other == frame.variable:
+                del stack[index:]
+                self.stack_bytes = self._frame_bytes()
+                break
+        if frame in stack:
+            return ForFrame(frame.variable, frame.limit, frame.step, frame.resume, frame.line)
+        return frame
 
     def _frame_bytes(self) -> int:
         return sum(FOR_BYTES if isinstance(frame, ForFrame) else GOSUB_BYTES for frame in self.stack)

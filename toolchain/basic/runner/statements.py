@@ -15,12 +15,14 @@ which order, and the errors they raise when they run.
 from __future__ import annotations
 
 import enum
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from toolchain.basic import floats
 from toolchain.basic.runner import costs
-from toolchain.basic.runner.contract import LINE_HOOK, Kind, Variable
+from toolchain.basic.runner.contract import FOR_BYTES, LINE_HOOK, ForFrame, Kind, Variable
 from toolchain.basic.runner.expressions import (
     CLOSE_PARENTHESIS,
     COLON,
@@ -51,6 +53,12 @@ INPUT_BUFFER = 0x0200  # where a direct-mode line is crunched and run from
 # calls in generated code that show how much memory the variables take (FRE, PEEK of
 # BASIC's pointers, USR's machine code)
 MEMORY_OBSERVERS = ("rt.free(", "rt.peek(", "rt.usr(")
+
+
+def frame_name(frame: ForFrame) -> str:
+    """The generated name of a FOR statement's own frame: the segment after the FOR
+    (where NEXT goes back to) tells the FOR statements apart."""
+    return f"_F{frame.resume}"
 
 
 class ExitTo(enum.Enum):
@@ -101,6 +109,9 @@ class Program:
     line_first_segment: dict[int, int]
     variables: dict[str, Variable]
     sites: list[tuple[int, int, int | None]] = field(default_factory=list)
+    # names the segments share, made once with the segments (ExpressionCompiler.define):
+    # name -> the code that makes it
+    definitions: dict[str, str] = field(default_factory=dict)
 
 
 class StatementCompiler(ExpressionCompiler):
@@ -115,6 +126,8 @@ class StatementCompiler(ExpressionCompiler):
         self.indent = 1
         # the variables of the FOR loops open at this point of the text, innermost last
         self.open_loops: list[str] = []
+        # per variable, the frame of its latest FOR in the text, if it has one of its own
+        self.open_frames: dict[str, ForFrame | None] = {}
 
     def compile(self) -> Program:
         self.line_order = {line.number: index for index, line in enumerate(self.lines)}
@@ -134,7 +147,7 @@ class StatementCompiler(ExpressionCompiler):
             self.statement_start = None if line.number == DIRECT_LINE else line.address - 5
             self.compile_line(line)
         return Program(self.segments, [line.number for line in self.lines], self.line_first_segment,
-                       self.variables, self.sites)
+                       self.variables, self.sites, self.definitions)
 
     def emit(self, code: str) -> None:
         assert self.segments[-1].exit is None, "code after the segment's exit"
@@ -300,7 +313,7 @@ class StatementCompiler(ExpressionCompiler):
                 self.emit(f"_k = {key}")
                 key = "_k"
             if kind is not Kind.INTEGER:
-                self.emit(f"if {key} in {array}.writable: {array}.writable[{key}] = {value}")
+                self.emit(f"if {key} in (_w := {array}.writable): _w[{key}] = {value}")
                 self.emit(f"else: {array}.place({key})({value})")
             else:
                 self.emit(f"{array}.place({key})({value})")
@@ -461,16 +474,57 @@ class StatementCompiler(ExpressionCompiler):
             self.position += 1
             step = self.value_for(Kind.NUMBER)
         self.emit(f"{variable} = {start}")
-        self.emit(f"rt.push_for({variable!r}, {limit}, {step}, {len(self.segments)}, {number})")
         constant = self.constant(start)
-        if constant is not None and constant == int(constant) and abs(constant) < 4294967296.0:
-            # NEXT may add in Python from the first step (see ForFrame)
-            self.emit(f"STACK[-1].value = {variable}")
+        # NEXT may add in Python from the first step (see ForFrame)
+        whole = constant is not None and constant == int(constant) and abs(constant) < 4294967296.0
+        frame = self.own_frame(variable, limit, step, number)
+        if frame is not None:
+            self.emit(f"rt.push_frame({frame_name(frame)}, {variable if whole else None})")
+        else:
+            self.emit(f"rt.push_for({variable!r}, {limit}, {step}, {len(self.segments)}, {number})")
+            if whole:
+                self.emit(f"STACK[-1].value = {variable}")
         if variable in self.open_loops:
             del self.open_loops[self.open_loops.index(variable):]
         self.open_loops.append(variable)
+        self.open_frames[variable] = frame
         self.new_segment(number)
         return False
+
+    def own_frame(self, variable: str, limit: str, step: str, number: int) -> ForFrame | None:
+        """The frame of a FOR whose limit and step are literals: all its fields but
+        ``value`` are the same each time the FOR runs, so it is made once, when the
+        program is compiled, and the FOR pushes that very object (Runtime.push_frame)
+        instead of making one (a FOR inside a loop runs as often as the loop's body).
+        Its NEXT then finds the numbers it works with in its code (statement_NEXT)."""
+        limit_value, step_value = self.stored_constant(limit), self.stored_constant(step)
+        if limit_value is None or step_value is None:
+            return None
+        frame = ForFrame(variable, limit_value, step_value, len(self.segments), number)
+        self.define(frame_name(frame), f"_ForFrame({variable!r}, {limit_value!r}, {step_value!r}, "
+                                       f"{frame.resume}, {number})")
+        return frame
+
+    def stored_constant(self, code: str) -> float | None:
+        """The number a literal's code stores: the literal, the literal rounded
+        (``_r(literal)``, a literal with more bits than a variable holds), either
+        negated (``(-literal or 0.0)``, expressions.unary); None for any other code, or
+        a literal whose rounding overflows (it raises when run)."""
+        value = self.constant(code)
+        if value is not None:
+            return value
+        if code.startswith("(-") and code.endswith(" or 0.0)"):
+            value = self.stored_constant(code[2:-len(" or 0.0)")])
+            return None if value is None else -value or 0.0
+        if not (code.startswith("_r(") and code.endswith(")")):
+            return None
+        value = self.stored_constant(code[3:-1])
+        if value is None:
+            return None
+        try:
+            return floats.rounded(value)
+        except floats.FloatError:
+            return None
 
     def statement_NEXT(self, number: int) -> bool:
         names: list[str | None] = [None]
@@ -498,24 +552,58 @@ class StatementCompiler(ExpressionCompiler):
                 guess = self.open_loops.pop() if self.open_loops else None
             elif variable in self.open_loops:
                 del self.open_loops[self.open_loops.index(variable):]
-            if guess is not None:
-                # a whole step added to a whole number, the sum inside +-2**32, is what
-                # FADD and the store give: the loop goes on or ends without the ROM's
-                # routine (see ForFrame)
-                self.emit(f"if STACK and (frame := STACK[-1]).variable == {guess!r} "
-                          f"and ({guess} is frame.value or {guess} == int({guess})):")
-                self.emit(f"    v = {guess} + frame.step")
-                self.emit("    if frame.low <= v <= frame.high:")
-                self.emit(f"        frame.value = {guess} = v")
-                self.emit("        return frame.resume")
-                self.emit("    if frame.past_low < v < frame.past_high:")
-                self.emit(f"        {guess} = v")
-                self.emit("        rt.pop_for()")
-                self.emit(f"    elif _next(rt, {variable!r}): return STACK[-1].resume")
-                self.emit(f"elif _next(rt, {variable!r}): return STACK[-1].resume")
-            else:
+            if guess is None:
                 self.emit(f"if _next(rt, {variable!r}): return STACK[-1].resume")
+                continue
+            shortcut = self.next_shortcut(guess, variable)
+            frame = self.open_frames.get(guess)
+            if frame is not None and math.isfinite(frame.low):
+                # the frame of the FOR that opened the loop in the text on top: its
+                # numbers are known here (own_frame); else the shortcut for any frame.
+                # The range's far end (below the start for a positive step) holds for
+                # every whole variable inside +-(2**32 - 1): v - step is the variable
+                # (ForFrame), so it is tested on the variable, and not at all when
+                # the variable is the frame's value (whole and inside +-2**32).
+                name = frame_name(frame)
+                if frame.step > 0.0:
+                    inside, goes_on = f"{guess} >= -4294967295.0", f"v <= {frame.high!r}"
+                else:
+                    inside, goes_on = f"{guess} <= 4294967295.0", f"v >= {frame.low!r}"
+                self.emit(f"if STACK and STACK[-1] is {name} "
+                          f"and ({guess} is {name}.value or ({guess} % 1.0 == 0.0 and {inside})):")
+                self.emit(f"    v = {guess} + {frame.step!r}")
+                self.emit(f"    if {goes_on}:")
+                self.emit(f"        {name}.value = {guess} = v")
+                self.emit(f"        return {frame.resume}")
+                self.emit(f"    if {frame.past_low!r} < v < {frame.past_high!r}:")
+                self.emit(f"        {guess} = v")
+                self.emit(f"        STACK.pop(); rt.stack_bytes -= {FOR_BYTES}")  # rt.pop_for(), in line
+                self.emit(f"    elif _next(rt, {variable!r}): return STACK[-1].resume")
+                shortcut[0] = "el" + shortcut[0]
+            for code in shortcut:
+                self.emit(code)
         return False
+
+    @staticmethod
+    def next_shortcut(guess: str, variable: str | None) -> list[str]:
+        """NEXT on the innermost frame when it is ``guess``'s loop, whichever FOR made it."""
+        return [
+            # a whole step added to a whole number, the sum inside +-2**32, is what
+            # FADD and the store give: the loop goes on or ends without the ROM's
+            # routine (see ForFrame).  x % 1.0 == 0.0 is "x is whole" for the finite
+            # numbers BASIC has, without int()'s call.
+            f"if STACK and (frame := STACK[-1]).variable == {guess!r} "
+            f"and ({guess} is frame.value or {guess} % 1.0 == 0.0):",
+            f"    v = {guess} + frame.step",
+            "    if frame.low <= v <= frame.high:",
+            f"        frame.value = {guess} = v",
+            "        return frame.resume",
+            "    if frame.past_low < v < frame.past_high:",
+            f"        {guess} = v",
+            "        rt.pop_for()",
+            f"    elif _next(rt, {variable!r}): return STACK[-1].resume",
+            f"elif _next(rt, {variable!r}): return STACK[-1].resume",
+        ]
 
     def statement_DIM(self, number: int) -> bool:
         while True:

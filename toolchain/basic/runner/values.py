@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from toolchain.basic import floats
-from toolchain.basic.runner.contract import BasicError, Kind
+from toolchain.basic.runner.contract import BasicError, ForFrame, Kind
 
 _add, _sub, _mul, _div, _pow = floats.add, floats.subtract, floats.multiply, floats.divide, floats.power
 _rounded = floats.rounded
@@ -165,6 +165,27 @@ def _mid(text: str, start: float, length: float = 255.0) -> str:
     if first == 0:
         raise BasicError("ILLEGAL QUANTITY")
     return text[first - 1 : first - 1 + _byte(length)]
+
+
+class MidSlices(dict):
+    """MID$ of a length known when compiling (0..255), by its start: the slice of the
+    string.  The whole starts 1..255 are keys, a look-up each; any other start is
+    worked out as _mid does (GETBYT floors a start in 1..255) or raises its
+    ?ILLEGAL QUANTITY (a start outside 0..255, or 0 after the floor), without
+    becoming a key (the table stays 255 long).  The string is evaluated before the
+    start, as the ROM evaluates them ($B737)."""
+
+    __slots__ = ("length",)
+
+    def __init__(self, length: int) -> None:
+        super().__init__((float(start), slice(start - 1, start - 1 + length)) for start in range(1, 256))
+        self.length = length
+
+    def __missing__(self, start: float) -> slice:
+        if 1.0 <= start < 256.0:
+            first = int(start) - 1
+            return slice(first, first + self.length)
+        raise BasicError("ILLEGAL QUANTITY")
 
 
 def _left(text: str, length: float) -> str:
@@ -369,6 +390,7 @@ def helpers() -> dict[str, Any]:
         "_not": _not, "_floor": floats.floor, "_sqr": _floats_call(floats.sqr),
         "_log": _floats_call(floats.log), "_exp": _floats_call(floats.exp), "_cos": _floats_call(floats.cos),
         "_sin": _floats_call(floats.sin), "_tan": _floats_call(floats.tan), "_atn": _floats_call(floats.atn),
-        "K": Kind, "_fail": _fail, "_next": _next,
+        "K": Kind, "_fail": _fail, "_next": _next, "_ForFrame": ForFrame,
+        "_MidSlices": MidSlices,
         "_VAL": Values(rounded=False), "_VALR": Values(rounded=True), "_LIT": ProgramTexts(),
     }  # fmt: skip
