@@ -743,7 +743,6 @@ class C64:
         read) in Python, a program's handler ($0314 changed) or the real ROM's on the CPU.
         Returns how a program's handler ended when it did not return from the interrupt."""
         cpu, io = self.cpu, self.io
-        vic = cast(Vic, io.vic)
         if io.changes != self._quiet_changes:
             self._quiet_until, self._kernal_until = io.quiet_horizons(cpu.cycles)
             self._quiet_changes = io.changes
@@ -751,9 +750,7 @@ class C64:
             # nothing but the VIC-II's stolen cycles before the horizon, no chip changed
             # since it was worked out: what the quiet case of _pass_time does, without
             # asking every chip again (BASIC brings the clock up to date at every PEEK)
-            vic.start_stalls(max(cpu.cycles, until))
-            io.changed(VIC)  # (its stolen cycles: the horizons stay)
-            cpu.cycles = max(cpu.cycles, until)
+            self._to_cycle_without_cpu(until)
             self._quiet_changes = io.changes
             return None
         if until < self._kernal_until and self._kernal_handles_interrupts():
@@ -766,14 +763,20 @@ class C64:
                 io.changed(CIA1)
                 if count:
                     self.tick_jiffy_clock(count)
-                vic.start_stalls(max(cpu.cycles, until))
-                io.changed(VIC)
-                cpu.cycles = max(cpu.cycles, until)
+                self._to_cycle_without_cpu(until)
                 # CIA 1's next interrupt moved on (its line is not pulled: the last was read)
                 self._quiet_until = min(self._kernal_until, io.cia1.next_event(cpu.cycles))
                 self._quiet_changes = io.changes
                 return None
         return self._pass_time(until, max_cycles)
+
+    def _to_cycle_without_cpu(self, until: int) -> None:
+        """The clock to ``until`` with no CPU running: the VIC-II's stolen cycles on the
+        way take nothing (a change of its stalls only: the quiet horizons stay)."""
+        cpu = self.cpu
+        cast(Vic, self.io.vic).start_stalls(max(cpu.cycles, until))
+        self.io.changed(VIC)
+        cpu.cycles = max(cpu.cycles, until)
 
     def _pass_time(self, until: int, max_cycles: int) -> RunResult | None:
         cpu, io = self.cpu, self.io
