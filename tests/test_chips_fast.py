@@ -588,3 +588,77 @@ def test_voice_3_reads_back_the_fast_paths_writes() -> None:
     memory = fast[2]
     oscillator, envelope = memory[0xC800:0xC900], memory[0xC900:0xCA00]
     assert len(set(oscillator)) > 20 and len(set(envelope)) > 2  # the reads saw the voice move
+
+
+# -- a loop that polls the raster: the turns left out (issue 25) ---------------------------------------
+
+def _polls_by_reading(vic: Vic, now: int, horizon: int, value: int, step: int, until_equal: bool) -> int:
+    """The turns of a polling loop that change nothing, read one by one with the chip's
+    ``peek`` (what ``read`` gives) and the watch ``read`` keeps: each read gives what the
+    loop goes on with, leaves the watch alone, and the horizon check after it passes."""
+    turns = 0
+    while True:
+        cycle = now + step * turns
+        if vic.watched_until < cycle + 2 * 19_656:  # (read would start a watch: vic.WATCH_FRAMES)
+            return turns
+        if (vic.peek(0x12, cycle) == value) is until_equal:
+            return turns
+        if cycle + step >= horizon:
+            return turns
+        turns += 1
+
+
+@settings(derandomize=True, max_examples=800, deadline=None)
+@given(st.integers(0, 3 * 19_656), st.integers(0, 19_655), st.integers(0, 255),
+       st.sampled_from([5, 7, 9, 11, 62]), st.booleans(), st.integers(1, 2 * 19_656),
+       st.integers(-1000, 3 * 19_656))
+@example(19_656 - 9, 0, 55, 9, True, 19_656, 19_656 * 3)  # line 311 reaches into the frame's first cycle
+@example(19_656, 0, 55, 9, False, 19_656, 19_656 * 3)  # ... and is left at its second
+@example(0, 0, 0, 62, True, 19_656, 19_656 * 3)  # line 0: 62 cycles, the longest step
+@example(100, 0, 56, 7, True, 40_000, 19_656 * 3)  # no line 312: a value with one line
+@example(100, 0, 0x80, 9, True, 40_000, 39_312 + 100)  # the watch runs out at the first read
+@example(100, 0, 0x80, 9, True, 40_000, 39_312 + 99)  # ... before it
+@example(100, 0, 0x80, 9, True, 10, 19_656 * 3)  # the horizon comes first
+def test_the_raster_polls_left_out_are_those_read_one_by_one(now: int, offset: int, value: int, step: int,
+                                                               until_equal: bool, ahead: int,
+                                                               watched: int) -> None:
+    """Vic.raster_polls (the translated polling loop's skip: translator.poll_skip) gives
+    the turns reading $D012 one by one gives, for any raster position, value, loop speed,
+    horizon and watch."""
+    vic = Vic(cycle_offset=offset)
+    vic.watched_until = max(0, now + watched)
+    horizon = now + ahead
+    expected = _polls_by_reading(vic, now, horizon, value, step, until_equal)
+    assert vic.raster_polls(now, horizon, value, step, until_equal) == expected
+
+
+POLLS = Loop("polls", "polling loops of each form: LDA/LDX/LDY and CMP/CPX/CPY, BNE and BEQ", """*=$c000
+loop lda $d012
+ cmp #$30
+ bne loop
+wait ldx $d052 ; a mirror
+ cpx #$31
+ bne wait
+ ldy $d012
+same cpy $d012
+ beq same
+ lda #$f8
+bottom cmp $d012
+ bne bottom
+ ldx #$37 ; line 311's low byte: the frame's first cycle
+last cpx $d012
+ bne last
+ inc $fb
+ jmp loop
+""")
+
+
+@pytest.mark.parametrize("cycles", [60_000, 400_000, 1_000_003])
+def test_polling_loops_run_the_same_with_and_without_the_skip(cycles: int) -> None:
+    """The polling loops' turns left out (the translated code's skip) leave the machine
+    as running them does: the same instructions, cycles, registers and memory, the
+    KERNAL's interrupt taken at the same places (without the fast path, every turn runs,
+    its read through the I/O area)."""
+    fast = _run(POLLS, True, cycles)
+    assert fast == _run(POLLS, False, cycles)
+    assert fast[1] > cycles // 20  # it ran (not stuck at one place)

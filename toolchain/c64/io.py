@@ -447,6 +447,18 @@ class IOArea:
             return None
         return Source(f"{CHIP_NAMES[index]}.read({register}, {{now}})")
 
+    def poll_source(self, address: int) -> str | None:
+        """A loop that reads ``address`` (in the I/O area) until the value changes, as the
+        callable (with the chip's name of the CPU's translated code) that says how many of
+        its reads can be left out: ``(now, horizon, value, step, until_equal)``, see
+        :meth:`Vic.raster_polls`; None where the chip has none (``compiled_poll``)."""
+        index, register = ROUTES[address - IO_BASE]
+        if index < 0:
+            return None
+        method = getattr(self.chips[index], "compiled_poll", None)
+        code = None if method is None else method(register)
+        return None if code is None else _fill(code, index)
+
     def indexed_write_source(self, base: int) -> Source | None:
         """A store at ``{address}``, ``base`` plus an index of up to $FF, as source with
         ``{value}`` and ``{now}``: the area's compiled write for the address it reaches

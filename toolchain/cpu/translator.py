@@ -46,7 +46,9 @@ ends the block after it (the owner's write watch ends the region there: the same
 place for the run loop to take an interrupt).  Consecutive absolute stores to one
 chip that the owner gives as a run (``write_run_source``) become one piece, and a store
 indexed into the area calls the owner's compiled write for the address it reaches
-(``indexed_write_source``) where there is one.  After a read the owner may find moves
+(``indexed_write_source``) where there is one.  A block that polls a register until it
+changes (``LDA $D012 / CMP #n / BNE`` back to itself) first leaves out, at once, the
+turns the owner says change nothing but the time (``poll_source``).  After a read the owner may find moves
 the chips' next event, the region looks at ``cpu.horizon`` again.  Code in the I/O
 area is not translated while the area is shown.
 
@@ -192,6 +194,8 @@ _COMPARES = {"cmp": "a", "cpx": "x", "cpy": "y"}
 # stores: the value written
 _WRITES = {"sta": _code("a", "a"), "stx": _code("x", "x"), "sty": _code("y", "y"),
            "sax": _code("a & x", "a x")}
+_POLL_LOADS = {"lda": "a", "ldx": "x", "ldy": "y"}  # a polling loop's load (poll_skip)
+_POLL_COMPARES = {"a": "cmp", "x": "cpx", "y": "cpy"}  # ... and its comparison
 _PLAIN_STORES = ("sta", "stx", "sty")  # the stores that join a run of stores to a chip (store_run)
 _MODIFIES_VIA_FALLBACK = frozenset({"slo", "rla", "sre", "rra", "dcp", "isc"})
 # read-modify-write: statements on the old value t, then the new value's expression
@@ -923,6 +927,62 @@ class _BlockWriter:
     # -- the paths -------------------------------------------------------------------------------
     def write(self) -> None:
         self.sequence(self.start, 0, None)
+        self.lines[0:0] = self.poll_skip()
+
+    def poll_skip(self) -> list[str | _Goto | _Checked]:
+        """A block that polls a chip's register until it changes, a loop of its own
+        (``LDA $D012 / CMP #n / BNE`` back to its start, or ``CMP $D012 / BEQ`` back, and
+        the same with X and Y): first, where the owner says how many of the loop's turns
+        change nothing but the time (``poll_source``, see toolchain.c64.io), their cycles
+        and instructions at once; the turn after them runs as written (it leaves what
+        they would have left).  No lines for any other block."""
+        io = self.cpu.io_access
+        method = getattr(io, "poll_source", None)
+        if method is None or self.cpu.io_read is None:
+            return []
+        memory, start, cpu = self.cpu.memory, self.start, self.cpu
+        first = OPCODES.get(memory[start])
+        if first is None or first.mode is not Mode.ABS:
+            return []
+        address = memory[(start + 1) & 0xFFFF] | memory[(start + 2) & 0xFFFF] << 8
+        if address >> 12 != IO_PAGE_HIGH:
+            return []
+        pc = (start + 3) & 0xFFFF
+        ops = [first]
+        register = _POLL_LOADS.get(first.mnemonic)
+        if register is not None:  # a load, then a comparison with an immediate value
+            compare = OPCODES.get(memory[pc])
+            wanted = _POLL_COMPARES[register]
+            if compare is None or compare.mode is not Mode.IMM or compare.mnemonic != wanted:
+                return []
+            value = str(memory[(pc + 1) & 0xFFFF])
+            ops.append(compare)
+            pc = (pc + 2) & 0xFFFF
+        else:  # a comparison with the register
+            register = {name: reg for reg, name in _POLL_COMPARES.items()}.get(first.mnemonic)
+            if register is None:
+                return []
+            value = register
+        branch = OPCODES.get(memory[pc])
+        if branch is None or branch.mnemonic not in ("bne", "beq"):
+            return []
+        offset = memory[(pc + 1) & 0xFFFF]
+        following = (pc + 2) & 0xFFFF
+        if (following + offset - (0x100 if offset & 0x80 else 0)) & 0xFFFF != start:
+            return []
+        ops.append(branch)
+        step = sum(op.cycles for op in ops) + 1 + ((following ^ start) > 0xFF)  # the branch taken
+        instructions = range(start, following)
+        if step >= 63 or any(cpu.stops[at] or cpu._changed(at) or cpu._in_io(at) for at in instructions):
+            return []
+        polls = method(address)
+        if polls is None:
+            return []
+        self.region.uses_io = True
+        self.uses(value if value.isalpha() else "")
+        return ["if io_on:",
+                f"{_INDENT}skipped = {polls}(cycles, horizon, {value}, {step}, {branch.mnemonic == 'bne'})",
+                f"{_INDENT}cycles += {step} * skipped", f"{_INDENT}ins += {len(ops)} * skipped"]
 
     def sequence(self, pc: int, indent: int, until: int | None) -> bool:
         """Translate from ``pc`` on; True when the code reaches ``until`` (the end of a

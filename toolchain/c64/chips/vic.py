@@ -248,6 +248,43 @@ class Vic:
         return f"{{chip}}.registers[{register}] | {_UNUSED_BITS[register]}"
 
     @staticmethod
+    def compiled_poll(register: int) -> str | None:
+        """A loop that polls ``register`` until it reads (or stops reading) a value, as
+        source: :meth:`raster_polls` (see toolchain.c64.io.IOArea.poll_source); the raster
+        ($D012) only."""
+        return "{chip}.raster_polls" if register == RASTER else None
+
+    def raster_polls(self, now: int, horizon: int, value: int, step: int, until_equal: bool) -> int:
+        """How many reads of $D012 by a polling loop, one every ``step`` cycles from cycle
+        ``now`` (the read's cycle as the compiled read takes it), can be left out: reads
+        that give ``value`` (``until_equal`` False: the loop waits while the raster shows
+        it) or any other value (True: it waits for it), and change nothing (the watch of
+        compiled_read stays as it is), each followed by a check of the CPU's ``horizon``
+        that lets the loop go on (``now`` plus the skipped reads' cycles stays below it).
+        The read after them is the loop's own: it gives what these reads would have left
+        in the registers and flags.  Needs ``step`` below 63 (a line is 62 cycles or more
+        long: a loop this fast cannot miss one)."""
+        reads = (horizon - now - 1) // step  # the horizon checks after them pass
+        unwatched = self.watched_until - WATCH_FRAMES * CYCLES_PER_FRAME - now  # (compiled_read)
+        if unwatched < 0 or reads <= 0:
+            return 0
+        reads = min(reads, unwatched // step + 1)
+        position = (now + self.cycle_offset) % CYCLES_PER_FRAME
+        line = position // CYCLES_PER_LINE if position else LINES_PER_FRAME - 1  # (raster_line)
+        if until_equal:
+            if line & 0xFF == value:
+                return 0
+            # the nearest line with that low byte: its first cycle (line 0 begins one late)
+            ahead = min((self._line_start(candidate) - position) % CYCLES_PER_FRAME
+                        for candidate in (value, value + 0x100) if candidate < LINES_PER_FRAME)
+        else:
+            if line & 0xFF != value:
+                return 0
+            following = line + 1 if line < LINES_PER_FRAME - 1 else 0
+            ahead = (self._line_start(following) - position) % CYCLES_PER_FRAME
+        return min(reads, -(-ahead // step))
+
+    @staticmethod
     def compiled_write(register: int) -> Source | None:
         """``write`` as source for the registers that only store the byte, while no
         collisions are drawn (then the write goes to the beam too: the method)."""
