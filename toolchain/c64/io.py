@@ -110,6 +110,23 @@ def _fill(text: str, index: int, local: bool = True) -> str:
     return text.format(chip=f"io.{chip}", now="now", value="value", changed=f"io.moved({index})")
 
 
+def _fixed_paths(chip: Chip) -> tuple[str, ...]:
+    """The chip's ``FIXED_ATTRIBUTES`` (objects it never binds again: its registers, its
+    timers, what is plugged into its ports) that this instance has, longest first."""
+    found = []
+    for path in getattr(chip, "FIXED_ATTRIBUTES", ()):
+        owner: Any = chip
+        for name in path.split("."):
+            owner = getattr(owner, name, None)
+        if owner is not None:
+            found.append(path)
+    return tuple(sorted(found, key=len, reverse=True))
+
+
+def _local_name(index: int, path: str) -> str:
+    return f"{CHIP_NAMES[index]}_{path.replace('.', '_')}"
+
+
 def _indented(text: str, indent: str = "    ") -> str:
     return "\n".join(indent + line for line in text.splitlines())
 
@@ -231,6 +248,12 @@ class IOArea:
                                        [getattr(chip, "EVENT_READS", None) for chip in self.chips],
                                        [getattr(chip, "EVENT_WRITES", None) for chip in self.chips])
         self._readers, self._writers, self._event_reads, self._event_writes = tables
+        # the chips' fixed objects as locals of the CPU's translated code (set as a region
+        # starts, like the chips: an attribute lookup less at each access)
+        self._fixed = [_fixed_paths(chip) for chip in self.chips]
+        self.entry_names = {**IOArea.entry_names,
+                            **{_local_name(index, path): f"io.{CHIP_NAMES[index]}.{path}"
+                               for index, paths in enumerate(self._fixed) for path in paths}}
         # per address of the area, the compiled write that an indexed store may call
         # (indexed_write_source); None where the write goes through the machine
         writers: list[Callable[[IOArea, int, int, int], None] | None] = [None] * IO_SIZE
@@ -432,6 +455,13 @@ class IOArea:
     guard = "io.visible"
     entry_names = {**{name: f"io.{name}" for name in CHIP_NAMES}, "io_writers": "io.address_writers"}
 
+    def _local(self, text: str, index: int) -> str:
+        """A chip's source for the CPU's translated code: its fixed objects (see
+        :meth:`plug`) as the region's locals, then filled (:func:`_fill`)."""
+        for path in self._fixed[index]:
+            text = text.replace("{chip}." + path, "{chip}_" + path.replace(".", "_"))
+        return _fill(text, index)
+
     def read_source(self, address: int) -> Source | None:
         """A read of ``address`` (in the I/O area) as source with ``{now}``: the chip's,
         else its ``read`` called straight where the read cannot move an event; None when
@@ -441,7 +471,8 @@ class IOArea:
             return Source(f"mem[{address}]")
         source = _source(self.chips[index], register, False)
         if source is not None:
-            return Source(_fill(source.code, index), _fill(source.before, index), _fill(source.guard, index))
+            return Source(self._local(source.code, index), self._local(source.before, index),
+                          self._local(source.guard, index))
         event_reads = self._event_reads[index]
         if event_reads is None or register in event_reads:
             return None
@@ -457,7 +488,7 @@ class IOArea:
             return None
         method = getattr(self.chips[index], "compiled_poll", None)
         code = None if method is None else method(register)
-        return None if code is None else _fill(code, index)
+        return None if code is None else self._local(code, index)
 
     def indexed_write_source(self, base: int) -> Source | None:
         """A store at ``{address}``, ``base`` plus an index of up to $FF, as source with
@@ -491,8 +522,8 @@ class IOArea:
         if run is None:
             return None
         code, end = run
-        return RunStore(CHIP_NAMES[index], register, f"{_fill(code, index)}\nmem[{address}] = {{value}}",
-                        _fill(end, index))
+        stored = f"{self._local(code, index)}\nmem[{address}] = {{value}}"
+        return RunStore(CHIP_NAMES[index], register, stored, self._local(end, index))
 
     def write_source(self, address: int) -> tuple[Source, bool] | None:
         """A write at ``address`` as source with ``{value}`` and ``{now}`` (the store into
@@ -514,5 +545,5 @@ class IOArea:
                 return None
             source = Source(f"{{chip}}.write({register}, {{value}}, {{now}})")
         mirror = _mirror(_source(chip, register, False), register)
-        code = f"{_fill(source.code, index)}\nmem[{address}] = {_fill(mirror, index)}"
-        return Source(code, guard=_fill(source.guard, index)), ENDS_BLOCK[index]
+        code = f"{self._local(source.code, index)}\nmem[{address}] = {self._local(mirror, index)}"
+        return Source(code, guard=self._local(source.guard, index)), ENDS_BLOCK[index]

@@ -88,6 +88,7 @@ _WITHOUT_CODE = bytes(flags & ~WATCH_CODE for flags in range(256))
 _CODE_ONLY = bytes(flags & WATCH_CODE for flags in range(256))
 IO_PAGE_HIGH = 0xD  # $D000-$DFFF, by the address's top four bits
 
+_NAME = re.compile(r"[A-Za-z_]\w*")  # the names in generated code
 _REGISTERS = ("a", "x", "y", "sp", "c", "v", "d", "i")
 # nr and zr hold N and Z lazily: the last result (N is bit 7 of nr; Z is set when zr is 0)
 _LOCALS = (*_REGISTERS, "nr", "zr")
@@ -799,7 +800,7 @@ class _RegionWriter:
         if self.uses_io and io is not None:
             out[0] = out[0][:-2] + f", {io.namespace_name}={io.namespace_name}, io_write=io_write):"
             out.append(f"{_INDENT}io_on = {io.guard}")
-            out.extend(f"{_INDENT}{name} = {value}" for name, value in io.entry_names.items())
+            entry = len(out)  # the owner's names the code uses go here (below)
         out.extend(_INDENT + _LOAD_CODE[r] for r in used)
         out.append(_INDENT + "cycles = cpu.cycles\n    ins = cpu.instructions\n    horizon = cpu.horizon")
         starts = set(self.blocks)
@@ -815,6 +816,11 @@ class _RegionWriter:
         out.extend(_INDENT + _STORE_CODE[r] for r in changed)
         out.append(f"{_INDENT}cpu.cycles = cycles\n{_INDENT}cpu.instructions = ins\n{_INDENT}cpu.pc = pc\n"
                    f"{_INDENT}return pc")
+        if self.uses_io and io is not None:
+            # set as the region starts: only those its code names (each costs a lookup a call)
+            named = set(_NAME.findall("\n".join(out[entry:])))
+            out[entry:entry] = [f"{_INDENT}{name} = {value}" for name, value in io.entry_names.items()
+                                if name in named]
         return "\n".join(out) + "\n"
 
     def _unwatched(self, reach: tuple[int, int]) -> bool:

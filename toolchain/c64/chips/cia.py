@@ -413,6 +413,10 @@ class Cia:
     def read(self, register: int, now: int) -> int:
         return self._read(register & 0x0F, now, effects=True)
 
+    # never bound again after __init__ (the timers, what is plugged into the ports and a
+    # keyboard there): the CPU's translated code keeps them as locals (toolchain.c64.io)
+    FIXED_ATTRIBUTES = ("timer_a", "timer_b", "ports", "ports.keyboard")
+
     EVENT_READS = frozenset({ICR})  # reading the flags releases the interrupt line
 
     @staticmethod

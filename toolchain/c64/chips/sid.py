@@ -494,6 +494,10 @@ class Sid:
             return self.envelope.level
         return self._bus(now)
 
+    # never bound again after __init__: the CPU's translated code keeps it as a local
+    # (toolchain.c64.io.IOArea.plug)
+    FIXED_ATTRIBUTES = ("registers",)
+
     EVENT_READS: frozenset[int] = frozenset()  # the SID has no interrupt
     EVENT_WRITES: frozenset[int] = frozenset()
 

@@ -217,6 +217,10 @@ class Vic:
             self.predicted = None
         return value
 
+    # never bound again after __init__: the CPU's translated code keeps them as locals
+    # (toolchain.c64.io.IOArea.plug)
+    FIXED_ATTRIBUTES = ("registers", "cycle_offset")
+
     # reading the flags or the collisions while collisions are drawn latches them (an
     # interrupt may come; the raster's source says itself when its watch starts); any
     # write while collisions are drawn moves their prediction
