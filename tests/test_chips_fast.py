@@ -662,3 +662,30 @@ def test_polling_loops_run_the_same_with_and_without_the_skip(cycles: int) -> No
     fast = _run(POLLS, True, cycles)
     assert fast == _run(POLLS, False, cycles)
     assert fast[1] > cycles // 20  # it ran (not stuck at one place)
+
+
+def _fixed_objects(chip: Any) -> list[Any]:
+    found = []
+    for path in chip.FIXED_ATTRIBUTES:
+        owner = chip
+        for name in path.split("."):
+            owner = getattr(owner, name, None)
+        found.append(owner)
+    return found
+
+
+@settings(derandomize=True, max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(CHIPS)), st.data())
+@example("vic", [(0, True, 0x15, 0xFF), (30_000, False, 0x1E, 0), (0, True, 0x15, 0)])  # the collisions' beam
+@example("cia 1", [(0, True, 4, 2), (0, True, 0x0E, 0x11), (10_000, False, 0x0D, 0), (0, True, 1, 0)])
+def test_a_chips_fixed_objects_stay_what_they_are(kind: str, data: Any) -> None:
+    """The translated code keeps a chip's FIXED_ATTRIBUTES as locals for a whole region
+    (toolchain.c64.io.IOArea.plug): the chip's methods never bind them again."""
+    chip = fresh(kind)
+    operations_run = data if isinstance(data, list) else data.draw(operations(CHIPS[kind][1]))
+    before = _fixed_objects(chip)
+    run(chip, operations_run, 10)
+    chip.advance(200_000)
+    after = _fixed_objects(chip)
+    for old, new in zip(before, after, strict=True):
+        assert old is new or (isinstance(old, int) and old == new)
