@@ -26,6 +26,7 @@ calls :meth:`IOArea.changed`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -200,6 +201,10 @@ def _colour_write(io: IOArea, address: int, value: int, now: int) -> None:
 
 def _memory_write(io: IOArea, address: int, value: int, now: int) -> None:
     io.memory[address] = value  # the expansion pages: nothing attached
+
+
+# a write's source that begins by storing the byte in an attribute of the chip (or a cell of it)
+_STORES_VALUE = re.compile(r"(\{chip\}\.\w+(?:\[\d+\])?) = \{value\}$", re.MULTILINE)
 
 
 class RunStore(NamedTuple):
@@ -500,9 +505,9 @@ class IOArea:
         addresses leave the area, or a debugger watches stores in it."""
         if self.hooked or not IO_BASE <= base <= IO_BASE + IO_SIZE - 0x100:
             return None
-        writer = f"io_writers[{{address}} - {IO_BASE}]"
-        return Source(f"{writer}(io, {{address}}, {{value}}, {{now}})",
-                      guard=f"{writer} is not None and io._event is not None")
+        return Source("io_writer(io, {address}, {value}, {now})",  # (the guard looked it up)
+                      guard=f"(io_writer := io_writers[{{address}} - {IO_BASE}]) is not None "
+                            "and io._event is not None")
 
     def write_run_source(self, address: int) -> RunStore | None:
         """A store at ``address`` as one of a run of consecutive stores to the same chip
@@ -545,5 +550,8 @@ class IOArea:
                 return None
             source = Source(f"{{chip}}.write({register}, {{value}}, {{now}})")
         mirror = _mirror(_source(chip, register, False), register)
+        stored = _STORES_VALUE.match(source.code)
+        if stored is not None:  # what the write has just stored there: the byte itself
+            mirror = re.sub(re.escape(stored.group(1)) + r"(?!\w)", "({value})", mirror)
         code = f"{self._local(source.code, index)}\nmem[{address}] = {self._local(mirror, index)}"
         return Source(code, guard=self._local(source.guard, index)), ENDS_BLOCK[index]
