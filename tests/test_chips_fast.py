@@ -394,8 +394,27 @@ def _run(loop: Loop, fast: bool, cycles: int) -> tuple[Any, ...]:
             state(machine.io.vic.registers), machine.cpu.p, vic_log, sid_log)
 
 
+# sprites switched on and off between writes the fast path takes while no collisions are
+# drawn (the translated code looks at the beam once a region: the switch ends the region)
+SPRITES_ON = Loop("sprites", "colour writes and collision reads, sprites switched on and off", """*=$c000
+ ldx #0
+loop inc $d020
+ inx
+ bne skip
+ lda $d015
+ eor #$ff
+ sta $d015
+ iny
+ sty $d001
+skip lda $d01e
+ sta $d021
+ lda $d01f
+ sta $d022
+ jmp loop
+""")
+
 PROGRAMS = (*CHIP_LOOPS, RASTER_BARS, SID_PLAYER, RASTER_IRQ, TIMER_IRQ, LATE_RASTER_IRQ, MORE_ACCESSES,
-            INDEXED_STORES)
+            INDEXED_STORES, SPRITES_ON)
 
 
 @pytest.mark.parametrize("loop", PROGRAMS, ids=lambda loop: loop.name)

@@ -256,9 +256,14 @@ class IOArea:
         # the chips' fixed objects as locals of the CPU's translated code (set as a region
         # starts, like the chips: an attribute lookup less at each access)
         self._fixed = [_fixed_paths(chip) for chip in self.chips]
+        # and the expressions that keep their value while a region runs (REGION_CONSTANTS)
+        self._constants = [dict(getattr(chip, "REGION_CONSTANTS", {})) for chip in self.chips]
         self.entry_names = {**IOArea.entry_names,
                             **{_local_name(index, path): f"io.{CHIP_NAMES[index]}.{path}"
-                               for index, paths in enumerate(self._fixed) for path in paths}}
+                               for index, paths in enumerate(self._fixed) for path in paths},
+                            **{_local_name(index, name): expression.format(chip=f"io.{CHIP_NAMES[index]}")
+                               for index, constants in enumerate(self._constants)
+                               for expression, name in constants.items()}}
         # per address of the area, the compiled write that an indexed store may call
         # (indexed_write_source); None where the write goes through the machine
         writers: list[Callable[[IOArea, int, int, int], None] | None] = [None] * IO_SIZE
@@ -461,8 +466,10 @@ class IOArea:
     entry_names = {**{name: f"io.{name}" for name in CHIP_NAMES}, "io_writers": "io.address_writers"}
 
     def _local(self, text: str, index: int) -> str:
-        """A chip's source for the CPU's translated code: its fixed objects (see
-        :meth:`plug`) as the region's locals, then filled (:func:`_fill`)."""
+        """A chip's source for the CPU's translated code: its fixed objects and region
+        constants (see :meth:`plug`) as the region's locals, then filled (:func:`_fill`)."""
+        for expression, name in self._constants[index].items():
+            text = text.replace(expression, "{chip}_" + name)
         for path in self._fixed[index]:
             text = text.replace("{chip}." + path, "{chip}_" + path.replace(".", "_"))
         return _fill(text, index)

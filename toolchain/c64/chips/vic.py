@@ -220,6 +220,10 @@ class Vic:
     # never bound again after __init__: the CPU's translated code keeps them as locals
     # (toolchain.c64.io.IOArea.plug)
     FIXED_ATTRIBUTES = ("registers", "cycle_offset")
+    # ... and evaluated once as a region starts: the beam that draws the collisions comes
+    # only with a write of $D015 through ``write`` (which ends the region: ENDS_BLOCK in
+    # toolchain.c64.io), and never goes
+    REGION_CONSTANTS = {"{chip}.beam is None": "beamless"}
 
     # reading the flags or the collisions while collisions are drawn latches them (an
     # interrupt may come; the raster's source says itself when its watch starts); any
