@@ -611,16 +611,18 @@ def test_voice_3_reads_back_the_fast_paths_writes() -> None:
 
 # -- a loop that polls the raster: the turns left out (issue 25) ---------------------------------------
 
-def _polls_by_reading(vic: Vic, now: int, horizon: int, value: int, step: int, until_equal: bool) -> int:
+def _polls_by_reading(vic: Vic, now: int, horizon: int, value: int, step: int, until_equal: bool,
+                      register: int = 0x12, mask: int = 0xFF) -> int:
     """The turns of a polling loop that change nothing, read one by one with the chip's
     ``peek`` (what ``read`` gives) and the watch ``read`` keeps: each read gives what the
-    loop goes on with, leaves the watch alone, and the horizon check after it passes."""
+    loop goes on with (``mask``: the bits it looks at), leaves the watch alone, and the
+    horizon check after it passes."""
     turns = 0
     while True:
         cycle = now + step * turns
         if vic.watched_until < cycle + 2 * 19_656:  # (read would start a watch: vic.WATCH_FRAMES)
             return turns
-        if (vic.peek(0x12, cycle) == value) is until_equal:
+        if (vic.peek(register, cycle) & mask == value & mask) is until_equal:
             return turns
         if cycle + step >= horizon:
             return turns
@@ -651,7 +653,28 @@ def test_the_raster_polls_left_out_are_those_read_one_by_one(now: int, offset: i
     assert vic.raster_polls(now, horizon, value, step, until_equal) == expected
 
 
-POLLS = Loop("polls", "polling loops of each form: LDA/LDX/LDY and CMP/CPX/CPY, BNE and BEQ", """*=$c000
+@settings(derandomize=True, max_examples=500, deadline=None)
+@given(st.integers(0, 3 * 19_656), st.integers(0, 19_655), st.sampled_from([0, 0x80]), st.booleans(),
+       st.sampled_from([5, 7, 9, 62]), st.integers(1, 2 * 19_656), st.integers(-1000, 3 * 19_656),
+       st.integers(0, 255))
+@example(0, 0, 0x80, True, 7, 19_656, 19_656 * 3, 0x1B)  # waits for line 256
+@example(16_128, 0, 0x80, False, 7, 19_656, 19_656 * 3, 0x9B)  # ... for line 0 (the frame's second cycle)
+@example(19_656 - 3, 0, 0x80, False, 62, 19_656, 19_656 * 3, 0)
+def test_the_raster_bit_8_polls_left_out_are_those_read_one_by_one(
+        now: int, offset: int, value: int, until_equal: bool, step: int, ahead: int, watched: int,
+        control: int) -> None:
+    """Vic.raster_high_polls (BIT $D011 / BPL and the like) against reading $D011's bit 7
+    one by one, whatever else $D011 holds."""
+    vic = Vic(cycle_offset=offset)
+    vic.registers[0x11] = control
+    vic.watched_until = max(0, now + watched)
+    horizon = now + ahead
+    expected = _polls_by_reading(vic, now, horizon, value, step, until_equal, register=0x11, mask=0x80)
+    assert vic.raster_high_polls(now, horizon, value, step, until_equal) == expected
+
+
+POLLS = Loop("polls", "polling loops of each form: LDA/LDX/LDY and CMP/CPX/CPY, BNE and BEQ, BIT, BPL, BMI",
+             """*=$c000
 loop lda $d012
  cmp #$30
  bne loop
@@ -667,6 +690,13 @@ bottom cmp $d012
  ldx #$37 ; line 311's low byte: the frame's first cycle
 last cpx $d012
  bne last
+high bit $d011
+ bpl high
+low lda $d011
+ bmi low
+ ldy #$10
+high2 ldy $d051 ; a mirror
+ bpl high2
  inc $fb
  jmp loop
 """)

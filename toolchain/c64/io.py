@@ -490,16 +490,18 @@ class IOArea:
             return None
         return Source(f"{CHIP_NAMES[index]}.read({register}, {{now}})")
 
-    def poll_source(self, address: int) -> str | None:
+    def poll_source(self, address: int, kind: str) -> str | None:
         """A loop that reads ``address`` (in the I/O area) until the value changes, as the
         callable (with the chip's name of the CPU's translated code) that says how many of
         its reads can be left out: ``(now, horizon, value, step, until_equal)``, see
-        :meth:`Vic.raster_polls`; None where the chip has none (``compiled_poll``)."""
+        :meth:`Vic.raster_polls`; ``kind`` "compare" (the value read compared with
+        ``value``) or "sign" (its bit 7 with ``value``'s); None where the chip has none
+        (``compiled_poll``)."""
         index, register = ROUTES[address - IO_BASE]
         if index < 0:
             return None
         method = getattr(self.chips[index], "compiled_poll", None)
-        code = None if method is None else method(register)
+        code = None if method is None else method(register, kind)
         return None if code is None else self._local(code, index)
 
     def indexed_write_source(self, base: int) -> Source | None:

@@ -938,10 +938,11 @@ class _BlockWriter:
     def poll_skip(self) -> list[str | _Goto | _Checked]:
         """A block that polls a chip's register until it changes, a loop of its own
         (``LDA $D012 / CMP #n / BNE`` back to its start, or ``CMP $D012 / BEQ`` back, and
-        the same with X and Y): first, where the owner says how many of the loop's turns
-        change nothing but the time (``poll_source``, see toolchain.c64.io), their cycles
-        and instructions at once; the turn after them runs as written (it leaves what
-        they would have left).  No lines for any other block."""
+        the same with X and Y; ``BIT $D011 / BPL`` back, or a load and BMI): first, where
+        the owner says how many of the loop's turns change nothing but the time
+        (``poll_source``, see toolchain.c64.io), their cycles and instructions at once;
+        the turn after them runs as written (it sets every register and flag the skipped
+        turns would have set).  No lines for any other block."""
         io = self.cpu.io_access
         method = getattr(io, "poll_source", None)
         if method is None or self.cpu.io_read is None:
@@ -956,21 +957,24 @@ class _BlockWriter:
         pc = (start + 3) & 0xFFFF
         ops = [first]
         register = _POLL_LOADS.get(first.mnemonic)
-        if register is not None:  # a load, then a comparison with an immediate value
-            compare = OPCODES.get(memory[pc])
+        following_op = OPCODES.get(memory[pc])
+        if following_op is not None and following_op.mnemonic in ("bpl", "bmi") and (
+                register is not None or first.mnemonic == "bit"):
+            kind, value = "sign", "128"  # bit 7 of the value read: the loop ends when it is (BPL) or not
+        elif register is not None:  # a load, then a comparison with an immediate value
             wanted = _POLL_COMPARES[register]
-            if compare is None or compare.mode is not Mode.IMM or compare.mnemonic != wanted:
+            if following_op is None or following_op.mode is not Mode.IMM or following_op.mnemonic != wanted:
                 return []
-            value = str(memory[(pc + 1) & 0xFFFF])
-            ops.append(compare)
+            kind, value = "compare", str(memory[(pc + 1) & 0xFFFF])
+            ops.append(following_op)
             pc = (pc + 2) & 0xFFFF
         else:  # a comparison with the register
             register = {name: reg for reg, name in _POLL_COMPARES.items()}.get(first.mnemonic)
             if register is None:
                 return []
-            value = register
+            kind, value = "compare", register
         branch = OPCODES.get(memory[pc])
-        if branch is None or branch.mnemonic not in ("bne", "beq"):
+        if branch is None or branch.mnemonic not in (("bne", "beq") if kind == "compare" else ("bpl", "bmi")):
             return []
         offset = memory[(pc + 1) & 0xFFFF]
         following = (pc + 2) & 0xFFFF
@@ -981,13 +985,14 @@ class _BlockWriter:
         instructions = range(start, following)
         if step >= 63 or any(cpu.stops[at] or cpu._changed(at) or cpu._in_io(at) for at in instructions):
             return []
-        polls = method(address)
+        polls = method(address, kind)
         if polls is None:
             return []
         self.region.uses_io = True
         self.uses(value if value.isalpha() else "")
+        until_equal = branch.mnemonic in ("bne", "bpl")  # it loops while they differ (bit 7 clear)
         return ["if io_on:",
-                f"{_INDENT}skipped = {polls}(cycles, horizon, {value}, {step}, {branch.mnemonic == 'bne'})",
+                f"{_INDENT}skipped = {polls}(cycles, horizon, {value}, {step}, {until_equal})",
                 f"{_INDENT}cycles += {step} * skipped", f"{_INDENT}ins += {len(ops)} * skipped"]
 
     def sequence(self, pc: int, indent: int, until: int | None) -> bool:

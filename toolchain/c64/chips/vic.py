@@ -256,11 +256,16 @@ class Vic:
         return f"{{chip}}.registers[{register}] | {_UNUSED_BITS[register]}"
 
     @staticmethod
-    def compiled_poll(register: int) -> str | None:
+    def compiled_poll(register: int, kind: str) -> str | None:
         """A loop that polls ``register`` until it reads (or stops reading) a value, as
-        source: :meth:`raster_polls` (see toolchain.c64.io.IOArea.poll_source); the raster
-        ($D012) only."""
-        return "{chip}.raster_polls" if register == RASTER else None
+        source (see toolchain.c64.io.IOArea.poll_source): the raster ($D012) compared with
+        a value, :meth:`raster_polls`; the raster's bit 8 ($D011 bit 7),
+        :meth:`raster_high_polls`."""
+        if register == RASTER and kind == "compare":
+            return "{chip}.raster_polls"
+        if register == CONTROL_1 and kind == "sign":
+            return "{chip}.raster_high_polls"
+        return None
 
     def raster_polls(self, now: int, horizon: int, value: int, step: int, until_equal: bool) -> int:
         """How many reads of $D012 by a polling loop, one every ``step`` cycles from cycle
@@ -290,6 +295,23 @@ class Vic:
                 return 0
             following = line + 1 if line < LINES_PER_FRAME - 1 else 0
             ahead = (self._line_start(following) - position) % CYCLES_PER_FRAME
+        return min(reads, -(-ahead // step))
+
+    def raster_high_polls(self, now: int, horizon: int, value: int, step: int, until_equal: bool) -> int:
+        """As :meth:`raster_polls`, for a loop that polls bit 7 of $D011 (the raster's bit
+        8): the reads left out are those whose bit 7 differs from ``value``'s (``until_equal``
+        True: it waits for lines 256-311) or is the same (False: it waits for line 0)."""
+        reads = (horizon - now - 1) // step
+        unwatched = self.watched_until - WATCH_FRAMES * CYCLES_PER_FRAME - now
+        if unwatched < 0 or reads <= 0:
+            return 0
+        reads = min(reads, unwatched // step + 1)
+        position = (now + self.cycle_offset) % CYCLES_PER_FRAME
+        line = position // CYCLES_PER_LINE if position else LINES_PER_FRAME - 1
+        wanted = bool(value & 0x80) if until_equal else not value & 0x80  # bit 8 of the line ending the loop
+        if (line >= 0x100) == wanted:
+            return 0
+        ahead = ((0x100 * CYCLES_PER_LINE if wanted else self._line_start(0)) - position) % CYCLES_PER_FRAME
         return min(reads, -(-ahead // step))
 
     @staticmethod
