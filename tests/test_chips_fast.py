@@ -738,3 +738,36 @@ def test_a_chips_fixed_objects_stay_what_they_are(kind: str, data: Any) -> None:
     after = _fixed_objects(chip)
     for old, new in zip(before, after, strict=True):
         assert old is new or (isinstance(old, int) and old == new)
+
+
+@pytest.mark.parametrize("loop", [CHIP_LOOPS[0], CHIP_LOOPS[2], RASTER_BARS, SID_PLAYER],
+                         ids=lambda loop: loop.name)
+def test_a_write_log_set_again_at_an_event_gets_the_writes_from_then_on(loop: Loop) -> None:
+    """A consumer may set a chip's write log again between regions (the picture's frame
+    ticker does, every frame): the translated code takes the log as a region starts, so
+    each list gets the writes the machine makes while it is set, the same with and
+    without the fast path, and all of them together are the log of one list."""
+    def segments(fast: bool, every: int | None) -> list[list[tuple[int, int, int]]]:
+        from toolchain.c64.io import Ticker
+
+        machine = C64()
+        if not fast:
+            _without_fast_path(machine)
+        start, image = loop.image()
+        machine.load(Prg(start, image))
+        logs: list[list[tuple[int, int, int]]] = [[]]
+        machine.io.vic.write_log = machine.io.sid.write_log = logs[0]
+
+        def fresh_log() -> None:
+            logs.append([])
+            machine.io.vic.write_log = machine.io.sid.write_log = logs[-1]
+
+        if every is not None:
+            machine.io.tickers.append(Ticker(every, fresh_log, machine.cpu.cycles))
+        machine.sys(start, max_cycles=200_000)
+        return logs
+
+    fast = segments(True, 7_001)
+    assert fast == segments(False, 7_001)
+    assert len(fast) > 20 and sum(bool(log) for log in fast) > 5
+    assert [write for log in fast for write in log] == segments(True, None)[0]

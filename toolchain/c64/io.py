@@ -214,6 +214,7 @@ class RunStore(NamedTuple):
     register: int
     code: str
     end: str
+    log: str = ""  # the chip's write log (an expression of the translated code)
 
 
 _tables: dict[tuple[type, ...], tuple[list[Any], list[Any], list[Any], list[Any]]] = {}
@@ -537,7 +538,8 @@ class IOArea:
             return None
         code, end = run
         stored = f"{self._local(code, index)}\nmem[{address}] = {{value}}"
-        return RunStore(CHIP_NAMES[index], register, stored, self._local(end, index))
+        return RunStore(CHIP_NAMES[index], register, stored, self._local(end, index),
+                        self._local("{chip}.write_log", index))
 
     def write_source(self, address: int) -> tuple[Source, bool] | None:
         """A write at ``address`` as source with ``{value}`` and ``{now}`` (the store into

@@ -1279,7 +1279,7 @@ class _BlockWriter:
             cycles += store_op.cycles
         entries = ", ".join(f"({now}, {found.register}, {stored.text})"
                             for now, (_, _, stored, _, found) in zip(nows, stores, strict=True))
-        lines = [f"if (wl := {first.chip}.write_log) is not None:",
+        lines = [f"if (wl := {first.log or first.chip + '.write_log'}) is not None:",
                  f"    wl.extend(({entries},))" if len(stores) > 1 else f"    wl.append({entries})"]
         for now, (_, _, stored, _, found) in zip(nows, stores, strict=True):
             self.uses(" ".join(stored.reads))

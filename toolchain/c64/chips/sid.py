@@ -497,6 +497,9 @@ class Sid:
     # never bound again after __init__: the CPU's translated code keeps it as a local
     # (toolchain.c64.io.IOArea.plug)
     FIXED_ATTRIBUTES = ("registers",)
+    # and evaluated once as a region starts: the write log (its consumer, the sound engine,
+    # sets it between runs; reading voice 3 back empties it in place)
+    REGION_CONSTANTS = {"{chip}.write_log": "write_log"}
 
     EVENT_READS: frozenset[int] = frozenset()  # the SID has no interrupt
     EVENT_WRITES: frozenset[int] = frozenset()

@@ -223,7 +223,9 @@ class Vic:
     # ... and evaluated once as a region starts: the beam that draws the collisions comes
     # only with a write of $D015 through ``write`` (which ends the region: ENDS_BLOCK in
     # toolchain.c64.io), and never goes
-    REGION_CONSTANTS = {"{chip}.beam is None": "beamless"}
+    # the write log too: its consumers set it between runs, and the picture's frame ticker
+    # (toolchain.c64.video) at an event, between regions
+    REGION_CONSTANTS = {"{chip}.beam is None": "beamless", "{chip}.write_log": "write_log"}
 
     # reading the flags or the collisions while collisions are drawn latches them (an
     # interrupt may come; the raster's source says itself when its watch starts); any
