@@ -471,8 +471,8 @@ class IOArea:
         constants (see :meth:`plug`) as the region's locals, then filled (:func:`_fill`)."""
         for expression, name in self._constants[index].items():
             text = text.replace(expression, "{chip}_" + name)
-        for path in self._fixed[index]:
-            text = text.replace("{chip}." + path, "{chip}_" + path.replace(".", "_"))
+        for path in self._fixed[index]:  # (the whole name: voice3, not voice3_frequency_written)
+            text = re.sub(re.escape("{chip}." + path) + r"(?!\w)", "{chip}_" + path.replace(".", "_"), text)
         return _fill(text, index)
 
     def read_source(self, address: int) -> Source | None:

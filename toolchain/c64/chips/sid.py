@@ -89,6 +89,60 @@ _BUS_EXPRESSION = "({chip}.bus_value if {now} < {chip}.bus_until else 0)"
 _RUN_END = "{chip}.bus_value = {value}\n{chip}.bus_until = {now} + {chip}.bus_ttl"  # see Sid.RUN_END
 
 
+# Sid.voice2_frequency_written, voice3_frequency_written (but with the test bit set) and
+# rates_written (but off the held level 0) as source: a player writes these every frame, and
+# the call cost three times the statements (tests/test_chips_fast.py holds them to the
+# methods).  The names beginning with ``sid_`` are the source's own.
+_VOICE2_FREQUENCY_WRITTEN = f"""sid_oscillator = {{chip}}.voice2
+sid_since = sid_oscillator.since
+if {{now}} > sid_since:
+    if not sid_oscillator.test:
+        sid_oscillator.value = ((sid_oscillator.value + sid_oscillator.frequency * ({{now}} - sid_since))
+                                & 0xFFFFFF)
+    sid_oscillator.since = {{now}}
+sid_oscillator.frequency = ({{chip}}.registers[{VOICE2_FREQUENCY}]
+                            | {{chip}}.registers[{VOICE2_FREQUENCY + 1}] << 8)"""
+_VOICE3_FREQUENCY_WRITTEN = f"""sid_oscillator = {{chip}}.voice3
+if sid_oscillator.test:
+    {{chip}}.voice3_frequency_written({{now}})
+else:
+    sid_since = sid_oscillator.since
+    if {{now}} > sid_since:
+        sid_value = sid_oscillator.value
+        sid_frequency = sid_oscillator.frequency
+        sid_end = sid_value + sid_frequency * ({{now}} - sid_since)
+        sid_clocks = {{chip}}.shift_since - {NOISE_DELAY}
+        if {{now}} > sid_clocks:
+            sid_start = (sid_value + sid_frequency * (sid_clocks - sid_since) if sid_clocks > sid_since
+                         else sid_value)
+            {{chip}}.shift_steps += (sid_end - 0x80000 >> 20) - (sid_start - 0x80000 >> 20)
+        sid_oscillator.value = sid_end & 0xFFFFFF
+        sid_oscillator.since = {{now}}
+    {{chip}}.shift_since = {{now}} + {NOISE_DELAY}
+    sid_oscillator.frequency = {{chip}}.registers[{FREQUENCY_LO}] | {{chip}}.registers[{FREQUENCY_HI}] << 8"""
+_NIBBLES = {ATTACK_DECAY: ("attack", "decay"), SUSTAIN_RELEASE: ("sustain", "release")}
+_RATES_WRITTEN = """sid_envelope = {{chip}}.envelope
+if sid_envelope.hold_zero:
+    sid_state = sid_envelope.state
+    sid_period = {periods}[sid_envelope.attack if sid_state == {attack!r}
+                           else sid_envelope.decay if sid_state == {decay!r} else sid_envelope.release]
+    sid_count, sid_since = sid_envelope.rate_count, sid_envelope.rate_since
+    sid_tick = (sid_since + sid_period - sid_count + 1 if sid_count <= sid_period
+                else sid_since + 0x8000 - sid_count + sid_period)
+    if sid_tick <= {{now}}:
+        sid_ticks = ({{now}} - sid_tick) // (sid_period + 1) + 1
+        sid_since, sid_count = sid_tick + (sid_ticks - 1) * (sid_period + 1), 0
+        sid_envelope.exponential_count = ((sid_envelope.exponential_count + sid_ticks)
+                                          % sid_envelope.exponential_period)
+    sid_counted = sid_count + ({{now}} - sid_since)
+    if sid_count > sid_period and sid_counted > 0x7FFF:
+        sid_counted -= 0x7FFF
+    sid_envelope.rate_since, sid_envelope.rate_count = {{now}}, sid_counted
+    sid_envelope.{nibbles[0]}, sid_envelope.{nibbles[1]} = ({{value}}) >> 4, ({{value}}) & 0x0F
+else:
+    {{chip}}.rates_written({register}, {{value}}, {{now}})"""
+
+
 def _write_without_log_and_bus(register: int) -> str | None:
     """What ``Sid.write`` does to ``register`` besides the log and the bus, as source (see
     Sid.compiled_write); None for voice 2's control (the method)."""
@@ -96,13 +150,14 @@ def _write_without_log_and_bus(register: int) -> str | None:
     if register in _STORED:
         return store
     if register in (FREQUENCY_LO, FREQUENCY_HI):
-        return store + "\n{chip}.voice3_frequency_written({now})"
+        return store + "\n" + _VOICE3_FREQUENCY_WRITTEN
     if register in (VOICE2_FREQUENCY, VOICE2_FREQUENCY + 1):
-        return store + "\n{chip}.voice2_frequency_written({now})"
+        return store + "\n" + _VOICE2_FREQUENCY_WRITTEN
     if register == CONTROL:
         return store + "\n{chip}.control_written({value}, {now})"
     if register in (ATTACK_DECAY, SUSTAIN_RELEASE):
-        return store + f"\n{{chip}}.rates_written({register}, {{value}}, {{now}})"
+        return store + "\n" + _RATES_WRITTEN.format(register=register, nibbles=_NIBBLES[register],
+                                                     periods=RATE_PERIODS, attack=ATTACK, decay=DECAY_SUSTAIN)
     if register in (PULSE_LO, PULSE_HI):
         return store + (f"\n{{chip}}.pulse_width = ({{chip}}.registers[{PULSE_LO}]"
                         f" | {{chip}}.registers[{PULSE_HI}] << 8) & 0xFFF")
@@ -496,7 +551,7 @@ class Sid:
 
     # never bound again after __init__: the CPU's translated code keeps it as a local
     # (toolchain.c64.io.IOArea.plug)
-    FIXED_ATTRIBUTES = ("registers",)
+    FIXED_ATTRIBUTES = ("registers", "voice2", "voice3", "envelope")
     # and evaluated once as a region starts: the write log (its consumer, the sound engine,
     # sets it between runs; reading voice 3 back empties it in place)
     REGION_CONSTANTS = {"{chip}.write_log": "write_log"}
