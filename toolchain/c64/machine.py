@@ -31,7 +31,7 @@ from toolchain.c64.chips.sid import Sid
 from toolchain.c64.chips.vic import Vic
 from toolchain.c64.drive import Drive, SerialBus
 from toolchain.c64.editor import ScreenEditor
-from toolchain.c64.io import CIA1, VIC, IOArea
+from toolchain.c64.io import CIA1, IO_BASE, VIC, IOArea
 from toolchain.c64.keyboard import Keyboard, UntypableText, text_to_keys, typed_keys
 from toolchain.c64.memory import (
     ARYTAB,
@@ -319,6 +319,20 @@ class C64:
         if io.rescheduling:
             self._events_moved()
         return value
+
+    def read_io_ahead(self, address: int, now: int) -> int | None:
+        """A program's read of chip register ``address`` at cycle ``now``, which the
+        machine's clock has not reached, while nothing but the KERNAL's standard interrupt
+        handler can run in between (the caller knows that: BASIC's PEEK): what the read
+        gives then, with its effects, without bringing the chips there; None where the
+        register must be read with the clock there (see compiled_read_ahead in
+        :mod:`toolchain.c64.chips`)."""
+        io = self.io
+        reader = io.ahead_readers[address - IO_BASE] if io.visible and address >> 12 == 0xD else None
+        if reader is None:
+            return None
+        self._chips_touched = True
+        return reader(io, now)
 
     def write(self, address: int, value: int) -> None:
         """A write by a program (POKE, a ROM routine): as the CPU's store (translated code

@@ -483,9 +483,17 @@ class Runtime:
         where = _address(address)
         # the chips are brought up to the program's time first; RAM and ROM need it only
         # where the interrupts in between may have changed them: with the KERNAL's own
-        # handler in Python and no cursor blinking, that is the jiffy clock alone
-        if (0xD000 <= where < 0xE000 or JIFFY_CLOCK <= where < JIFFY_CLOCK + 3
-                or not self._only_kernal_interrupts() or not self.machine.memory[CURSOR_BLINK]):
+        # handler in Python and no cursor blinking, that is the jiffy clock alone.  Most
+        # chip registers (the raster, the timers, the TOD clock) are read at the program's
+        # time without it then: the handler does not change them (compiled_read_ahead)
+        if 0xD000 <= where < 0xE000:
+            if self._only_kernal_interrupts():
+                value = self.machine.read_io_ahead(where, self._catch_up_cycle())
+                if value is not None:
+                    return float(value)
+            self.catch_up()
+        elif (JIFFY_CLOCK <= where < JIFFY_CLOCK + 3 or not self._only_kernal_interrupts()
+                or not self.machine.memory[CURSOR_BLINK]):
             self.catch_up()
         if TXTTAB <= where <= DATPTR + 1 or where == TXTPTR or where == TXTPTR + 1:
             self.publish_pointers(site)
@@ -576,9 +584,7 @@ class Runtime:
             # register whose write moves nothing is written at that time without it (the
             # next look at the clock brings the chips there)
             if address in self.writes_without_events and self._only_kernal_interrupts():
-                # the cycle catch_up would bring the clock to
-                pending = (self.namespace[CLOCK] - self.clock_seen) * self.stretch() + self.clock_carry
-                self.machine.poke(address, value, self.machine.cpu.cycles + int(pending))
+                self.machine.poke(address, value, self._catch_up_cycle())
             else:
                 self.catch_up()
                 self.machine.poke(address, value)
@@ -740,7 +746,13 @@ class Runtime:
         memory = machine.memory
         return (memory[IRQ_VECTOR] | memory[IRQ_VECTOR + 1] << 8 == STANDARD_IRQ_HANDLER
                 and not self.irq_hooked and machine.roms is None and not machine.store_hooks
-                and not machine.io.tickers and not getattr(machine.io.vic, "mask", 1))
+                and not machine.io.tickers and not getattr(machine.io.vic, "mask", 1)
+                and not getattr(machine.io.cia2, "mask", 1))  # (an NMI: a handler of the program's)
+
+    def _catch_up_cycle(self) -> int:
+        """The machine's cycle :meth:`catch_up` would bring the clock to now."""
+        pending = (self.namespace[CLOCK] - self.clock_seen) * self.stretch() + self.clock_carry
+        return self.machine.cpu.cycles + int(pending)
 
     def catch_up(self) -> None:
         machine = self.machine
