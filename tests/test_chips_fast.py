@@ -478,7 +478,6 @@ BASIC_CHIP_PROGRAMS = {
 
 def _basic_run(listing: str, shortcuts: bool) -> tuple[Any, ...]:
     from toolchain.basic import tokenize
-    from toolchain.basic.runner import Runtime
     from toolchain.c64.run import Session, program_from_prg
 
     program = program_from_prg(tokenize([("chips.bas", listing)])[0], "chips.bas")
@@ -489,7 +488,7 @@ def _basic_run(listing: str, shortcuts: bool) -> tuple[Any, ...]:
     sid_log: list[tuple[int, int, int]] = []
     machine.io.vic.write_log, machine.io.sid.write_log = vic_log, sid_log
     session = Session(program, machine)
-    original = Runtime._only_kernal_interrupts
+    original = C64.only_kernal_interrupts
     read_ahead = machine.read_io_ahead
     reads_ahead: list[int] = []
 
@@ -502,10 +501,10 @@ def _basic_run(listing: str, shortcuts: bool) -> tuple[Any, ...]:
     machine.read_io_ahead = counted_read_ahead  # type: ignore[method-assign]
     try:
         if not shortcuts:
-            Runtime._only_kernal_interrupts = lambda self: False  # type: ignore[method-assign]
+            C64.only_kernal_interrupts = lambda self: False  # type: ignore[method-assign]
         result = session.run()
     finally:
-        Runtime._only_kernal_interrupts = original  # type: ignore[method-assign]
+        C64.only_kernal_interrupts = original  # type: ignore[method-assign]
     assert session.runtime is not None
     end = session.runtime.now()  # the clock caught up: the interrupts nobody looked at taken
     chips = bytes(machine.io.peek(address, end) for address in range(0xD000, 0xDE00))

@@ -262,6 +262,12 @@ class IOArea:
             elif not ENDS_BLOCK[index]:
                 writers[offset] = self._writers[index][register]
         self.address_writers = writers
+        # per address, the compiled write of a VIC-II or SID register that moves no event,
+        # whose read (a POKE reads first) has none either: BASIC's POKE may make it ahead
+        # of the machine's clock (writes_without_events)
+        self.ahead_writers: list[Callable[[IOArea, int, int, int], None] | None] = [
+            self._writers[index][register] if index in (VIC, SID) and self._readers[index][register]
+            else None for index, register in ROUTES]
         self.changed()
 
     # -- events ---------------------------------------------------------------------------------
@@ -359,8 +365,7 @@ class IOArea:
         moves, no line is pulled, and nothing a CIA's interrupt handler does depends on
         them, so such a write may come before the machine's clock has caught up with
         the cycle it is made in (see the BASIC runner's POKE)."""
-        return frozenset(IO_BASE + offset for offset, (index, register) in enumerate(ROUTES)
-                         if index in (VIC, SID) and self._writers[index][register] is not None)
+        return frozenset(IO_BASE + offset for offset, writer in enumerate(self.ahead_writers) if writer)
 
     def event_of(self, index: int, now: int) -> int:
         """The next event of one chip (as :meth:`next_event` works it out)."""
