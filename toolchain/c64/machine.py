@@ -862,10 +862,10 @@ class C64:
         return None
 
     def _kernal_handles_interrupts(self) -> bool:
-        """Whether an interrupt is the KERNAL's standard handler's, in Python, with the
-        cursor not blinking (see :meth:`_standard_interrupts`)."""
-        return (self.roms is None and bool(self.memory[CURSOR_BLINK]) and self.io.visible
-                and not self.io.tickers and read_word(self.memory, IRQ_VECTOR) == STANDARD_IRQ_HANDLER)
+        """Whether an interrupt is the KERNAL's standard handler's, in Python
+        (:meth:`only_kernal_interrupts`), with the cursor not blinking and the I/O area
+        shown for its read of CIA 1's flags (see :meth:`_standard_interrupts`)."""
+        return bool(self.memory[CURSOR_BLINK]) and self.io.visible and self.only_kernal_interrupts()
 
     def _standard_interrupts(self, until: int) -> bool:
         """The KERNAL's sixty interrupts a second up to ``until``, all at once, when
