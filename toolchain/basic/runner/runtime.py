@@ -483,9 +483,17 @@ class Runtime:
         where = _address(address)
         # the chips are brought up to the program's time first; RAM and ROM need it only
         # where the interrupts in between may have changed them: with the KERNAL's own
-        # handler in Python and no cursor blinking, that is the jiffy clock alone
-        if (0xD000 <= where < 0xE000 or JIFFY_CLOCK <= where < JIFFY_CLOCK + 3
-                or not self._only_kernal_interrupts() or not self.machine.memory[CURSOR_BLINK]):
+        # handler in Python and no cursor blinking, that is the jiffy clock alone.  Most
+        # chip registers (the raster, the timers, the TOD clock) are read at the program's
+        # time without it then: the handler does not change them (compiled_read_ahead)
+        if 0xD000 <= where < 0xE000:
+            if not self.irq_hooked:
+                value = self.machine.read_io_ahead(where, self._catch_up_cycle())
+                if value is not None:
+                    return float(value)
+            self.catch_up()
+        elif (JIFFY_CLOCK <= where < JIFFY_CLOCK + 3 or not self._only_kernal_interrupts()
+                or not self.machine.memory[CURSOR_BLINK]):
             self.catch_up()
         if TXTTAB <= where <= DATPTR + 1 or where == TXTPTR or where == TXTPTR + 1:
             self.publish_pointers(site)
@@ -575,15 +583,12 @@ class Runtime:
             # The chips are brought up to the program's time first, as for PEEK; a
             # register whose write moves nothing is written at that time without it (the
             # next look at the clock brings the chips there)
-            if address in self.writes_without_events and self._only_kernal_interrupts():
-                # the cycle catch_up would bring the clock to
-                pending = (self.namespace[CLOCK] - self.clock_seen) * self.stretch() + self.clock_carry
-                self.machine.poke(address, value, self.machine.cpu.cycles + int(pending))
-            else:
+            if not (address in self.writes_without_events and not self.irq_hooked
+                    and self.machine.write_io_ahead(address, value, self._catch_up_cycle())):
                 self.catch_up()
                 self.machine.poke(address, value)
-        else:
-            self.machine.write(address, value)
+            return
+        self.machine.write(address, value)
         # a program POKEs a vector's low byte, then its high byte: judged after the high byte
         if address in (IRQ_VECTOR, IRQ_VECTOR + 1, EXECUTE_VECTOR + 1, EVALUATE_VECTOR + 1):
             self._vectors_changed()
@@ -731,16 +736,21 @@ class Runtime:
 
     def _only_kernal_interrupts(self) -> bool:
         """Whether catching the machine's clock up can run nothing but the KERNAL's own
-        interrupt handler (in Python: the jiffy clock, the cursor blink), which does not
-        look at the VIC-II or the SID: no program's handler, no ROMs, no VIC-II
-        interrupt, no tickers, and nobody watches the stores.  Then a POKE into
-        IOArea.writes_without_events may be made at its cycle before the clock catches
-        up with it, and a PEEK of memory those interrupts leave alone needs no catching up."""
-        machine = self.machine
-        memory = machine.memory
-        return (memory[IRQ_VECTOR] | memory[IRQ_VECTOR + 1] << 8 == STANDARD_IRQ_HANDLER
-                and not self.irq_hooked and machine.roms is None and not machine.store_hooks
-                and not machine.io.tickers and not getattr(machine.io.vic, "mask", 1))
+        interrupt handler (C64.only_kernal_interrupts; no program's handler either).
+        Then a POKE into IOArea.writes_without_events is made at its cycle before the
+        clock catches up with it, a PEEK of most chip registers too (the machine's
+        write_io_ahead and read_io_ahead ask the machine's part themselves), and a PEEK
+        of memory those interrupts leave alone needs no catching up."""
+        return not self.irq_hooked and self.machine.only_kernal_interrupts()
+
+    def _catch_up_cycle(self) -> int:
+        """The machine's cycle :meth:`catch_up` would bring the clock to now."""
+        memory = self.machine.memory
+        # stretch() without the call where it holds (a POKE or PEEK of a chip asks each time)
+        key = memory[0xD011] & 0x10 | memory[IRQ_VECTOR] << 8 | memory[IRQ_VECTOR + 1] << 16
+        stretch = self._stretch if key == self._stretch_key else self.stretch()
+        pending = (self.namespace[CLOCK] - self.clock_seen) * stretch + self.clock_carry
+        return self.machine.cpu.cycles + int(pending)
 
     def catch_up(self) -> None:
         machine = self.machine
