@@ -145,10 +145,13 @@ else:
 
 def _write_without_log_and_bus(register: int) -> str | None:
     """What ``Sid.write`` does to ``register`` besides the log and the bus, as source (see
-    Sid.compiled_write); None for voice 2's control (the method)."""
+    Sid.compiled_write)."""
     store = f"{{chip}}.registers[{register}] = {{value}}"
     if register in _STORED:
         return store
+    if register == VOICE2_CONTROL:  # only the test bit does more (a player writes the waveform)
+        return store + (f"\nif (({{value}}) & {TEST} != 0) != {{chip}}.voice2.test:\n"
+                        "    {chip}.voice2_test_written({value}, {now})")
     if register in (FREQUENCY_LO, FREQUENCY_HI):
         return store + "\n" + _VOICE3_FREQUENCY_WRITTEN
     if register in (VOICE2_FREQUENCY, VOICE2_FREQUENCY + 1):
@@ -578,7 +581,8 @@ class Sid:
         frequencies and pulse width, whose write stores and brings the oscillator it
         changes to the cycle (the costly part, the noise shift register's clocks, waits
         for a read of $D41B), voice 3's control and envelope registers (a call of the
-        part of ``write`` they need); voice 2's control needs the method."""
+        part of ``write`` they need), voice 2's control (the method's part only when the
+        test bit changes)."""
         stored = _write_without_log_and_bus(register)
         if stored is None:
             return None
@@ -666,10 +670,14 @@ class Sid:
             self.rates_written(register, value, now)
         elif register in (VOICE2_FREQUENCY, VOICE2_FREQUENCY + 1):
             self.voice2_frequency_written(now)
-        elif register == VOICE2_CONTROL:
-            test = bool(value & TEST)
-            if test != self.voice2.test:
-                self.voice2.rebase(now)
-                if test:
-                    self.voice2.value = 0
-                self.voice2.since, self.voice2.test = now, test
+        elif register == VOICE2_CONTROL and bool(value & TEST) != self.voice2.test:
+            self.voice2_test_written(value, now)
+
+    def voice2_test_written(self, value: int, now: int) -> None:
+        """Voice 2's control register was written at ``now`` with its test bit changed
+        (the accumulator, kept for voice 3's ring modulation, is held at 0 while it is set)."""
+        test = bool(value & TEST)
+        self.voice2.rebase(now)
+        if test:
+            self.voice2.value = 0
+        self.voice2.since, self.voice2.test = now, test
