@@ -169,6 +169,11 @@ def sid_runs(draw: Any) -> tuple[str, list[Any], list[tuple[int, int, int]], lis
 # voice 2's frequency under ring modulation, the run's last store read back
 @example(("sid 8580", [(0, True, 0x12, 0x14)], [(4, 0x07, 0xFF), (4, 0x08, 0x7F), (4, 0x18, 0x0F)],
           [(2, False, 0x00, 0), (0, False, 0x1B, 0)]))
+# voice 3's control written again with what it holds, before and after the gate, with the
+# ADSR bug's rate counter (a lower release rate), the envelope read back
+@example(("sid 6581", [(0, True, 0x14, 0x0F), (40_000, True, 0x14, 0x00)],
+          [(4, 0x12, 0x20), (6, 0x12, 0x20), (4, 0x12, 0x21), (5, 0x12, 0x21), (4, 0x12, 0x20)],
+          [(3, False, 0x1C, 0), (900, False, 0x1C, 0)]))
 # voice 2's test bit set, kept and cleared under voice 3's ring modulation (triangle)
 @example(("sid 8580", [(0, True, 0x12, 0x14), (0, True, 0x07, 0x55), (0, True, 0x08, 0x12)],
           [(4, 0x0B, 0x09), (4, 0x0B, 0x08), (6, 0x0B, 0x41)], [(3, False, 0x1B, 0), (100, False, 0x1B, 0)]))

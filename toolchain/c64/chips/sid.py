@@ -89,10 +89,11 @@ _BUS_EXPRESSION = "({chip}.bus_value if {now} < {chip}.bus_until else 0)"
 _RUN_END = "{chip}.bus_value = {value}\n{chip}.bus_until = {now} + {chip}.bus_ttl"  # see Sid.RUN_END
 
 
-# Sid.voice2_frequency_written, voice3_frequency_written (but with the test bit set) and
-# rates_written (but off the held level 0) as source: a player writes these every frame, and
-# the call cost three times the statements (tests/test_chips_fast.py holds them to the
-# methods).  The names beginning with ``sid_`` are the source's own.
+# Sid.voice2_frequency_written, voice3_frequency_written (but with the test bit set),
+# rates_written and control_written (at the held level 0, the control unchanged) as
+# source: a player writes these every frame, and the call cost three times the statements
+# (tests/test_chips_fast.py holds them to the methods).  The names beginning with ``sid_``
+# are the source's own.
 _VOICE2_FREQUENCY_WRITTEN = f"""sid_oscillator = {{chip}}.voice2
 sid_since = sid_oscillator.since
 if {{now}} > sid_since:
@@ -121,9 +122,10 @@ else:
     {{chip}}.shift_since = {{now}} + {NOISE_DELAY}
     sid_oscillator.frequency = {{chip}}.registers[{FREQUENCY_LO}] | {{chip}}.registers[{FREQUENCY_HI}] << 8"""
 _NIBBLES = {ATTACK_DECAY: ("attack", "decay"), SUSTAIN_RELEASE: ("sustain", "release")}
-_RATES_WRITTEN = """sid_envelope = {{chip}}.envelope
-if sid_envelope.hold_zero:
-    sid_state = sid_envelope.state
+# held at level 0 (no gate since the reset or the release's end), the envelope's rate
+# counter only moves its phase on: to its last tick up to {now} (_Envelope.advance's static
+# case), into sid_since and sid_count
+_HELD_TICKS = """    sid_state = sid_envelope.state
     sid_period = {periods}[sid_envelope.attack if sid_state == {attack!r}
                            else sid_envelope.decay if sid_state == {decay!r} else sid_envelope.release]
     sid_count, sid_since = sid_envelope.rate_count, sid_envelope.rate_since
@@ -134,13 +136,24 @@ if sid_envelope.hold_zero:
         sid_since, sid_count = sid_tick + (sid_ticks - 1) * (sid_period + 1), 0
         sid_envelope.exponential_count = ((sid_envelope.exponential_count + sid_ticks)
                                           % sid_envelope.exponential_period)
-    sid_counted = sid_count + ({{now}} - sid_since)
+"""
+# rates_written at the held level: the phase, then the counter's value kept across the change
+_RATES_WRITTEN = """sid_envelope = {{chip}}.envelope
+if sid_envelope.hold_zero:
+""" + _HELD_TICKS + """    sid_counted = sid_count + ({{now}} - sid_since)
     if sid_count > sid_period and sid_counted > 0x7FFF:
         sid_counted -= 0x7FFF
     sid_envelope.rate_since, sid_envelope.rate_count = {{now}}, sid_counted
     sid_envelope.{nibbles[0]}, sid_envelope.{nibbles[1]} = ({{value}}) >> 4, ({{value}}) & 0x0F
 else:
     {{chip}}.rates_written({register}, {{value}}, {{now}})"""
+# voice 3's control written with the byte it holds, at the held level 0: Sid._write_control
+# then only advances the envelope, which there only moves the rate counter's phase to its
+# last tick (level 0, exponential period 1): a form of the same phase, which whatever uses
+# it next (advance, or rebase after advance) works out anyway.  Nothing to do
+_CONTROL_WRITTEN = """if ({{value}}) != {{chip}}.control or not {{chip}}.envelope.hold_zero:
+    {{chip}}.control_written({{value}}, {{now}})"""
+_ENVELOPE_NAMES = {"periods": RATE_PERIODS, "attack": ATTACK, "decay": DECAY_SUSTAIN}
 
 
 def _write_without_log_and_bus(register: int) -> str | None:
@@ -157,10 +170,10 @@ def _write_without_log_and_bus(register: int) -> str | None:
     if register in (VOICE2_FREQUENCY, VOICE2_FREQUENCY + 1):
         return store + "\n" + _VOICE2_FREQUENCY_WRITTEN
     if register == CONTROL:
-        return store + "\n{chip}.control_written({value}, {now})"
+        return store + "\n" + _CONTROL_WRITTEN.format()
     if register in (ATTACK_DECAY, SUSTAIN_RELEASE):
         return store + "\n" + _RATES_WRITTEN.format(register=register, nibbles=_NIBBLES[register],
-                                                     periods=RATE_PERIODS, attack=ATTACK, decay=DECAY_SUSTAIN)
+                                                     **_ENVELOPE_NAMES)
     if register in (PULSE_LO, PULSE_HI):
         return store + (f"\n{{chip}}.pulse_width = ({{chip}}.registers[{PULSE_LO}]"
                         f" | {{chip}}.registers[{PULSE_HI}] << 8) & 0xFFF")
