@@ -148,10 +148,11 @@ if sid_envelope.hold_zero:
 else:
     {{chip}}.rates_written({register}, {{value}}, {{now}})"""
 # voice 3's control written with the byte it holds, at the held level 0: Sid._write_control
-# then only advances the envelope, which there only moves the rate counter's phase to its
-# last tick (level 0, exponential period 1): a form of the same phase, which whatever uses
-# it next (advance, or rebase after advance) works out anyway.  Nothing to do
-_CONTROL_WRITTEN = """if ({{value}}) != {{chip}}.control or not {{chip}}.envelope.hold_zero:
+# then only advances the envelope, which there only moves the rate counter's phase on
+_CONTROL_WRITTEN = """sid_envelope = {{chip}}.envelope
+if ({{value}}) == {{chip}}.control and sid_envelope.hold_zero:
+""" + _HELD_TICKS + """    sid_envelope.rate_since, sid_envelope.rate_count = sid_since, sid_count
+else:
     {{chip}}.control_written({{value}}, {{now}})"""
 _ENVELOPE_NAMES = {"periods": RATE_PERIODS, "attack": ATTACK, "decay": DECAY_SUSTAIN}
 
@@ -170,7 +171,7 @@ def _write_without_log_and_bus(register: int) -> str | None:
     if register in (VOICE2_FREQUENCY, VOICE2_FREQUENCY + 1):
         return store + "\n" + _VOICE2_FREQUENCY_WRITTEN
     if register == CONTROL:
-        return store + "\n" + _CONTROL_WRITTEN.format()
+        return store + "\n" + _CONTROL_WRITTEN.format(**_ENVELOPE_NAMES)
     if register in (ATTACK_DECAY, SUSTAIN_RELEASE):
         return store + "\n" + _RATES_WRITTEN.format(register=register, nibbles=_NIBBLES[register],
                                                      **_ENVELOPE_NAMES)
