@@ -42,6 +42,14 @@ translated code and into its own per-register functions (:mod:`toolchain.c64.io`
   so without bringing the chips up to its time first.  ``{changed}`` in such a source
   may move only the VIC-II's stolen cycles (the raster's watch), which no CPU takes
   while BASIC runs;
+* ``compiled_poll(register, kind)`` (the VIC-II's raster): a loop that polls the
+  register until its value changes, as the name of a method that says how many of the
+  loop's reads can be left out, changing nothing but the time (the CPU's translated code
+  adds their cycles at once: :meth:`toolchain.c64.io.IOArea.poll_source`);
+* ``FIXED_ATTRIBUTES`` (objects the chip never binds again: its registers, timers,
+  oscillators, what is plugged into its ports) and ``REGION_CONSTANTS`` (expressions
+  that keep their value while a translated region runs: the VIC-II's ``beam is None``,
+  the write logs): the translated code looks them up once as a region starts;
 * ``EVENT_READS``, ``EVENT_WRITES``: the registers whose ``read`` or ``write`` can
   change the chip's next event or its interrupt line (CIA: reading the interrupt
   control register releases the line; the SID has none); a chip without them is asked
