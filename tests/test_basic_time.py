@@ -39,6 +39,12 @@ KNOWN_OFF = {
     ("bm6", "bm6"): ("was 1.9% more, 3.1% since one-digit numbers cost what FIN takes (6 a pass): "
                         "FOR L=1 TO 5:NEXT L on lines of their own (bm6 less bm5) counts high"),
     ("bm1", "cycles"): "a short run: 2.9% more, in the time of RUN and READY.",
+    ("deffn", "fn"): "16% more: an FN call's own time is a guess (fn:FN), not fitted to the ROM's FNDOER yet",
+    ("deffn", "fn of fn"): "24% more: FN's own time a guess (and its search among the variables, PTRGET)",
+    ("deffn", "fn peek"): "28% more: FN's own time a guess (and its search among the variables, PTRGET)",
+    ("deffn", "three fns"): "27% more: FN's own time a guess (and its search among the variables, PTRGET)",
+    ("deffn", "cycles"): "24% more: FN's own time a guess (and its search among the variables, PTRGET)",
+    ("deffn", "cursor"): "6% more: CHROUT's time for the cursor keys is an average",
     ("delay", "cycles"): "A=A+1 with a growing A (FADD's alignment)",
     ("delay", "busy"): "A=A+1 with a growing A (FADD's alignment)",
     ("fornext", "nested"): "NEXT's FADD for larger loop variables",
