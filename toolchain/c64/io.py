@@ -298,7 +298,8 @@ class IOArea:
         self.address_writers = writers
         # per address, the compiled write of a VIC-II or SID register that moves no event,
         # whose read (a POKE reads first) has none either: BASIC's POKE may make it ahead
-        # of the machine's clock (writes_without_events)
+        # of the machine's clock where only the KERNAL's interrupt handler can run in
+        # between (C64.only_kernal_interrupts): nothing it does depends on them
         self.ahead_writers: list[Callable[[IOArea, int, int, int], None] | None] = [
             self._writers[index][register] if index in (VIC, SID) and self._readers[index][register]
             else None for index, register in ROUTES]
@@ -392,14 +393,6 @@ class IOArea:
             elif index != VIC:
                 without_cia1 = min(without_cia1, chip.next_event(now))
         return min(cia1, without_cia1), without_cia1
-
-    def writes_without_events(self) -> frozenset[int]:
-        """The VIC-II's and the SID's addresses whose write is compiled (it only stores
-        the byte and records it, or brings the SID's oscillator to the cycle): no event
-        moves, no line is pulled, and nothing a CIA's interrupt handler does depends on
-        them, so such a write may come before the machine's clock has caught up with
-        the cycle it is made in (see the BASIC runner's POKE)."""
-        return frozenset(IO_BASE + offset for offset, writer in enumerate(self.ahead_writers) if writer)
 
     def event_of(self, index: int, now: int) -> int:
         """The next event of one chip (as :meth:`next_event` works it out)."""

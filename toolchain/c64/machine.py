@@ -31,7 +31,7 @@ from toolchain.c64.chips.sid import Sid
 from toolchain.c64.chips.vic import Vic
 from toolchain.c64.drive import Drive, SerialBus
 from toolchain.c64.editor import ScreenEditor
-from toolchain.c64.io import CIA1, ENDS_BLOCK, IO_BASE, ROUTES, VIC, IOArea
+from toolchain.c64.io import CIA1, IO_BASE, VIC, IOArea
 from toolchain.c64.keyboard import Keyboard, UntypableText, text_to_keys, typed_keys
 from toolchain.c64.memory import (
     ARYTAB,
@@ -296,7 +296,7 @@ class C64:
         there: a chip register whose read does more than give a value sees the read
         first (another read changes nothing and is left out), then the write.  ``now``:
         the cycle of a write the clock has not caught up with (see
-        IOArea.writes_without_events), else the CPU's."""
+        IOArea.ahead_writers), else the CPU's."""
         io = self.io
         if address >> 12 == 0xD and io.visible and self.map.watch[address] == WATCH_MACHINE \
                 and not self.store_hooks:
@@ -328,7 +328,7 @@ class C64:
         power-on, no ROM images, no VIC-II interrupt source, no NMI source (CIA 2's run
         a program's handler), no tickers, and nobody watches the stores.  BASIC's
         runner then reads and writes chip registers ahead of the clock
-        (:meth:`read_io_ahead`, :meth:`write_io_ahead`)."""
+        (:meth:`read_io_ahead`; IOArea.ahead_writers)."""
         memory, io = self.memory, self.io
         # (the attributes of the machine's own chips: this is asked at every BASIC POKE)
         return (memory[IRQ_VECTOR] == _STANDARD_IRQ_LOW and memory[IRQ_VECTOR + 1] == _STANDARD_IRQ_HIGH
@@ -348,23 +348,6 @@ class C64:
             return None
         self._chips_touched = True
         return reader(io, now)
-
-    def write_io_ahead(self, address: int, value: int, now: int) -> bool:
-        """BASIC's POKE of a register of IOArea.writes_without_events at cycle ``now``,
-        which the machine's clock may not have reached, where only the KERNAL's handler
-        can interrupt in between (:meth:`only_kernal_interrupts`): :meth:`poke` in
-        short; False, and nothing done, where it needs :meth:`poke`."""
-        io = self.io
-        writer = io.ahead_writers[address - IO_BASE] if io.visible and address >> 12 == 0xD else None
-        if writer is None or self.map.watch[address] != WATCH_MACHINE or not self.only_kernal_interrupts():
-            return False
-        writer(io, address, value, now)  # (memory shows what a read gives)
-        self._chips_touched = True
-        if ENDS_BLOCK[ROUTES[address - IO_BASE][0]]:  # as io.write says for a CPU's store
-            self.cpu.leave_block = True
-        if self._runs and io.rescheduling:  # (see _events_moved)
-            self._events_moved()
-        return True
 
     def write(self, address: int, value: int) -> None:
         """A write by a program (POKE, a ROM routine): as the CPU's store (translated code

@@ -215,8 +215,11 @@ class ExpressionCompiler:
         self.count("array_skip", self.array_order[python_name])
 
     def function_variable(self, name: str) -> str:
+        """The generated name of a function (DEF FN): an entry of the variable table, in
+        the order of the variables (DEF makes it, $B3A6)."""
         python_name = function_name(name)
         self.variables[python_name] = Variable(Declared.FUNCTION, Kind.NUMBER)
+        self.scalar_order.setdefault(python_name, len(self.scalar_order))
         return python_name
 
     def subscripts(self) -> list[str]:
@@ -477,8 +480,12 @@ class ExpressionCompiler:
             self.expect(OPEN_PARENTHESIS)
             argument = self.numeric()
             self.expect(CLOSE_PARENTHESIS)
+            function = self.function_variable(name)
+            # FNDOER ($B3F4) finds the function as PTRGET finds a variable: past the
+            # entries made before it
             self.count("fn:FN")
-            return Expression(f"{self.function_variable(name)}({argument})", Kind.NUMBER, False)
+            self.count("var_skip", self.scalar_order[function])
+            return Expression(f"{function}({argument})", Kind.NUMBER, False)
         if TOKEN["SGN"] <= byte <= TOKEN["MID$"]:
             self.position += 1
             self.count("fn:" + keyword_of(byte))

@@ -56,6 +56,7 @@ from toolchain.basic.runner.values import (
 )
 from toolchain.basic.tokens import PI, TOKEN_DATA, is_token, keyword_of, scan_tokens
 from toolchain.c64 import kernal
+from toolchain.c64.io import IO_BASE
 from toolchain.c64.machine import C64, DEFAULT_MAX_CYCLES, STANDARD_IRQ_HANDLER, MachineStopped
 from toolchain.c64.memory import (
     ARYTAB,
@@ -77,6 +78,7 @@ from toolchain.c64.memory import (
     TXTPTR,
     TXTTAB,
     VARTAB,
+    WATCH_MACHINE,
     read_word,
     write_word,
 )
@@ -203,9 +205,9 @@ class Runtime:
     def __init__(self, program: bytes, machine: C64) -> None:
         self.program = self.loaded = program
         self.machine = machine
-        # the I/O registers a POKE may write before the clock catches up (see poke)
-        self.writes_without_events = machine.io.writes_without_events()
         self._stretch_key = -1  # what stretch() was worked out for: $D011's DEN, the IRQ vector
+        # stretch() while the KERNAL's own handler runs in Python, by $D011's DEN
+        self._kernal_stretch = (costs.stretch(False, True), costs.stretch(True, True))
         self._stretch = 1.0
         self.warned_vectors: set[int] = set()  # BASIC's vectors a program changed (said once)
         compiled = compile_program(program, line_hooks=self.line_hooks)
@@ -581,12 +583,24 @@ class Runtime:
             # TOD clock, POKE 56589,x clears CIA 2's interrupt flags: measured on VICE,
             # tests/data/machine/poke-reads.bas); RAM and ROM reads change nothing.
             # The chips are brought up to the program's time first, as for PEEK; a
-            # register whose write moves nothing is written at that time without it (the
-            # next look at the clock brings the chips there)
-            if not (address in self.writes_without_events and not self.irq_hooked
-                    and self.machine.write_io_ahead(address, value, self._catch_up_cycle())):
-                self.catch_up()
-                self.machine.poke(address, value)
+            # register whose write moves nothing, and whose read does nothing, is written
+            # at that time without it (the next look at the clock brings the chips there)
+            # where only the KERNAL's handler can interrupt: machine.poke's work, in line
+            # (BASIC's hottest chip access) and outside a run, where the CPU's bookkeeping
+            # of a store is not needed
+            machine = self.machine
+            io = machine.io
+            writer = io.ahead_writers[address - IO_BASE] if io.visible else None
+            if (writer is not None and not self.irq_hooked and machine.map.watch[address] == WATCH_MACHINE
+                    and machine.only_kernal_interrupts()):
+                # the cycle catch_up would bring the clock to (_catch_up_cycle), the stretch
+                # as stretch() has it with the KERNAL's handler in Python: DEN alone decides
+                stretch = self._kernal_stretch[machine.memory[0xD011] >> 4 & 1]
+                pending = (self.namespace[CLOCK] - self.clock_seen) * stretch + self.clock_carry
+                writer(io, address, value, machine.cpu.cycles + int(pending))
+                return
+            self.catch_up()
+            machine.poke(address, value)
             return
         self.machine.write(address, value)
         # a program POKEs a vector's low byte, then its high byte: judged after the high byte
@@ -737,19 +751,15 @@ class Runtime:
     def _only_kernal_interrupts(self) -> bool:
         """Whether catching the machine's clock up can run nothing but the KERNAL's own
         interrupt handler (C64.only_kernal_interrupts; no program's handler either).
-        Then a POKE into IOArea.writes_without_events is made at its cycle before the
-        clock catches up with it, a PEEK of most chip registers too (the machine's
-        write_io_ahead and read_io_ahead ask the machine's part themselves), and a PEEK
-        of memory those interrupts leave alone needs no catching up."""
+        Then a POKE into a register of IOArea.ahead_writers is made at its cycle before
+        the clock catches up with it, a PEEK of most chip registers too
+        (C64.read_io_ahead), and a PEEK of memory those interrupts leave alone needs no
+        catching up."""
         return not self.irq_hooked and self.machine.only_kernal_interrupts()
 
     def _catch_up_cycle(self) -> int:
         """The machine's cycle :meth:`catch_up` would bring the clock to now."""
-        memory = self.machine.memory
-        # stretch() without the call where it holds (a POKE or PEEK of a chip asks each time)
-        key = memory[0xD011] & 0x10 | memory[IRQ_VECTOR] << 8 | memory[IRQ_VECTOR + 1] << 16
-        stretch = self._stretch if key == self._stretch_key else self.stretch()
-        pending = (self.namespace[CLOCK] - self.clock_seen) * stretch + self.clock_carry
+        pending = (self.namespace[CLOCK] - self.clock_seen) * self.stretch() + self.clock_carry
         return self.machine.cpu.cycles + int(pending)
 
     def catch_up(self) -> None:
