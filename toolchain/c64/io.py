@@ -195,6 +195,7 @@ class RunStore(NamedTuple):
 
 
 _tables: dict[tuple[type, ...], tuple[list[Any], list[Any], list[Any], list[Any]]] = {}
+_address_writers: dict[tuple[type, ...], list[Callable[[IOArea, int, int, int], None] | None]] = {}
 
 
 class IOArea:
@@ -232,15 +233,20 @@ class IOArea:
                                        [getattr(chip, "EVENT_WRITES", None) for chip in self.chips])
         self._readers, self._writers, self._event_reads, self._event_writes = tables
         # per address of the area, the compiled write that an indexed store may call
-        # (indexed_write_source); None where the write goes through the machine
-        writers: list[Callable[[IOArea, int, int, int], None] | None] = [None] * IO_SIZE
-        for offset, (index, register) in enumerate(ROUTES):
-            if index == COLOUR:
-                writers[offset] = _colour_write
-            elif index == NO_CHIP:
-                writers[offset] = _memory_write
-            elif not ENDS_BLOCK[index]:
-                writers[offset] = self._writers[index][register]
+        # (indexed_write_source); None where the write goes through the machine.  The
+        # same for the same kinds of chip: worked out once (a machine's reset plugs chips
+        # in before every run, and this loop was 4% of a Superhirn game)
+        writers = _address_writers.get(kinds)
+        if writers is None:
+            writers = [None] * IO_SIZE
+            for offset, (index, register) in enumerate(ROUTES):
+                if index == COLOUR:
+                    writers[offset] = _colour_write
+                elif index == NO_CHIP:
+                    writers[offset] = _memory_write
+                elif not ENDS_BLOCK[index]:
+                    writers[offset] = self._writers[index][register]
+            _address_writers[kinds] = writers
         self.address_writers = writers
         self.changed()
 
