@@ -72,7 +72,9 @@ MAX_BLOCK = 32  # instructions in one block (the code its skips jump over counte
 MAX_BLOCK_CYCLES = MAX_BLOCK * 8 + 16  # an upper bound of the cycles one block can take
 MAX_REGION_BLOCKS = 64
 MAX_REGION_INSTRUCTIONS = 1000  # bounds the time one region takes to compile
-TAKE_OVER = 100  # a new region takes blocks from regions of up to this many instructions
+TAKE_OVER = 400  # a new region takes blocks from regions of up to this many instructions (at 100,
+# Superhirn's scoring loop stayed two regions of 170 and 346 instructions calling each other:
+# some 480 region exits and entries a game)
 MAX_GROWTH = 3  # times a region is translated again to hold hot code it leads to
 MAX_SKIP = 0x40  # the farthest forward branch that becomes an ``if`` in its block (bytes)
 INLINE_BUDGET = 8  # instructions a block must have left to copy code from elsewhere into it
