@@ -41,9 +41,8 @@ PROGRAMS = {
 }
 
 
-def _without_loops_in_place(self: linker.Linker, index: int,
-                            code: list[tuple[str, int]]) -> list[tuple[str, int, int | None]]:
-    return [(text, line, None) for text, line in code]
+def _without_loops_in_place(self: linker.Linker, index: int) -> list[tuple[str, int, int | None]]:
+    return [(text, line, None) for text, line in self.superblock(index)]
 
 
 def run(listing: str, max_statements: int | None = None, max_cycles: int | None = None,

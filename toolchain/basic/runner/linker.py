@@ -65,6 +65,7 @@ class Linker:
             if len(numbers) > 1:
                 self.next_line[numbers[-2]] = self.end
             self.next_line[DIRECT_LINE] = "rt.direct_done()"
+        self.blocks: dict[int, tuple[list[tuple[str, int]], list[int | None], bool]] = {}  # see block()
 
     def target(self, exit: Exit, segment: Segment) -> int | str | None:
         """Where an exit goes: a segment number, code computing it, or None (raises)."""
@@ -135,7 +136,7 @@ class Linker:
             if names:
                 out.append(f"        global {', '.join(names)}")
                 lines.append(segment.line)
-            for code, line, group in self.in_place(index, self.superblock(index)):
+            for code, line, group in self.in_place(index):
                 out.append("    " + code)
                 lines.append(line)
                 if group is not None:
@@ -144,37 +145,40 @@ class Linker:
         lines.append(0)
         return Module("\n".join(out) + "\n", lines, group_starts)
 
-    def in_place(self, index: int, code: list[tuple[str, int]]) -> list[tuple[str, int, int | None]]:
-        """Segment ``index``'s code looping in place where it jumps back to its start:
-        ``return index`` becomes a jump to the top of a ``while True`` loop, and a
-        ``return N`` to a segment whose code jumps back to ``index`` (a FOR body's
-        conditional exit to its NEXT) gets a copy of that code in place.  Each such jump
-        first takes a statement group from the dispatcher's chunk (GROUPS), and returns
-        to the dispatcher as before when the chunk has none left: the statement groups,
-        the times the dispatcher looks at the clock, the limits, STOP and CONT stay as
-        they were.  Each line with the segment whose group runs there if it is not
-        ``index`` (a copy's: CONT after a BREAK there goes on at that segment)."""
+    def in_place(self, index: int) -> list[tuple[str, int, int | None]]:
+        """Segment ``index``'s code (its superblock) looping in place where it jumps back
+        to its start: ``return index`` becomes a jump to the top of a ``while True``
+        loop, and a ``return N`` to a segment whose code jumps back to ``index`` (a FOR
+        body's conditional exit to its NEXT) gets a copy of that code in place.  Each
+        such jump first takes a statement group from the dispatcher's chunk (GROUPS),
+        and returns to the dispatcher as before when the chunk has none left: the
+        statement groups, the times the dispatcher looks at the clock, the limits, STOP
+        and CONT stay as they were.  Each line with the segment whose group runs there
+        if it is not ``index`` (a copy's: CONT after a BREAK there goes on at that
+        segment)."""
+        code, targets, may_loop = self.block(index)
         plain: list[tuple[str, int, int | None]] = [(text, line, None) for text, line in code]
-        if not _may_loop(code):
+        if not may_loop:
             return plain
         looped: list[tuple[str, int, int | None]] = []
-        for text, line in code:
-            target = _jump_target(text)
+        for (text, line), target in zip(code, targets, strict=True):
             if target == index:
                 looped.extend(_jump_in_place(text, index, line, None))
                 continue
-            copied = self.superblock(target) if target is not None and target < self.end else []
-            if (target is None or not any(_jump_target(other) == index for other, _ in copied)
-                    or not _may_loop(copied)):
+            if target is None or target >= self.end:
+                looped.append((text, line, None))
+                continue
+            copied, copied_targets, copied_may_loop = self.block(target)
+            if index not in copied_targets or not copied_may_loop:
                 looped.append((text, line, None))
                 continue
             # the jump to ``target``, and ``target``'s code in its place (indented as the jump)
             head = _jump_in_place(text, target, line, None)
             looped.extend(head[:-1])
             indent = head[-1][0][: -len("continue")]
-            for other, other_line in copied:
+            for (other, other_line), other_target in zip(copied, copied_targets, strict=True):
                 moved = indent + other[len(_BASE):]
-                if _jump_target(other) == index:
+                if other_target == index:
                     looped.extend(_jump_in_place(moved, index, other_line, target))
                 else:
                     looped.append((moved, other_line, target))
@@ -184,6 +188,15 @@ class Linker:
             return plain
         return [(_BASE + "while True:", code[0][1], None),
                 *((_BASE + text, line, group) for text, line, group in looped)]
+
+    def block(self, index: int) -> tuple[list[tuple[str, int]], list[int | None], bool]:
+        """Segment ``index``'s superblock, the segment each of its lines jumps to (if it
+        is a jump), and whether a loop in place may be put around it (made once)."""
+        found = self.blocks.get(index)
+        if found is None:
+            code = self.superblock(index)
+            found = self.blocks[index] = (code, [_jump_target(text) for text, _ in code], _may_loop(code))
+        return found
 
 
 CLOCK_ADD = f"    {CLOCK} += "
@@ -196,7 +209,7 @@ _OWN_BODY = re.compile(r"^ *(?:for|while|def|class|async|with)\b")
 
 def _jump_target(text: str) -> int | None:
     """The segment a line of code jumps to, if it is an exit to a fixed segment."""
-    match = _JUMP.match(text)
+    match = _JUMP.match(text) if "return " in text else None
     return int(match["target"]) if match else None
 
 

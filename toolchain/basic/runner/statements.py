@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from toolchain.basic import floats
 from toolchain.basic.runner import costs
-from toolchain.basic.runner.contract import FOR_BYTES, LINE_HOOK, ForFrame, Kind, Variable
+from toolchain.basic.runner.contract import FOR_BYTES, FOR_ROOM, LINE_HOOK, ForFrame, Kind, Variable
 from toolchain.basic.runner.expressions import (
     CLOSE_PARENTHESIS,
     COLON,
@@ -479,7 +479,12 @@ class StatementCompiler(ExpressionCompiler):
         whole = constant is not None and constant == int(constant) and abs(constant) < 4294967296.0
         frame = self.own_frame(variable, limit, step, number)
         if frame is not None:
-            self.emit(f"rt.push_frame({frame_name(frame)}, {variable if whole else None})")
+            # Runtime.push_frame's way when it has nothing to search (the stack below the
+            # frame is the one it was pushed on before) and the frame fits, in line
+            name, value = frame_name(frame), variable if whole else None
+            self.emit(f"if STACK == {name}.below and rt.stack_bytes <= {FOR_ROOM}: "
+                      f"rt.stack_bytes += {FOR_BYTES}; {name}.value = {value}; STACK.append({name})")
+            self.emit(f"else: rt.push_frame({name}, {value})")
         else:
             self.emit(f"rt.push_for({variable!r}, {limit}, {step}, {len(self.segments)}, {number})")
             if whole:
