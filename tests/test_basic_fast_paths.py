@@ -621,6 +621,22 @@ def test_str_of_a_variable_is_format_number() -> None:
                                           2.0**31, -999999999.0, 2311111.0, 1e-30)])
 
 
+def check_digits_of_str_are_format_number_after_its_first(number: float) -> None:
+    """MID$(STR$(I),2) (the digits without the sign's place, as Nikolaus takes them)
+    compiles to the shortcut without its space: format_number's text from its second
+    character on, for any number."""
+    code, _ = compiled(bytes([TOKEN["MID$"]]) + b"(" + bytes([TOKEN["STR$"]]) + b"(I),2)")
+    assert code.startswith('(f"{'), code
+    assert evaluate((code, {}), "", number) == helper(floats.format_number, number)[1:]
+
+
+def test_digits_of_str_are_format_number_after_its_first() -> None:
+    explore(150, check_digits_of_str_are_format_number_after_its_first,
+            st.one_of(any_integers, stored_numbers),
+            edges=[(value,) for value in (0.0, -0.0, 1.0, -1.0, 0.5, 999999999.0, 1e9, 999999999.5,
+                                          2.0**31, -999999999.0, 2311111.0, 1e-30, -2311111.0)])
+
+
 # -- VAL ---------------------------------------------------------------------------------------------
 
 VAL_PIECES = ["0", "1", "5", "9", "99999999", "999999999", "1000000000", "4294967296", ".", "E", "E-", "E+",
