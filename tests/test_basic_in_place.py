@@ -138,3 +138,30 @@ def test_outside_the_dispatcher_nothing_loops_in_place() -> None:
     runtime = session.runtime
     assert runtime is not None and result.stop is Stop.STATEMENT_LIMIT
     assert list(runtime.namespace["_GROUPS"]) == []
+
+
+@pytest.mark.parametrize(("name", "calls"), [("gosub-inside", 1), ("gosub-inside", 2), ("gosub-inside", 3),
+                                             ("next-without-for", 1)])
+def test_a_break_inside_a_loop_in_place_continues_where_the_dispatcher_s_did(
+        name: str, calls: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """RUN/STOP seen inside a statement group (here: in the GOSUB of the n-th call):
+    CONT runs that group again from the segment it started at, whether the dispatcher
+    called it or a loop in place jumped to it."""
+    from toolchain.basic.runner.contract import Ended
+    from toolchain.basic.runner.runtime import Runtime
+
+    push_gosub = Runtime.push_gosub
+    made: list[int] = []
+
+    def stopping(self: Runtime, resume: int, line: int) -> None:
+        made.append(resume)
+        if len(made) == calls:
+            raise Ended(Stop.BREAK, "BREAK")
+        push_gosub(self, resume, line)
+
+    monkeypatch.setattr(Runtime, "push_gosub", stopping)
+    ours = seen(*run(PROGRAMS[name]))
+    assert ours[0] is Stop.BREAK and ours[-1] is not None
+    made.clear()
+    monkeypatch.setattr(linker.Linker, "in_place", _without_loops_in_place)
+    assert ours == seen(*run(PROGRAMS[name]))

@@ -36,6 +36,12 @@ from toolchain.basic.runner.statements import (
 # At most this many segments run in one function: more inlining saves dispatcher
 # calls but grows the code every jumper to them duplicates.
 MAX_SUPERBLOCK = 6
+# Copies in place within copies (Linker.in_place): a FOR body's jump to its NEXT, and
+# in it the outer loop's NEXT back to the inner FOR; at most this many lines a function
+# (else one level of copies).
+COPY_DEPTH = 2
+MAX_IN_PLACE_LINES = 600
+_BASE = "    "  # the indentation of a segment's statements
 UNDEFINED = "rt.undefined_statement()"  # a GOTO to a line the program does not have
 
 
@@ -149,45 +155,61 @@ class Linker:
         """Segment ``index``'s code (its superblock) looping in place where it jumps back
         to its start: ``return index`` becomes a jump to the top of a ``while True``
         loop, and a ``return N`` to a segment whose code jumps back to ``index`` (a FOR
-        body's conditional exit to its NEXT) gets a copy of that code in place.  Each
-        such jump first takes a statement group from the dispatcher's chunk (GROUPS),
-        and returns to the dispatcher as before when the chunk has none left: the
-        statement groups, the times the dispatcher looks at the clock, the limits, STOP
-        and CONT stay as they were.  Each line with the segment whose group runs there
-        if it is not ``index`` (a copy's: CONT after a BREAK there goes on at that
-        segment)."""
-        code, targets, may_loop = self.block(index)
+        body's conditional exit to its NEXT; that NEXT's loop ending in an outer NEXT
+        back to the body's FOR) gets a copy of that code in place.  Each such jump
+        first takes a statement group from the dispatcher's chunk (GROUPS), and returns
+        to the dispatcher as before when the chunk has none left: the statement groups,
+        the times the dispatcher looks at the clock, the limits, STOP and CONT stay as
+        they were.  Each line with the segment whose group runs there if it is not
+        ``index`` (a copy's: CONT after a BREAK there goes on at that segment)."""
+        code, _, may_loop = self.block(index)
         plain: list[tuple[str, int, int | None]] = [(text, line, None) for text, line in code]
         if not may_loop:
             return plain
-        looped: list[tuple[str, int, int | None]] = []
-        for (text, line), target in zip(code, targets, strict=True):
-            if target == index:
-                looped.extend(_jump_in_place(text, index, line, None))
-                continue
-            if target is None or target >= self.end:
-                looped.append((text, line, None))
-                continue
-            copied, copied_targets, copied_may_loop = self.block(target)
-            if index not in copied_targets or not copied_may_loop:
-                looped.append((text, line, None))
-                continue
-            # the jump to ``target``, and ``target``'s code in its place (indented as the jump)
-            head = _jump_in_place(text, target, line, None)
-            looped.extend(head[:-1])
-            indent = head[-1][0][: -len("continue")]
-            for (other, other_line), other_target in zip(copied, copied_targets, strict=True):
-                moved = indent + other[len(_BASE):]
-                if other_target == index:
-                    looped.extend(_jump_in_place(moved, index, other_line, target))
-                else:
-                    looped.append((moved, other_line, target))
-            if not copied[-1][0].startswith(_BASE + "return "):  # as the function would end there
-                looped.append((indent + "return None", copied[-1][1], target))
+        looped = self.expanded(index, index, None, COPY_DEPTH)
+        if len(looped) > MAX_IN_PLACE_LINES:
+            looped = self.expanded(index, index, None, 1)
         if looped == plain:
             return plain
         return [(_BASE + "while True:", code[0][1], None),
                 *((_BASE + text, line, group) for text, line, group in looped)]
+
+    def expanded(self, index: int, segment: int, group: int | None, depth: int,
+                 indent: str = _BASE) -> list[tuple[str, int, int | None]]:
+        """``segment``'s block at ``indent`` in function ``index``: its jumps back to
+        ``index`` taken in place, its jumps to a segment that leads back there within
+        ``depth`` copies replaced by a copy (see in_place)."""
+        code, targets, _ = self.block(segment)
+        out: list[tuple[str, int, int | None]] = []
+        for (text, line), target in zip(code, targets, strict=True):
+            moved = indent + text[len(_BASE):]
+            if target == index:
+                out.extend(_jump_in_place(moved, index, line, group))
+                continue
+            if target is None or depth == 0 or not self.leads_back(target, index, depth):
+                out.append((moved, line, group))
+                continue
+            # the jump to ``target``, and ``target``'s code in its place (indented as the jump)
+            head = _jump_in_place(moved, target, line, group)
+            out.extend(head[:-1])
+            inner = head[-1][0][: -len("continue")]
+            out.extend(self.expanded(index, target, target, depth - 1, inner))
+            copied = self.block(target)[0]
+            if not copied[-1][0].startswith(_BASE + "return "):  # as the function would end there
+                out.append((inner + "return None", copied[-1][1], target))
+        return out
+
+    def leads_back(self, segment: int, index: int, depth: int) -> bool:
+        """Whether a copy of ``segment``'s block, with copies in it down to ``depth``,
+        jumps back to segment ``index``."""
+        if segment >= self.end:
+            return False
+        _, targets, may_loop = self.block(segment)
+        if not may_loop:
+            return False
+        return index in targets or depth > 1 and any(
+            target is not None and target != segment and self.leads_back(target, index, depth - 1)
+            for target in set(targets))
 
     def block(self, index: int) -> tuple[list[tuple[str, int]], list[int | None], bool]:
         """Segment ``index``'s superblock, the segment each of its lines jumps to (if it
@@ -200,7 +222,6 @@ class Linker:
 
 
 CLOCK_ADD = f"    {CLOCK} += "
-_BASE = "    "  # the indentation of a segment's statements
 # an exit to a segment: ``return 24``, alone or as the body of an if, elif or else
 _JUMP = re.compile(r"^(?P<indent> *)(?:(?P<head>(?:if |elif ).*|else): )?return (?P<target>\d+)$")
 # statements in whose body a ``continue`` would not reach the function's loop
