@@ -203,7 +203,8 @@ def compare_vice(cycles: int, repeat: int) -> None:
 
 def _options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cycles", type=int, default=5_000_000, help="cycles each machine-code loop runs")
-    parser.add_argument("--passes", type=int, default=20_000, help="passes of each BASIC loop")
+    parser.add_argument("--passes", type=int, default=30_000,
+                        help="passes of each BASIC loop (at most 32,767: I AND 15 needs a 16-bit I)")
     parser.add_argument("--vice-cycles", type=int, default=20_000_000,
                         help="cycles of each program in the comparison with VICE")
     parser.add_argument("--parts", default="code,basic,vice",

@@ -451,8 +451,10 @@ def test_the_standard_interrupts_at_once_are_those_taken_one_by_one(span: int) -
 # Three shortcuts leave that out where nothing can tell: the horizons (IOArea.quiet_horizons)
 # up to which nothing but stolen cycles and the KERNAL's jiffy interrupts happen, POKEs into
 # the VIC-II's and SID's plain registers made at their cycle before the clock catches up,
-# and PEEKs of memory the KERNAL's handler leaves alone.  Each program here runs with them
-# and without them; after the clock has caught up at the end, all must be the same.
+# PEEKs of memory the KERNAL's handler leaves alone, and PEEKs of the chip registers it
+# cannot change made at their cycle (compiled_read_ahead: the raster, timers, TOD).  Each
+# program here runs with them and without them; after the clock has caught up at the end,
+# all must be the same.
 BASIC_CHIP_PROGRAMS = {
     "pokes-and-peeks": """10 t=ti:fori=1to300:poke53280,iand15:poke54272+(iand24),iand255
 20 a=peek(53266)+peek(56324)+peek(56328)+peek(56329):b=b+peek(162)+peek(828)+peek(53280)
@@ -468,13 +470,14 @@ BASIC_CHIP_PROGRAMS = {
     "timers-and-tod": """10 poke56328,0:fori=1to150:poke53280,i:t=peek(56329)+peek(56328)
 20 poke56590,peek(56590)or1:u=peek(56580)+peek(56581):poke54273,iand255:next
 30 fori=1to50:wait162,1:poke53281,i:next:printt;u;ti
+40 fori=1to60:h=peek(56331):v=peek(56330)+peek(56329)+peek(56328)+peek(56334)+peek(56327)
+50 w=peek(53265)+peek(53266)+peek(54272+(iand31))+peek(56583)+peek(56585):next:printh;v;w
 """,
 }
 
 
 def _basic_run(listing: str, shortcuts: bool) -> tuple[Any, ...]:
     from toolchain.basic import tokenize
-    from toolchain.basic.runner import Runtime
     from toolchain.c64.run import Session, program_from_prg
 
     program = program_from_prg(tokenize([("chips.bas", listing)])[0], "chips.bas")
@@ -485,19 +488,30 @@ def _basic_run(listing: str, shortcuts: bool) -> tuple[Any, ...]:
     sid_log: list[tuple[int, int, int]] = []
     machine.io.vic.write_log, machine.io.sid.write_log = vic_log, sid_log
     session = Session(program, machine)
-    original = Runtime._only_kernal_interrupts
+    original = C64.only_kernal_interrupts
+    read_ahead = machine.read_io_ahead
+    reads_ahead: list[int] = []
+
+    def counted_read_ahead(address: int, now: int) -> int | None:
+        value = read_ahead(address, now)
+        if value is not None:
+            reads_ahead.append(address)
+        return value
+
+    machine.read_io_ahead = counted_read_ahead  # type: ignore[method-assign]
     try:
         if not shortcuts:
-            Runtime._only_kernal_interrupts = lambda self: False  # type: ignore[method-assign]
+            C64.only_kernal_interrupts = lambda self: False  # type: ignore[method-assign]
         result = session.run()
     finally:
-        Runtime._only_kernal_interrupts = original  # type: ignore[method-assign]
+        C64.only_kernal_interrupts = original  # type: ignore[method-assign]
     assert session.runtime is not None
     end = session.runtime.now()  # the clock caught up: the interrupts nobody looked at taken
     chips = bytes(machine.io.peek(address, end) for address in range(0xD000, 0xDE00))
     # a CIA's state as its registers show it now and later (not its bookkeeping: it works
     # its state out from the cycle count, so when it was last brought up to date differs)
     later = bytes(machine.io.peek(address, end + 100_000) for address in range(0xDC00, 0xDE00))
+    assert bool(reads_ahead) == shortcuts  # the PEEKs of chips made ahead of the clock
     return (result.stop, result.cycles, end, bytes(machine.memory), chips, later, vic_log, sid_log,
             machine.screen.text())
 

@@ -86,8 +86,12 @@ class Ticker:
         return False
 
 
-def _source(chip: Chip, register: int, write: bool) -> Source | None:
-    """The chip's source for an access to ``register`` (None when it has none)."""
+def _source(chip: Chip, register: int, write: bool, ahead: bool = False) -> Source | None:
+    """The chip's source for an access to ``register`` (None when it has none);
+    ``ahead``: for a read ahead of the machine's clock (compiled_read_ahead)."""
+    if ahead:
+        found = getattr(chip, "compiled_read_ahead", lambda register: None)(register)
+        return Source(found) if isinstance(found, str) else found
     method = getattr(chip, "compiled_write" if write else "compiled_read", None)
     found = None if method is None else method(register)
     if found is None and not write:
@@ -97,7 +101,7 @@ def _source(chip: Chip, register: int, write: bool) -> Source | None:
     return Source(found) if isinstance(found, str) else found
 
 
-def _fill(text: str, index: int, local: bool = True) -> str:
+def _fill(text: str, index: int, local: bool = True, ahead: bool = False) -> str:
     """A chip's source for the CPU's translated code (``local``: the chip is the region's
     local of its name, {now} and {value} are left for the translator) or for a compiled
     function of the area (the chip is ``io``'s attribute; ``now`` and ``value`` are
@@ -107,7 +111,8 @@ def _fill(text: str, index: int, local: bool = True) -> str:
     if local:
         return text.format(chip=chip, now="{now}", value="{value}",
                            changed=f"horizon = io.moved({index}, horizon)")
-    return text.format(chip=f"io.{chip}", now="now", value="value", changed=f"io.moved({index})")
+    changed = f"io.stalls_moved({index})" if ahead else f"io.moved({index})"
+    return text.format(chip=f"io.{chip}", now="now", value="value", changed=changed)
 
 
 def _indented(text: str, indent: str = "    ") -> str:
@@ -117,16 +122,24 @@ def _indented(text: str, indent: str = "    ") -> str:
 Functions = list[Callable[..., Any] | None]
 
 
-def _functions(chip: Chip, index: int) -> tuple[Functions, Functions]:
+def _functions(chip: Chip, index: int) -> tuple[Functions, Functions, Functions]:
     """A chip's accesses as Python functions (None where the chip has no source), all
     compiled at once: ``read(io, now)``; ``write(io, address, value, now)``, which also
-    puts what a read gives now into memory at ``address``.  Where the source holds only
+    puts what a read gives now into memory at ``address``; ``ahead(io, now)``, a read
+    ahead of the machine's clock (compiled_read_ahead).  Where the source holds only
     under a guard, the function calls the chip's method otherwise."""
     def fill(text: str) -> str:
         return _fill(text, index, local=False)
 
     lines: list[str] = []
     for register in range(REGISTERS[index]):
+        ahead = _source(chip, register, False, ahead=True)
+        if ahead is not None:
+            assert not ahead.guard, "a read ahead has no method to fall back on"
+            lines.append(f"def ahead_{register}(io, now):")
+            if ahead.before:
+                lines.append(_indented(_fill(ahead.before, index, local=False, ahead=True)))
+            lines.append(f"    return {fill(ahead.code)}")
         read = _source(chip, register, False)
         if read is not None:
             lines.append(f"def read_{register}(io, now):")
@@ -154,8 +167,10 @@ def _functions(chip: Chip, index: int) -> tuple[Functions, Functions]:
             lines.append(f"    io.memory[address] = {fill(_mirror(read, register))}")
     namespace: dict[str, Any] = {}
     exec(compile("\n".join(lines) + "\n", f"<{type(chip).__name__} registers>", "exec"), namespace)
-    return ([namespace.get(f"read_{register}") for register in range(REGISTERS[index])],
-            [namespace.get(f"write_{register}") for register in range(REGISTERS[index])])
+    def compiled(kind: str) -> Functions:
+        return [namespace.get(f"{kind}_{register}") for register in range(REGISTERS[index])]
+
+    return compiled("read"), compiled("write"), compiled("ahead")
 
 
 def _run_parts(chip: Chip, register: int) -> tuple[str, str] | None:
@@ -194,7 +209,7 @@ class RunStore(NamedTuple):
     end: str
 
 
-_tables: dict[tuple[type, ...], tuple[list[Any], list[Any], list[Any], list[Any]]] = {}
+_tables: dict[tuple[type, ...], tuple[list[Any], list[Any], list[Any], list[Any], list[Any]]] = {}
 
 
 class IOArea:
@@ -227,10 +242,15 @@ class IOArea:
         tables = _tables.get(kinds)
         if tables is None:
             functions = [_functions(chip, index) for index, chip in enumerate(self.chips)]
-            tables = _tables[kinds] = ([reads for reads, _ in functions], [writes for _, writes in functions],
+            tables = _tables[kinds] = ([reads for reads, _, _ in functions],
+                                       [writes for _, writes, _ in functions],
                                        [getattr(chip, "EVENT_READS", None) for chip in self.chips],
-                                       [getattr(chip, "EVENT_WRITES", None) for chip in self.chips])
-        self._readers, self._writers, self._event_reads, self._event_writes = tables
+                                       [getattr(chip, "EVENT_WRITES", None) for chip in self.chips],
+                                       [aheads for _, _, aheads in functions])
+        self._readers, self._writers, self._event_reads, self._event_writes, aheads = tables
+        # per address of the area, the read ahead of the machine's clock (None: there is none)
+        self.ahead_readers: list[Callable[[IOArea, int], int] | None] = [
+            aheads[index][register] if index >= 0 else None for index, register in ROUTES]
         # per address of the area, the compiled write that an indexed store may call
         # (indexed_write_source); None where the write goes through the machine
         writers: list[Callable[[IOArea, int, int, int], None] | None] = [None] * IO_SIZE
@@ -242,6 +262,13 @@ class IOArea:
             elif not ENDS_BLOCK[index]:
                 writers[offset] = self._writers[index][register]
         self.address_writers = writers
+        # per address, the compiled write of a VIC-II or SID register that moves no event,
+        # whose read (a POKE reads first) has none either: BASIC's POKE may make it ahead
+        # of the machine's clock where only the KERNAL's interrupt handler can run in
+        # between (C64.only_kernal_interrupts): nothing it does depends on them
+        self.ahead_writers: list[Callable[[IOArea, int, int, int], None] | None] = [
+            self._writers[index][register] if index in (VIC, SID) and self._readers[index][register]
+            else None for index, register in ROUTES]
         self.changed()
 
     # -- events ---------------------------------------------------------------------------------
@@ -255,6 +282,13 @@ class IOArea:
             self._events[index] = None
         self._event = None
         self.changes += 1
+
+    def stalls_moved(self, index: int) -> None:
+        """A read ahead of the machine's clock moved the VIC-II's stolen cycles (the
+        raster's watch): its next event is worked out again; the quiet horizons, which
+        leave the stolen cycles out, hold (:attr:`changes` stays)."""
+        self._events[index] = None
+        self._event = None
 
     def moved(self, index: int, horizon: int = 0) -> int:
         """A compiled access may have moved chip ``index``'s next event (its source's
@@ -325,15 +359,6 @@ class IOArea:
             elif index != VIC:
                 without_cia1 = min(without_cia1, chip.next_event(now))
         return min(cia1, without_cia1), without_cia1
-
-    def writes_without_events(self) -> frozenset[int]:
-        """The VIC-II's and the SID's addresses whose write is compiled (it only stores
-        the byte and records it, or brings the SID's oscillator to the cycle): no event
-        moves, no line is pulled, and nothing a CIA's interrupt handler does depends on
-        them, so such a write may come before the machine's clock has caught up with
-        the cycle it is made in (see the BASIC runner's POKE)."""
-        return frozenset(IO_BASE + offset for offset, (index, register) in enumerate(ROUTES)
-                         if index in (VIC, SID) and self._writers[index][register] is not None)
 
     def event_of(self, index: int, now: int) -> int:
         """The next event of one chip (as :meth:`next_event` works it out)."""

@@ -31,7 +31,7 @@ from toolchain.c64.chips.sid import Sid
 from toolchain.c64.chips.vic import Vic
 from toolchain.c64.drive import Drive, SerialBus
 from toolchain.c64.editor import ScreenEditor
-from toolchain.c64.io import CIA1, VIC, IOArea
+from toolchain.c64.io import CIA1, IO_BASE, VIC, IOArea
 from toolchain.c64.keyboard import Keyboard, UntypableText, text_to_keys, typed_keys
 from toolchain.c64.memory import (
     ARYTAB,
@@ -97,6 +97,7 @@ BASIC_ERROR_ROUTINE = 0xA43A
 BASIC_BREAK_OR_END = 0xA84B
 ERROR_MESSAGES = 0xA326  # the error messages' addresses, by error number (1-30)
 STANDARD_IRQ_HANDLER = 0xEA31  # where ($0314) points after power-on
+_STANDARD_IRQ_LOW, _STANDARD_IRQ_HIGH = STANDARD_IRQ_HANDLER & 0xFF, STANDARD_IRQ_HANDLER >> 8
 ICR_CIA1 = 0xDC0D  # reading CIA 1's interrupt control register clears its flags
 JIFFIES_A_DAY = 0x4F1A01  # the jiffy clock wraps at 24 hours ($F6BC)
 
@@ -295,7 +296,7 @@ class C64:
         there: a chip register whose read does more than give a value sees the read
         first (another read changes nothing and is left out), then the write.  ``now``:
         the cycle of a write the clock has not caught up with (see
-        IOArea.writes_without_events), else the CPU's."""
+        IOArea.ahead_writers), else the CPU's."""
         io = self.io
         if address >> 12 == 0xD and io.visible and self.map.watch[address] == WATCH_MACHINE \
                 and not self.store_hooks:
@@ -319,6 +320,34 @@ class C64:
         if io.rescheduling:
             self._events_moved()
         return value
+
+    def only_kernal_interrupts(self) -> bool:
+        """Whether an interrupt from now on can be nothing but the KERNAL's standard
+        handler in Python (the jiffy clock, the keyboard scan, the cursor blink), which
+        leaves the VIC-II, the SID and the CIAs' timers and TOD alone: ($0314) as after
+        power-on, no ROM images, no VIC-II interrupt source, no NMI source (CIA 2's run
+        a program's handler), no tickers, and nobody watches the stores.  BASIC's
+        runner then reads and writes chip registers ahead of the clock
+        (:meth:`read_io_ahead`; IOArea.ahead_writers)."""
+        memory, io = self.memory, self.io
+        # (the attributes of the machine's own chips: this is asked at every BASIC POKE)
+        return (memory[IRQ_VECTOR] == _STANDARD_IRQ_LOW and memory[IRQ_VECTOR + 1] == _STANDARD_IRQ_HIGH
+                and self.roms is None and not self.store_hooks and not io.tickers
+                and not io.vic.mask and not io.cia2.mask)  # type: ignore[attr-defined]
+
+    def read_io_ahead(self, address: int, now: int) -> int | None:
+        """A program's read of chip register ``address`` at cycle ``now``, which the
+        machine's clock has not reached, where only the KERNAL's handler can interrupt
+        in between (:meth:`only_kernal_interrupts`; BASIC's PEEK): what the read gives
+        then, with its effects, without bringing the chips there; None where the
+        register must be read with the clock there (see compiled_read_ahead in
+        :mod:`toolchain.c64.chips`)."""
+        io = self.io
+        reader = io.ahead_readers[address - IO_BASE] if io.visible and address >> 12 == 0xD else None
+        if reader is None or not self.only_kernal_interrupts():
+            return None
+        self._chips_touched = True
+        return reader(io, now)
 
     def write(self, address: int, value: int) -> None:
         """A write by a program (POKE, a ROM routine): as the CPU's store (translated code
@@ -816,10 +845,10 @@ class C64:
         return None
 
     def _kernal_handles_interrupts(self) -> bool:
-        """Whether an interrupt is the KERNAL's standard handler's, in Python, with the
-        cursor not blinking (see :meth:`_standard_interrupts`)."""
-        return (self.roms is None and bool(self.memory[CURSOR_BLINK]) and self.io.visible
-                and not self.io.tickers and read_word(self.memory, IRQ_VECTOR) == STANDARD_IRQ_HANDLER)
+        """Whether an interrupt is the KERNAL's standard handler's, in Python
+        (:meth:`only_kernal_interrupts`), with the cursor not blinking and the I/O area
+        shown for its read of CIA 1's flags (see :meth:`_standard_interrupts`)."""
+        return bool(self.memory[CURSOR_BLINK]) and self.io.visible and self.only_kernal_interrupts()
 
     def _standard_interrupts(self, until: int) -> bool:
         """The KERNAL's sixty interrupts a second up to ``until``, all at once, when

@@ -58,6 +58,7 @@ from toolchain.basic.runner.values import (
 )
 from toolchain.basic.tokens import PI, TOKEN_DATA, is_token, keyword_of, scan_tokens
 from toolchain.c64 import kernal
+from toolchain.c64.io import IO_BASE
 from toolchain.c64.machine import C64, DEFAULT_MAX_CYCLES, STANDARD_IRQ_HANDLER, MachineStopped
 from toolchain.c64.memory import (
     ARYTAB,
@@ -79,6 +80,7 @@ from toolchain.c64.memory import (
     TXTPTR,
     TXTTAB,
     VARTAB,
+    WATCH_MACHINE,
     read_word,
     write_word,
 )
@@ -212,9 +214,9 @@ class Runtime:
     def __init__(self, program: bytes, machine: C64) -> None:
         self.program = self.loaded = program
         self.machine = machine
-        # the I/O registers a POKE may write before the clock catches up (see poke)
-        self.writes_without_events = machine.io.writes_without_events()
         self._stretch_key = -1  # what stretch() was worked out for: $D011's DEN, the IRQ vector
+        # stretch() while the KERNAL's own handler runs in Python, by $D011's DEN
+        self._kernal_stretch = (costs.stretch(False, True), costs.stretch(True, True))
         self._stretch = 1.0
         self.warned_vectors: set[int] = set()  # BASIC's vectors a program changed (said once)
         compiled = compile_program(program, line_hooks=self.line_hooks)
@@ -493,9 +495,17 @@ class Runtime:
         where = _address(address)
         # the chips are brought up to the program's time first; RAM and ROM need it only
         # where the interrupts in between may have changed them: with the KERNAL's own
-        # handler in Python and no cursor blinking, that is the jiffy clock alone
-        if (0xD000 <= where < 0xE000 or JIFFY_CLOCK <= where < JIFFY_CLOCK + 3
-                or not self._only_kernal_interrupts() or not self.machine.memory[CURSOR_BLINK]):
+        # handler in Python and no cursor blinking, that is the jiffy clock alone.  Most
+        # chip registers (the raster, the timers, the TOD clock) are read at the program's
+        # time without it then: the handler does not change them (compiled_read_ahead)
+        if 0xD000 <= where < 0xE000:
+            if not self.irq_hooked:
+                value = self.machine.read_io_ahead(where, self._catch_up_cycle())
+                if value is not None:
+                    return float(value)
+            self.catch_up()
+        elif (JIFFY_CLOCK <= where < JIFFY_CLOCK + 3 or not self._only_kernal_interrupts()
+                or not self.machine.memory[CURSOR_BLINK]):
             self.catch_up()
         if TXTTAB <= where <= DATPTR + 1 or where == TXTPTR or where == TXTPTR + 1:
             self.publish_pointers(site)
@@ -583,17 +593,26 @@ class Runtime:
             # TOD clock, POKE 56589,x clears CIA 2's interrupt flags: measured on VICE,
             # tests/data/machine/poke-reads.bas); RAM and ROM reads change nothing.
             # The chips are brought up to the program's time first, as for PEEK; a
-            # register whose write moves nothing is written at that time without it (the
-            # next look at the clock brings the chips there)
-            if address in self.writes_without_events and self._only_kernal_interrupts():
-                # the cycle catch_up would bring the clock to
-                pending = (self.namespace[CLOCK] - self.clock_seen) * self.stretch() + self.clock_carry
-                self.machine.poke(address, value, self.machine.cpu.cycles + int(pending))
-            else:
-                self.catch_up()
-                self.machine.poke(address, value)
-        else:
-            self.machine.write(address, value)
+            # register whose write moves nothing, and whose read does nothing, is written
+            # at that time without it (the next look at the clock brings the chips there)
+            # where only the KERNAL's handler can interrupt: machine.poke's work, in line
+            # (BASIC's hottest chip access) and outside a run, where the CPU's bookkeeping
+            # of a store is not needed
+            machine = self.machine
+            io = machine.io
+            writer = io.ahead_writers[address - IO_BASE] if io.visible else None
+            if (writer is not None and not self.irq_hooked and machine.map.watch[address] == WATCH_MACHINE
+                    and machine.only_kernal_interrupts()):
+                # the cycle catch_up would bring the clock to (_catch_up_cycle), the stretch
+                # as stretch() has it with the KERNAL's handler in Python: DEN alone decides
+                stretch = self._kernal_stretch[machine.memory[0xD011] >> 4 & 1]
+                pending = (self.namespace[CLOCK] - self.clock_seen) * stretch + self.clock_carry
+                writer(io, address, value, machine.cpu.cycles + int(pending))
+                return
+            self.catch_up()
+            machine.poke(address, value)
+            return
+        self.machine.write(address, value)
         # a program POKEs a vector's low byte, then its high byte: judged after the high byte
         if address in (IRQ_VECTOR, IRQ_VECTOR + 1, EXECUTE_VECTOR + 1, EVALUATE_VECTOR + 1):
             self._vectors_changed()
@@ -741,16 +760,17 @@ class Runtime:
 
     def _only_kernal_interrupts(self) -> bool:
         """Whether catching the machine's clock up can run nothing but the KERNAL's own
-        interrupt handler (in Python: the jiffy clock, the cursor blink), which does not
-        look at the VIC-II or the SID: no program's handler, no ROMs, no VIC-II
-        interrupt, no tickers, and nobody watches the stores.  Then a POKE into
-        IOArea.writes_without_events may be made at its cycle before the clock catches
-        up with it, and a PEEK of memory those interrupts leave alone needs no catching up."""
-        machine = self.machine
-        memory = machine.memory
-        return (memory[IRQ_VECTOR] | memory[IRQ_VECTOR + 1] << 8 == STANDARD_IRQ_HANDLER
-                and not self.irq_hooked and machine.roms is None and not machine.store_hooks
-                and not machine.io.tickers and not getattr(machine.io.vic, "mask", 1))
+        interrupt handler (C64.only_kernal_interrupts; no program's handler either).
+        Then a POKE into a register of IOArea.ahead_writers is made at its cycle before
+        the clock catches up with it, a PEEK of most chip registers too
+        (C64.read_io_ahead), and a PEEK of memory those interrupts leave alone needs no
+        catching up."""
+        return not self.irq_hooked and self.machine.only_kernal_interrupts()
+
+    def _catch_up_cycle(self) -> int:
+        """The machine's cycle :meth:`catch_up` would bring the clock to now."""
+        pending = (self.namespace[CLOCK] - self.clock_seen) * self.stretch() + self.clock_carry
+        return self.machine.cpu.cycles + int(pending)
 
     def catch_up(self) -> None:
         machine = self.machine

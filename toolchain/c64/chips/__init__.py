@@ -35,6 +35,13 @@ translated code and into its own per-register functions (:mod:`toolchain.c64.io`
 * ``compiled_port_read(register)`` (a CIA instance): a port's read from what drives its
   pins (``compiled_pins`` of the ports plugged in: the keyboard matrix while it is idle,
   the joysticks, CIA 2's bus lines and user port);
+* ``compiled_read_ahead(register)``: ``read`` as source for a cycle the machine's
+  clock has not reached yet, with nothing but the KERNAL's standard interrupt handler
+  running in between (it acknowledges CIA 1's timer and scans the keyboard): for the
+  registers whose value and effects that handler cannot change.  BASIC's PEEK reads
+  so without bringing the chips up to its time first.  ``{changed}`` in such a source
+  may move only the VIC-II's stolen cycles (the raster's watch), which no CPU takes
+  while BASIC runs;
 * ``EVENT_READS``, ``EVENT_WRITES``: the registers whose ``read`` or ``write`` can
   change the chip's next event or its interrupt line (CIA: reading the interrupt
   control register releases the line; the SID has none); a chip without them is asked

@@ -444,6 +444,41 @@ class Cia:
         name = "a" if register == PRA else "b"
         return Source(f"({{chip}}.pr{name} | ~{{chip}}.ddr{name}) & {pins.code} & 0xFF", guard=pins.guard)
 
+    @staticmethod
+    def compiled_read_ahead(register: int) -> str | None:
+        """A read at a cycle the chip's owner has not brought the machine to yet, with
+        only the KERNAL's standard interrupt handler running in between (see
+        toolchain.c64.chips): the timers and the stored registers, as compiled_read,
+        and the TOD clock; not the ports (the handler scans the keyboard through them)
+        nor the flags and control registers (its interrupts change them)."""
+        if TOD_TENTHS <= register <= TOD_HOURS:
+            return f"{{chip}}.read_tod_ahead({register - TOD_TENTHS}, {{now}})"
+        return Cia.compiled_read(register)
+
+    def read_tod_ahead(self, index: int, now: int) -> int:
+        """``read`` of TOD register ``index`` at ``now``, which may lie past the cycle
+        the chip was brought to: the counters as they will be then, worked out on a
+        copy (the flags an alarm on the way sets are left to :meth:`advance`)."""
+        tod = self.tod
+        if not self.tod_stopped and now > self.time:
+            kept = list(tod), self.tod_ticks, self.flags
+            self._advance_tod(self.time, now)
+            tod = self.tod
+            self.tod, self.tod_ticks, self.flags = kept
+        return self._read_tod(index, tod)
+
+    def _read_tod(self, index: int, counters: list[int]) -> int:
+        """A TOD register's read, the clock's counters showing ``counters``: reading
+        hours holds the outputs until tenths are read (datasheet; VICE; measured:
+        tests/data/machine/tod.bas); the counters go on counting behind the latch."""
+        shown = self.tod_latch if self.tod_latch is not None else counters
+        value = shown[index]
+        if index == TOD_HOURS - TOD_TENTHS and self.tod_latch is None:
+            self.tod_latch = list(counters)
+        elif index == 0:
+            self.tod_latch = None
+        return value
+
     def _read(self, register: int, now: int, effects: bool) -> int:
         # the ports, the timers and the stored registers are worked out from the cycle
         # count without bringing the chip up to date; the TOD, the flags and the control
@@ -469,15 +504,7 @@ class Cia:
             index = register - TOD_TENTHS
             if not effects:  # a look shows the counters themselves, as VICE's monitor does (ciacore_peek)
                 return self.tod[index]
-            # reading hours holds the outputs until tenths are read (datasheet; VICE; measured:
-            # tests/data/machine/tod.bas); the counters go on counting behind the latch
-            shown = self.tod_latch if self.tod_latch is not None else self.tod
-            value = shown[index]
-            if register == TOD_HOURS and self.tod_latch is None:
-                self.tod_latch = list(self.tod)
-            elif register == TOD_TENTHS:
-                self.tod_latch = None
-            return value
+            return self._read_tod(index, self.tod)
         if register == ICR:
             value = self.flags | (0x80 if self.flags & self.mask else 0)
             if effects:

@@ -506,6 +506,10 @@ class Sid:
             return None
         return _BUS_EXPRESSION
 
+    # a read ahead of the machine's clock (see toolchain.c64.chips): the KERNAL's interrupt
+    # handler leaves the SID alone, so every read with a source may be made ahead
+    compiled_read_ahead = compiled_read
+
     @staticmethod
     def compiled_write(register: int) -> str | None:
         """``write`` as source: the registers that only store the byte, and the

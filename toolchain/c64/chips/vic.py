@@ -248,6 +248,17 @@ class Vic:
         return f"{{chip}}.registers[{register}] | {_UNUSED_BITS[register]}"
 
     @staticmethod
+    def compiled_read_ahead(register: int) -> Source | str | None:
+        """A read ahead of the machine's clock (see toolchain.c64.chips): the KERNAL's
+        interrupt handler leaves the VIC-II alone, so the registers whose source holds
+        always; the raster's watch moves only the stolen cycles.  Not the interrupt
+        flags and the collisions (their reads latch and release)."""
+        found = Vic.compiled_read(register)
+        if register in Vic.EVENT_READS or isinstance(found, Source) and found.guard:
+            return None
+        return found
+
+    @staticmethod
     def compiled_write(register: int) -> Source | None:
         """``write`` as source for the registers that only store the byte, while no
         collisions are drawn (then the write goes to the beam too: the method)."""
