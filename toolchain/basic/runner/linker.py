@@ -40,7 +40,7 @@ MAX_SUPERBLOCK = 6
 # in it the outer loop's NEXT back to the inner FOR; at most this many lines a function
 # (else one level of copies).
 COPY_DEPTH = 2
-MAX_IN_PLACE_LINES = 600
+MAX_IN_PLACE_LINES = 300
 _BASE = "    "  # the indentation of a segment's statements
 UNDEFINED = "rt.undefined_statement()"  # a GOTO to a line the program does not have
 
