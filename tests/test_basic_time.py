@@ -39,6 +39,11 @@ KNOWN_OFF = {
     ("bm6", "bm6"): ("was 1.9% more, 3.1% since one-digit numbers cost what FIN takes (6 a pass): "
                         "FOR L=1 TO 5:NEXT L on lines of their own (bm6 less bm5) counts high"),
     ("bm1", "cycles"): "a short run: 2.9% more, in the time of RUN and READY.",
+    ("deffn", "fn of fn"): "6.6% more: (X AND 240)/16 in the body (FDIV of 0 returns at once: X < 16)",
+    ("deffn", "fn peek"): "12% more: the bodies' AND, FDIV and PEEK for these operands",
+    ("deffn", "three fns"): "10% more: the bodies' AND, FDIV and PEEK for these operands",
+    ("deffn", "cycles"): "8.4% more: the bodies' AND, FDIV and PEEK for these operands",
+    ("deffn", "cursor"): "6% more: CHROUT's time for the cursor keys is an average",
     ("delay", "cycles"): "A=A+1 with a growing A (FADD's alignment)",
     ("delay", "busy"): "A=A+1 with a growing A (FADD's alignment)",
     ("fornext", "nested"): "NEXT's FADD for larger loop variables",

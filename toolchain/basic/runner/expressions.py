@@ -52,6 +52,11 @@ _ELEMENT = re.compile(rf"\bA[NIS]_[A-Z][A-Z0-9]?\.cells\[{_SUBSCRIPT}(?:, {_SUBS
 _NOT_PURE = ("rt.", "io.", "FN_", "_concat(", " if ", " and ", "lambda", ":=")
 
 
+# STR$ of a variable as function() compiles it: the temporary, the test, the variable
+_STR_SHORTCUT = re.compile(r'\(f" \{(\w+)\}" if (0\.0 <= (\w+) < 1e9 and \(\1 := int\(\3\)\) == \3) '
+                           r'else _str\(\3\)\)')
+
+
 def elements_read_once(code: str) -> str:
     """An expression's code with an array element it reads more than once looked up
     once: the first read keeps the value (``(_e1 := AN_K.cells[N_I])``), the later
@@ -215,8 +220,11 @@ class ExpressionCompiler:
         self.count("array_skip", self.array_order[python_name])
 
     def function_variable(self, name: str) -> str:
+        """The generated name of a function (DEF FN): an entry of the variable table, in
+        the order of the variables (DEF makes it, $B3A6)."""
         python_name = function_name(name)
         self.variables[python_name] = Variable(Declared.FUNCTION, Kind.NUMBER)
+        self.scalar_order.setdefault(python_name, len(self.scalar_order))
         return python_name
 
     def subscripts(self) -> list[str]:
@@ -477,8 +485,12 @@ class ExpressionCompiler:
             self.expect(OPEN_PARENTHESIS)
             argument = self.numeric()
             self.expect(CLOSE_PARENTHESIS)
+            function = self.function_variable(name)
+            # FNDOER ($B3F4) finds the function as PTRGET finds a variable: past the
+            # entries made before it
             self.count("fn:FN")
-            return Expression(f"{self.function_variable(name)}({argument})", Kind.NUMBER, False)
+            self.count("var_skip", self.scalar_order[function])
+            return Expression(f"{function}({argument})", Kind.NUMBER, False)
         if TOKEN["SGN"] <= byte <= TOKEN["MID$"]:
             self.position += 1
             self.count("fn:" + keyword_of(byte))
@@ -594,7 +606,7 @@ class ExpressionCompiler:
                 whole = self.temporary("s")
                 return self.push(Expression(
                     f'(f" {{{whole}}}" if 0.0 <= {code} < 1e9 and ({whole} := int({code})) == {code} '
-                    f"else _str({code}))", Kind.STRING, True))
+                    f"else _str({code}))", Kind.STRING, True))  # _STR_SHORTCUT knows this form
             return self.push(Expression(f"_str({code})", Kind.STRING, True))
         if keyword == "CHR$":
             return self.push(Expression(f"_chr({code})", Kind.STRING, True))
@@ -614,6 +626,12 @@ class ExpressionCompiler:
         count = 255.0 if length is None else self.constant(length)
         if count is None or not 0.0 <= count < 256.0:
             return call
+        digits = _STR_SHORTCUT.fullmatch(text)
+        if digits is not None and first == 2.0 and length is None:
+            # MID$(STR$(X),2): the shortcut's digits without the space put before them
+            # (a slice of a new string is a copy of it)
+            whole, condition, number = digits.groups()
+            return f'(f"{{{whole}}}" if {condition} else _str({number})[1:])'
         text = text if self.is_simple(text) else f"({text})"
         if first is not None:
             if not 1.0 <= first < 256.0:

@@ -622,8 +622,11 @@ class Cia:
         self._step_tod(steps)
 
     def _step_tod(self, steps: int) -> None:
-        """The tenths step ``steps`` times, with the alarm checked at each."""
-        while steps > 0 and (steps <= 4096 or not _valid_time(self.tod)):
+        """The tenths step ``steps`` times, with the alarm checked at each: one by one
+        while the time is no valid one (the digits carry as the counters do), then at
+        once (a valid time steps as its count of tenths does: test_chips_cia), so that
+        a clock left alone for hours costs no more than one looked at every tenth."""
+        while steps > 0 and not _valid_time(self.tod):
             _tod_step(self.tod)
             steps -= 1
             if self.tod == self.alarm:
