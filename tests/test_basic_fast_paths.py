@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from tests.conftest import c64_roms
 from tests.test_floats_rom import BasicRom
 from toolchain.basic import floats, tokenize_text
-from toolchain.basic.runner import Runtime
+from toolchain.basic.runner import Runtime, compile_program
 from toolchain.basic.runner.contract import BasicError, ForFrame, Kind
 from toolchain.basic.runner.expressions import ExpressionCompiler
 from toolchain.basic.runner.values import (
@@ -411,6 +411,34 @@ def test_own_frames_run_as_basic_in_rom(name: str, tmp_path: Path) -> None:
     assert [row for row in screen if row] == printed
 
 
+# An IF right after an assignment to the element it reads uses the value just stored
+# (statements.statement_IF): subscripts with a fraction (stored at the floor, read back
+# through it), an array made by its first use, a subscript out of bounds, several reads.
+STORED_THEN_READ = {
+    "fraction": "10 dim a(5):i=2.7:a(i)=i*2:if a(i)>5 then print a(2);a(i)\n20 print \"end\"\n",
+    "first-use": "10 i=3:b(i)=-0:if b(i)=0 and b(i)>=0 then print \"zero\";b(3)\n",
+    "two-dims": "10 for i=0 to 3:c(i,1)=i*i:if c(i,1)>2 or c(i,1)=0 then print i;c(i,1);\n20 next\n",
+    "out-of-bounds": "10 dim d(3):i=4:d(i)=1:if d(i)=1 then print \"no\"\n",
+    "other-element": "10 i=1:j=2:e(j)=5:e(i)=7:if e(i)+e(j)=12 then print \"both\";e(1);e(2)\n",
+}
+
+
+@pytest.mark.parametrize("name", STORED_THEN_READ)
+def test_an_element_stored_then_read_by_if_runs_as_basic_in_rom(name: str, tmp_path: Path) -> None:
+    source = STORED_THEN_READ[name]
+    assert "_stored" in compile_program(tokenize_text(source).data).module.source.split("if not", 1)[1]
+    listing = tmp_path / f"{name}.bas"
+    listing.write_text(source)
+    session = Session(load_program(listing), roms=c64_roms(), boot=True)
+    rom_result = session.run(Keyboard(""), max_cycles=50_000_000)
+    rom_screen = [row.rstrip() for row in session.machine.screen.text().splitlines()]
+    ours, machine = run_program(program_from_prg(tokenize_text(source), name))
+    screen = [row.rstrip() for row in machine.screen.text().splitlines()]
+    assert (ours.stop, ours.message) == (rom_result.stop, rom_result.message)
+    printed = [row for row in rom_screen[rom_screen.index("RUN") + 1:] if row]
+    assert [row for row in screen if row] == printed
+
+
 # -- arrays -----------------------------------------------------------------------------------------
 
 def model_element(sizes: tuple[int, ...], indexes: tuple[float, ...]) -> tuple[int, ...] | str:
@@ -619,6 +647,22 @@ def test_str_of_a_variable_is_format_number() -> None:
     explore(150, check_str_of_a_variable_is_format_number, st.one_of(any_integers, stored_numbers),
             edges=[(value,) for value in (0.0, -0.0, 1.0, -1.0, 0.5, 999999999.0, 1e9, 999999999.5,
                                           2.0**31, -999999999.0, 2311111.0, 1e-30)])
+
+
+def check_digits_of_str_are_format_number_after_its_first(number: float) -> None:
+    """MID$(STR$(I),2) (the digits without the sign's place, as Nikolaus takes them)
+    compiles to the shortcut without its space: format_number's text from its second
+    character on, for any number."""
+    code, _ = compiled(bytes([TOKEN["MID$"]]) + b"(" + bytes([TOKEN["STR$"]]) + b"(I),2)")
+    assert code.startswith('(f"{'), code
+    assert evaluate((code, {}), "", number) == helper(floats.format_number, number)[1:]
+
+
+def test_digits_of_str_are_format_number_after_its_first() -> None:
+    explore(150, check_digits_of_str_are_format_number_after_its_first,
+            st.one_of(any_integers, stored_numbers),
+            edges=[(value,) for value in (0.0, -0.0, 1.0, -1.0, 0.5, 999999999.0, 1e9, 999999999.5,
+                                          2.0**31, -999999999.0, 2311111.0, 1e-30, -2311111.0)])
 
 
 # -- VAL ---------------------------------------------------------------------------------------------

@@ -147,3 +147,35 @@ def test_code_running_through_ffff_and_patched_after_the_wrap() -> None:
     reference.run(max_cycles=2000)
     translated.run(max_cycles=2000)
     assert _state(translated) == _state(reference) and reference.memory[1] > 0x20
+
+
+
+# LDX #3 : loop: LSR $2000,X : BCC skip : INC $2010 : skip: LSR $2004,X : DEX : BPL loop : BRK
+_LEAN_LOOP = bytes([0xA2, 0x03, 0x5E, 0x00, 0x20, 0x90, 0x03, 0xEE, 0x10, 0x20, 0x5E, 0x04, 0x20, 0xCA, 0x10,
+                    0xF2, 0x00])
+
+
+def test_read_modify_writes_without_their_flags_where_the_next_code_sets_them() -> None:
+    """LSR's and INC's N and Z are set again (on both ways of the BCC) before anything
+    reads them: the translation leaves them out where the store has no watch check."""
+    reference, translated = _pair(_LEAN_LOOP)
+    for cpu in (reference, translated):
+        cpu.memory[0x2000:0x2008] = bytes([0x81, 0x02, 0xFF, 0x00, 0x7F, 0x80, 0x01, 0x03])
+        cpu.run(until=0x1010)
+    assert "mem[ea] = HALF[t]" in translated.sources[0x1000]  # the flags left out: the test holds
+    assert _state(translated) == _state(reference)
+
+
+def test_read_modify_write_into_the_running_code_keeps_its_flags() -> None:
+    """The same loop with its INC aimed at the code (the LDX's operand): the store is
+    watched, the region ends right after it, and N and Z are the INC's (LSR $207F gave
+    zero with the carry set, the INC $7F + 1: N set)."""
+    code = bytearray(_LEAN_LOOP)
+    code[1] = 0x7F  # LDX #$7F
+    code[8:10] = bytes([0x01, 0x10])  # INC $1001
+    reference, translated = _pair(bytes(code))
+    for cpu in (reference, translated):
+        cpu.memory[0x207F] = 0x01
+        cpu.run(until=lambda cpu: cpu.pc == 0x100A)
+    assert translated.n == reference.n == 1 and translated.memory[0x1001] == 0x80
+    assert _state(translated) == _state(reference)

@@ -233,6 +233,14 @@ class RunStore(NamedTuple):
 
 
 _tables: dict[tuple[type, ...], tuple[list[Any], list[Any], list[Any], list[Any], list[Any]]] = {}
+_AddressTables = tuple[list[Callable[["IOArea", int], int] | None],
+                       list[Callable[["IOArea", int, int, int], None] | None],
+                       list[Callable[["IOArea", int, int, int], None] | None]]
+_address_tables: dict[tuple[type, ...], _AddressTables] = {}
+# per kinds of chip: their fixed objects, region constants and the names both get in the
+# translated code (see IOArea.plug)
+_RegionNames = tuple[list[tuple[str, ...]], list[dict[str, str]], dict[str, str]]
+_region_names: dict[tuple[type, ...], _RegionNames] = {}
 
 
 class IOArea:
@@ -271,22 +279,43 @@ class IOArea:
                                        [getattr(chip, "EVENT_WRITES", None) for chip in self.chips],
                                        [aheads for _, _, aheads in functions])
         self._readers, self._writers, self._event_reads, self._event_writes, aheads = tables
-        # per address of the area, the read ahead of the machine's clock (None: there is none)
-        self.ahead_readers: list[Callable[[IOArea, int], int] | None] = [
-            aheads[index][register] if index >= 0 else None for index, register in ROUTES]
+        # the per-address tables below are the same for the same kinds of chip: worked out
+        # once (a machine's reset plugs chips in before every run, and these loops over
+        # the area were 4% of a Superhirn game)
+        address_tables = _address_tables.get(kinds)
+        if address_tables is None:
+            address_tables = _address_tables[kinds] = self._address_tables(aheads)
+        self.ahead_readers, self.address_writers, self.ahead_writers = address_tables
         # the chips' fixed objects as locals of the CPU's translated code (set as a region
-        # starts, like the chips: an attribute lookup less at each access)
-        self._fixed = [_fixed_paths(chip) for chip in self.chips]
-        # and the expressions that keep their value while a region runs (REGION_CONSTANTS)
-        self._constants = [dict(getattr(chip, "REGION_CONSTANTS", {})) for chip in self.chips]
-        self.entry_names = {**IOArea.entry_names,
-                            **{_local_name(index, path): f"io.{CHIP_NAMES[index]}.{path}"
-                               for index, paths in enumerate(self._fixed) for path in paths},
-                            **{_local_name(index, name): expression.format(chip=f"io.{CHIP_NAMES[index]}")
-                               for index, constants in enumerate(self._constants)
-                               for expression, name in constants.items()}}
-        # per address of the area, the compiled write that an indexed store may call
-        # (indexed_write_source); None where the write goes through the machine
+        # starts, like the chips: an attribute lookup less at each access), and the
+        # expressions that keep their value while a region runs (REGION_CONSTANTS)
+        names = _region_names.get(kinds)
+        if names is None:
+            names = _region_names[kinds] = self._region_names()
+        self._fixed, self._constants, self.entry_names = names
+        self.changed()
+
+    def _region_names(self) -> _RegionNames:
+        fixed = [_fixed_paths(chip) for chip in self.chips]
+        constants = [dict(getattr(chip, "REGION_CONSTANTS", {})) for chip in self.chips]
+        entry_names = {**IOArea.entry_names,
+                       **{_local_name(index, path): f"io.{CHIP_NAMES[index]}.{path}"
+                          for index, paths in enumerate(fixed) for path in paths},
+                       **{_local_name(index, name): expression.format(chip=f"io.{CHIP_NAMES[index]}")
+                          for index, constants_of in enumerate(constants)
+                          for expression, name in constants_of.items()}}
+        return fixed, constants, entry_names
+
+    def _address_tables(self, aheads: list[Any]) -> _AddressTables:
+        """Per address of the area: the read ahead of the machine's clock (None: there is
+        none); the compiled write that an indexed store may call (indexed_write_source;
+        None where the write goes through the machine); the compiled write of a VIC-II
+        or SID register that moves no event, whose read (a POKE reads first) has none
+        either: BASIC's POKE may make it ahead of the machine's clock where only the
+        KERNAL's interrupt handler can run in between (C64.only_kernal_interrupts):
+        nothing it does depends on them."""
+        ahead_readers: list[Callable[[IOArea, int], int] | None] = [
+            aheads[index][register] if index >= 0 else None for index, register in ROUTES]
         writers: list[Callable[[IOArea, int, int, int], None] | None] = [None] * IO_SIZE
         for offset, (index, register) in enumerate(ROUTES):
             if index == COLOUR:
@@ -295,15 +324,10 @@ class IOArea:
                 writers[offset] = _memory_write
             elif not ENDS_BLOCK[index]:
                 writers[offset] = self._writers[index][register]
-        self.address_writers = writers
-        # per address, the compiled write of a VIC-II or SID register that moves no event,
-        # whose read (a POKE reads first) has none either: BASIC's POKE may make it ahead
-        # of the machine's clock where only the KERNAL's interrupt handler can run in
-        # between (C64.only_kernal_interrupts): nothing it does depends on them
-        self.ahead_writers: list[Callable[[IOArea, int, int, int], None] | None] = [
+        ahead_writers: list[Callable[[IOArea, int, int, int], None] | None] = [
             self._writers[index][register] if index in (VIC, SID) and self._readers[index][register]
             else None for index, register in ROUTES]
-        self.changed()
+        return ahead_readers, writers, ahead_writers
 
     # -- events ---------------------------------------------------------------------------------
     def changed(self, index: int | None = None) -> None:

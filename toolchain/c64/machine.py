@@ -66,6 +66,7 @@ from toolchain.c64.outcome import RunResult, Stop
 from toolchain.c64.roms import RomSet
 from toolchain.c64.screen import Screen
 from toolchain.cpu.core import CPU, HANDLERS, CpuHalted
+from toolchain.cpu.core import IRQ_VECTOR as CPU_IRQ_VECTOR
 from toolchain.cpu.translator import MAX_BLOCK_CYCLES, TranslatingCPU
 from toolchain.disk.prg import Prg
 from toolchain.display.state import ScreenImage, lowercase_from_d018
@@ -718,34 +719,47 @@ class C64:
             cpu.nmi()
         self.nmi_line = nmi
         if io.irq and not cpu.i:
-            cpu.irq()
             if self._standard_irq_path():
-                self._standard_irq()
+                self._standard_irq()  # the CPU's part too
+            else:
+                cpu.irq()
 
     # the KERNAL's IRQ as c64tc carries it out without the ROMs: the entry, the handler, the
     # acknowledgement and the exit (kernal.py), each a stop address the CPU enters in turn
     STANDARD_IRQ_STOPS = (0xFF48, STANDARD_IRQ_HANDLER, 0xEA7E, 0xEA81)
 
     def _standard_irq_path(self) -> bool:
-        """Whether the IRQ just taken goes through the KERNAL's standard path in Python:
-        no ROM images, the KERNAL's IRQ vector ($FFFE) at its entry, ($0314) at the
-        standard handler, no debugger's hook or pause on the way."""
-        return (self.roms is None and self.cpu.pc == self.STANDARD_IRQ_STOPS[0]
+        """Whether the IRQ about to be taken goes through the KERNAL's standard path in
+        Python: no ROM images, the KERNAL's IRQ vector ($FFFE) at its entry, ($0314) at
+        the standard handler, no debugger's hook or pause on the way."""
+        return (self.roms is None and read_word(self.memory, CPU_IRQ_VECTOR) == self.STANDARD_IRQ_STOPS[0]
                 and read_word(self.memory, IRQ_VECTOR) == STANDARD_IRQ_HANDLER
                 and self._pause is None and not self.exec_hooks and self.map.shown(0xE000) == "rom")
 
     def _standard_irq(self) -> None:
-        """The standard IRQ carried out at once: what the CPU would do entering the four
-        stop addresses one after the other (what their routines in kernal.py do, the same
+        """The IRQ taken and the standard handler carried out at once: what the CPU does
+        taking the IRQ (CPU.irq: the return address and the status pushed, the I flag set,
+        seven cycles, the PC at $FF48), then what it would do entering the four stop
+        addresses one after the other (what their routines in kernal.py do, the same
         stack, no cycles beyond the interrupt's seven: the routines cost none), without
         four trips through the run loop.  The KERNAL's entry pushes the registers and sees
-        no BRK (the B flag is clear in the status an IRQ pushes)."""
+        no BRK (the B flag is clear in the status an IRQ pushes).  The stack work is done
+        here on the stack page itself: one interrupt every frame, and the calls of push
+        and pull were half its cost."""
         cpu, io, memory = self.cpu, self.io, self.memory
-        # kernal.irq_entry ($FF48): A, X, Y pushed (the status the IRQ pushed has no B flag:
-        # through ($0314), which _standard_irq_path found at the standard handler).  The
-        # routines' stack work is done here on the stack page itself: one interrupt every
-        # frame, and the calls of push and pull were half its cost
+        # CPU.irq (cpu._interrupt): PC and status pushed, I set, through ($FFFE), which
+        # _standard_irq_path found at the KERNAL's entry
         sp = cpu.sp
+        pc = cpu.pc
+        memory[0x100 + sp] = pc >> 8
+        memory[0x100 + ((sp - 1) & 0xFF)] = pc & 0xFF
+        memory[0x100 + ((sp - 2) & 0xFF)] = cpu.p
+        cpu.i = 1
+        cpu.pc = self.STANDARD_IRQ_STOPS[0]
+        cpu.cycles += 7
+        # kernal.irq_entry ($FF48): A, X, Y pushed (the status the IRQ pushed has no B flag:
+        # through ($0314), which _standard_irq_path found at the standard handler)
+        sp = (sp - 3) & 0xFF
         memory[0x100 + sp] = cpu.a
         memory[0x100 + ((sp - 1) & 0xFF)] = cpu.x
         memory[0x100 + ((sp - 2) & 0xFF)] = cpu.y

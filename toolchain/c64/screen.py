@@ -83,7 +83,10 @@ class Screen:
         """The rows a clear is about to wipe (the editor's on_clear): kept up to the last
         one with text."""
         lowercase = self.lowercase
-        texts = [screen_row_text(row, lowercase) for row in rows]
+        end = len(rows)
+        while end and not rows[end - 1].rstrip(b"\x20"):  # screen code $20, a space: no text
+            end -= 1  # (not converted: a program's clear of a blank screen was 1% of its run)
+        texts = [screen_row_text(row, lowercase) for row in rows[:end]]
         while texts and not texts[-1]:
             texts.pop()
         self.history.extend(texts)

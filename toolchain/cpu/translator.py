@@ -74,7 +74,9 @@ MAX_BLOCK = 32  # instructions in one block (the code its skips jump over counte
 MAX_BLOCK_CYCLES = MAX_BLOCK * 8 + 16  # an upper bound of the cycles one block can take
 MAX_REGION_BLOCKS = 64
 MAX_REGION_INSTRUCTIONS = 1000  # bounds the time one region takes to compile
-TAKE_OVER = 100  # a new region takes blocks from regions of up to this many instructions
+TAKE_OVER = 400  # a new region takes blocks from regions of up to this many instructions (at 100,
+# Superhirn's scoring loop stayed two regions of 170 and 346 instructions calling each other:
+# some 480 region exits and entries a game)
 MAX_GROWTH = 3  # times a region is translated again to hold hot code it leads to
 MAX_SKIP = 0x40  # the farthest forward branch that becomes an ``if`` in its block (bytes)
 INLINE_BUDGET = 8  # instructions a block must have left to copy code from elsewhere into it
@@ -258,6 +260,19 @@ class _Checked:
 
 
 UNCHECKED_LOW, UNCHECKED_HIGH = 0x0002, 0xA000  # RAM whose watch only translations change
+
+
+@dataclass(frozen=True)
+class _Lean:
+    """A read-modify-write's statements whose N and Z results the code after it sets
+    again before anything looks at them (:meth:`_BlockWriter._sets_nz_next`), written
+    once the region's bytes are known, as its store's :class:`_Checked`: without those
+    results (``lean``) where the store has no watch check (nothing can end the block
+    between), else with them (``full``: the check may end the region there)."""
+
+    reach: tuple[int, int]
+    full: tuple[str, ...]
+    lean: tuple[str, ...]
 
 
 @dataclass
@@ -752,7 +767,7 @@ class _RegionWriter:
         self.region = region  # False: the entry's block alone
         self.takes = takes  # units whose blocks it may take, whatever their size
         self.exits: set[int] = set()  # known addresses outside the region where its code goes
-        self.blocks: dict[int, list[str | _Goto | _Checked]] = {}
+        self.blocks: dict[int, list[str | _Goto | _Checked | _Lean]] = {}
         self.unchecked: set[tuple[int, int]] = set()  # reaches of the stores written without a check
         self.reads: set[str] = set()  # registers the code reads
         self.writes: set[str] = set()  # ... and writes
@@ -848,7 +863,7 @@ class _RegionWriter:
             keyword = "elif"
         out.append(f"{pad}else:\n{pad}{_INDENT}break")
 
-    def _emit_block(self, out: list[str], start: int, lines: list[str | _Goto | _Checked], base: int,
+    def _emit_block(self, out: list[str], start: int, lines: list[str | _Goto | _Checked | _Lean], base: int,
                     starts: set[int]) -> None:
         for line in lines:
             if isinstance(line, _Checked):
@@ -856,6 +871,9 @@ class _RegionWriter:
                     self.unchecked.add(line.reach)
                 else:
                     out.extend(_INDENT * base + text for text in line.lines)
+            elif isinstance(line, _Lean):  # (its store's _Checked comes next: the same decision)
+                out.extend(_INDENT * base + text for text in (line.lean if self._unwatched(line.reach)
+                                                              else line.full))
             elif isinstance(line, _Goto):
                 pad = _INDENT * (base + line.indent)
                 if line.target == start:  # back to this block's start: a loop of its own
@@ -878,7 +896,7 @@ class _BlockWriter:
         self.region = region
         self.cpu = region.cpu
         self.start = start
-        self.lines: list[str | _Goto | _Checked] = []
+        self.lines: list[str | _Goto | _Checked | _Lean] = []
         self.cycles = 0  # static cycles since the last sync
         self.count = 0  # instructions since the last sync
         self.budget = MAX_BLOCK
@@ -1082,6 +1100,10 @@ class _BlockWriter:
     def _skips(self, following: int, target: int, until: int | None) -> bool:
         """Whether a branch to ``target`` can be an if in this block: a short way forward,
         over instructions that end exactly there and that the block may hold."""
+        return self._skip_fits(following, target, until, self.budget)
+
+    def _skip_fits(self, following: int, target: int, until: int | None, budget: int) -> bool:
+        """:meth:`_skips` with ``budget`` instructions left in the block."""
         if not following < target <= following + MAX_SKIP or (until is not None and target > until):
             return False
         cpu = self.cpu
@@ -1096,7 +1118,7 @@ class _BlockWriter:
                 return False
             pc += op.length
             count += 1
-        return pc == target and count < self.budget
+        return pc == target and count < budget
 
     # -- one instruction -----------------------------------------------------------------------
     def fallback(self, pc: int, indent: int) -> None:
@@ -1112,18 +1134,28 @@ class _BlockWriter:
         self.count = 0
 
     def store(self, op: Any, code: Code, address: str, following: int, indent: int,
-              mode: Mode | None = None) -> None:
+              mode: Mode | None = None, lean: Code | None = None) -> None:
         """An instruction that writes memory: its code, then the watch: translated code
-        there is dropped, the owner told, and the region left if it must end."""
+        there is dropped, the owner told, and the region left if it must end.  ``lean``:
+        the code without its N and Z results, where the store has no watch check (see
+        :class:`_Lean`)."""
         now = self.now()
+        reach = self._reach(address, mode)
+        mark = len(self.lines)
         self.emit(code, indent)
+        if lean is not None and reach is not None:
+            full = self.lines[mark:]
+            del self.lines[mark:]
+            self.emit(lean, indent)
+            lean_lines = self.lines[mark:]
+            del self.lines[mark:]
+            self.lines.append(_Lean(reach, tuple(map(str, full)), tuple(map(str, lean_lines))))
         self.cycles += op.cycles
         self.count += 1
         mark = len(self.lines)
         self.emit(f"if watch[{address}]:\n    cpu.cycles = {now}\n    if {self._watched(address, mode)}:",
                   indent)
         self.leave(following, indent + 2)
-        reach = self._reach(address, mode)
         if reach is not None:
             self._checked(mark, reach)
 
@@ -1472,8 +1504,11 @@ class _BlockWriter:
                                modify.writes | {"nr", "zr"}), indent)
                 self.compiled_store(op, mode, address, _code("s"), following, indent)
                 return following
+            lean = None
+            if self._reach(address, mode) is not None and self._sets_nz_next(following):
+                lean = Code(f"{modify.text}\nmem[{address}] = {value}".lstrip(), modify.reads, modify.writes)
             self.store(op, Code(f"{modify.text}\nmem[{address}] = nr = zr = {value}".lstrip(), modify.reads,
-                                modify.writes | {"nr", "zr"}), address, following, indent, mode)
+                                modify.writes | {"nr", "zr"}), address, following, indent, mode, lean)
             return following
         elif name in _MODIFIES_VIA_FALLBACK and mode is not Mode.IMM:
             # the interpreter writes memory for us (through the CPU's write, which keeps
@@ -1499,17 +1534,24 @@ class _BlockWriter:
                  if not line.lstrip().startswith("nr = zr = ")]  # (each block keeps another statement)
         return Code("\n".join(lines), code.reads, code.writes)
 
-    def _sets_nz_next(self, pc: int) -> bool:
+    def _sets_nz_next(self, pc: int, budget: int | None = None, branches: bool = True) -> bool:
         """Whether the code at ``pc`` runs next in this block and sets N and Z before it
         reads them or the block can end: after at most a few instructions that leave
-        them alone and cannot end the block (flag changes, PHA, TXS)."""
+        them alone and cannot end the block (flag changes, PHA, TXS, and a branch on C or
+        V that becomes an ``if`` in the block: then on both of its ways).  A
+        read-modify-write of memory sets them before its store (whose watch may end the
+        block)."""
         cpu = self.cpu
         memory = cpu.memory
-        budget = self.budget
+        if budget is None:
+            budget = self.budget
+        until = self._until  # the end of the skip being written: its branches' ifs end there
         for _ in range(4):
             if (budget == 0 or pc == self.start or cpu.stops[pc] or (cpu.break_on_brk and memory[pc] == 0)
                     or (self.region.region and cpu._changed(pc)) or cpu._in_io(pc)):
                 return False  # the block ends there (see sequence): the flags go back to the CPU
+            if pc == until:
+                until, branches = None, False  # past the skip: which if a branch becomes is not known here
             opcode = memory[pc]
             op = OPCODES.get(opcode)
             if op is None or opcode in JAM_OPCODES or opcode in UNSTABLE_OPCODES:
@@ -1523,13 +1565,35 @@ class _BlockWriter:
                     return False
             elif mode is Mode.ACC and name in _MODIFIES:
                 return True
+            elif name in _MODIFIES and op.documented:
+                return True
             elif name in _READS and name != "nop" and (op.documented or name == "lax"):
                 return True  # (every one of them sets both, BIT and decimal mode too)
+            elif name in _BRANCHES and _BRANCHES[name][2] in ("c", "v") and branches:
+                following = (pc + 2) & 0xFFFF
+                offset = memory[(pc + 1) & 0xFFFF]
+                target = (following + offset - (0x100 if offset & 0x80 else 0)) & 0xFFFF
+                # as branch() writes it: a skip (an if around the code it jumps over) keeps
+                # both ways in the block; the skipped code leads on to the target
+                if target == following or not self._skip_fits(following, target, until, budget - 1):
+                    return False
+                return (self._sets_nz_next(following, budget - 1, branches=False)
+                        and self._sets_nz_next(target, budget - 1 - self._skipped(following, target),
+                                               branches=False))
             elif name != "pha":
                 return False
             pc = (pc + op.length) & 0xFFFF
             budget -= 1
         return False
+
+    def _skipped(self, following: int, target: int) -> int:
+        """The instructions from ``following`` up to ``target`` (a skip's code)."""
+        memory = self.cpu.memory
+        pc, count = following, 0
+        while pc < target:
+            pc += OPCODES[memory[pc]].length
+            count += 1
+        return count
 
     def _stored_address(self, mode: Mode, operand: list[int], indent: int) -> str:
         """The address a store uses several times: a constant, or ``ea``."""

@@ -35,6 +35,11 @@ FN_NESTING = 6
 # monitor's line breakpoints (toolchain/monitor/basic.py).  Inside a superblock too,
 # since a line's code carries its hook wherever the linker places it.
 LINE_HOOK = "rt.line_reached"
+# The statement groups the dispatcher's chunk has left (runtime.Runtime._execute): an
+# iterator in the module's globals that the dispatcher and the generated code's loops in
+# place (linker.py) take groups from, so that a group run in place counts as one the
+# dispatcher called.  Outside the dispatcher it is empty: every jump goes back to it.
+GROUPS = "_GROUPS"
 
 
 class Kind(enum.Enum):

@@ -2,7 +2,11 @@
 segment whose way on is fixed runs the next segment's code in place (a superblock).
 
 The module defines ``_make()``, which returns the list of segment functions; the
-dispatcher calls ``segments[n]()`` and goes on with the number it returns.  The end
+dispatcher calls ``segments[n]()`` and goes on with the number it returns.  A function
+whose code jumps back to its own start (a NEXT, a GOTO), directly or through the
+segment a conditional jump goes to, loops in place instead (:meth:`Linker.in_place`):
+each jump takes a statement group from the dispatcher's chunk (contract.GROUPS) as the
+dispatcher's call would, so the counts, the limits and the clock stay the same.  The end
 of the program is the number after the last segment (the runtime puts a function
 there that ends the run).  Every
 function names the program's variables ``global`` (they live in the module), and
@@ -13,8 +17,10 @@ the Python line, the C64 names the BASIC line.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 
+from toolchain.basic.runner.contract import GROUPS
 from toolchain.basic.runner.statements import (
     CLOCK,
     DIRECT_LINE,
@@ -30,6 +36,12 @@ from toolchain.basic.runner.statements import (
 # At most this many segments run in one function: more inlining saves dispatcher
 # calls but grows the code every jumper to them duplicates.
 MAX_SUPERBLOCK = 6
+# Copies in place within copies (Linker.in_place): a FOR body's jump to its NEXT, and
+# in it the outer loop's NEXT back to the inner FOR; at most this many lines a function
+# (else one level of copies).
+COPY_DEPTH = 2
+MAX_IN_PLACE_LINES = 300
+_BASE = "    "  # the indentation of a segment's statements
 UNDEFINED = "rt.undefined_statement()"  # a GOTO to a line the program does not have
 
 
@@ -37,6 +49,9 @@ UNDEFINED = "rt.undefined_statement()"  # a GOTO to a line the program does not 
 class Module:
     source: str
     basic_lines: list[int]  # the BASIC line of each line of ``source`` (index: line - 1)
+    # the lines of code a function runs in place for another segment (Linker.in_place):
+    # line of ``source`` (from 1) -> the segment whose statement group runs there
+    group_starts: dict[int, int] = field(default_factory=dict)
 
 
 class Linker:
@@ -56,6 +71,7 @@ class Linker:
             if len(numbers) > 1:
                 self.next_line[numbers[-2]] = self.end
             self.next_line[DIRECT_LINE] = "rt.direct_done()"
+        self.blocks: dict[int, tuple[list[tuple[str, int]], list[int | None], bool]] = {}  # see block()
 
     def target(self, exit: Exit, segment: Segment) -> int | str | None:
         """Where an exit goes: a segment number, code computing it, or None (raises)."""
@@ -115,6 +131,7 @@ class Linker:
         segments = self.program.segments
         out = ["def _make():"]
         lines = [0]
+        group_starts: dict[int, int] = {}
         for name, code in self.program.definitions.items():  # closure variables of the segments
             out.append(f"    {name} = {code}")
             lines.append(0)
@@ -125,15 +142,116 @@ class Linker:
             if names:
                 out.append(f"        global {', '.join(names)}")
                 lines.append(segment.line)
-            for code, line in self.superblock(index):
+            for code, line, group in self.in_place(index):
                 out.append("    " + code)
                 lines.append(line)
+                if group is not None:
+                    group_starts[len(out)] = group
         out.append(f"    return [{', '.join(f's{i}' for i in range(len(segments)))}]")
         lines.append(0)
-        return Module("\n".join(out) + "\n", lines)
+        return Module("\n".join(out) + "\n", lines, group_starts)
+
+    def in_place(self, index: int) -> list[tuple[str, int, int | None]]:
+        """Segment ``index``'s code (its superblock) looping in place where it jumps back
+        to its start: ``return index`` becomes a jump to the top of a ``while True``
+        loop, and a ``return N`` to a segment whose code jumps back to ``index`` (a FOR
+        body's conditional exit to its NEXT; that NEXT's loop ending in an outer NEXT
+        back to the body's FOR) gets a copy of that code in place.  Each such jump
+        first takes a statement group from the dispatcher's chunk (GROUPS), and returns
+        to the dispatcher as before when the chunk has none left: the statement groups,
+        the times the dispatcher looks at the clock, the limits, STOP and CONT stay as
+        they were.  Each line with the segment whose group runs there if it is not
+        ``index`` (a copy's: CONT after a BREAK there goes on at that segment)."""
+        code, _, may_loop = self.block(index)
+        plain: list[tuple[str, int, int | None]] = [(text, line, None) for text, line in code]
+        if not may_loop:
+            return plain
+        looped = self.expanded(index, index, None, COPY_DEPTH)
+        if len(looped) > MAX_IN_PLACE_LINES:
+            looped = self.expanded(index, index, None, 1)
+        if looped == plain:
+            return plain
+        return [(_BASE + "while True:", code[0][1], None),
+                *((_BASE + text, line, group) for text, line, group in looped)]
+
+    def expanded(self, index: int, segment: int, group: int | None, depth: int,
+                 indent: str = _BASE) -> list[tuple[str, int, int | None]]:
+        """``segment``'s block at ``indent`` in function ``index``: its jumps back to
+        ``index`` taken in place, its jumps to a segment that leads back there within
+        ``depth`` copies replaced by a copy (see in_place)."""
+        code, targets, _ = self.block(segment)
+        out: list[tuple[str, int, int | None]] = []
+        for (text, line), target in zip(code, targets, strict=True):
+            moved = indent + text[len(_BASE):]
+            if target == index:
+                out.extend(_jump_in_place(moved, index, line, group))
+                continue
+            if target is None or depth == 0 or not self.leads_back(target, index, depth):
+                out.append((moved, line, group))
+                continue
+            # the jump to ``target``, and ``target``'s code in its place (indented as the jump)
+            head = _jump_in_place(moved, target, line, group)
+            out.extend(head[:-1])
+            inner = head[-1][0][: -len("continue")]
+            out.extend(self.expanded(index, target, target, depth - 1, inner))
+            copied = self.block(target)[0]
+            if not copied[-1][0].startswith(_BASE + "return "):  # as the function would end there
+                out.append((inner + "return None", copied[-1][1], target))
+        return out
+
+    def leads_back(self, segment: int, index: int, depth: int) -> bool:
+        """Whether a copy of ``segment``'s block, with copies in it down to ``depth``,
+        jumps back to segment ``index``."""
+        if segment >= self.end:
+            return False
+        _, targets, may_loop = self.block(segment)
+        if not may_loop:
+            return False
+        return index in targets or depth > 1 and any(
+            target is not None and target != segment and self.leads_back(target, index, depth - 1)
+            for target in set(targets))
+
+    def block(self, index: int) -> tuple[list[tuple[str, int]], list[int | None], bool]:
+        """Segment ``index``'s superblock, the segment each of its lines jumps to (if it
+        is a jump), and whether a loop in place may be put around it (made once)."""
+        found = self.blocks.get(index)
+        if found is None:
+            code = self.superblock(index)
+            found = self.blocks[index] = (code, [_jump_target(text) for text, _ in code], _may_loop(code))
+        return found
 
 
 CLOCK_ADD = f"    {CLOCK} += "
+# an exit to a segment: ``return 24``, alone or as the body of an if, elif or else
+_JUMP = re.compile(r"^(?P<indent> *)(?:(?P<head>(?:if |elif ).*|else): )?return (?P<target>\d+)$")
+# statements in whose body a ``continue`` would not reach the function's loop
+_OWN_BODY = re.compile(r"^ *(?:for|while|def|class|async|with)\b")
+
+
+def _jump_target(text: str) -> int | None:
+    """The segment a line of code jumps to, if it is an exit to a fixed segment."""
+    match = _JUMP.match(text) if "return " in text else None
+    return int(match["target"]) if match else None
+
+
+def _may_loop(code: list[tuple[str, int]]) -> bool:
+    """Whether a ``continue`` anywhere in ``code`` reaches a loop around it."""
+    return not any(_OWN_BODY.match(text) for text, _ in code)
+
+
+def _jump_in_place(text: str, target: int, line: int, group: int | None) -> list[tuple[str, int, int | None]]:
+    """The exit ``text`` (to ``target``) taken in place: a statement group from the
+    dispatcher's chunk, or the exit as it was when the chunk has none left; the last
+    line is ``continue`` (the caller replaces it where the code goes on in place)."""
+    match = _JUMP.match(text)
+    assert match is not None
+    indent = match["indent"]
+    code = []
+    if match["head"]:
+        code.append(f"{indent}{match['head']}:")
+        indent += "    "
+    code += [f"{indent}for _group in {GROUPS}: break", f"{indent}else: return {target}", f"{indent}continue"]
+    return [(statement, line, group) for statement in code]
 
 
 def _clock_added_once(code: list[tuple[str, int]]) -> list[tuple[str, int]]:

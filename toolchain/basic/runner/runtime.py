@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from operator import length_hint
 from typing import Any, NamedTuple
 
 from toolchain.basic import floats
@@ -25,6 +26,7 @@ from toolchain.basic.runner.contract import (
     FOR_ROOM,
     GOSUB_BYTES,
     GOSUB_ROOM,
+    GROUPS,
     BasicError,
     Declared,
     Ended,
@@ -193,6 +195,13 @@ EXECUTE_VECTOR, EVALUATE_VECTOR = 0x0308, 0x030A
 
 
 
+def _groups_started(step: int, chunk: range, groups: Iterator[int]) -> int:
+    """The statement groups of the dispatcher's chunk that had started when something
+    raised: none if it was not a group (``step`` -1), else the ones the dispatcher's
+    loop and the loops in place (linker.py) took from ``groups``."""
+    return len(chunk) - length_hint(groups) if step >= 0 else 0
+
+
 def _groups(count: int) -> str:
     """``1 statement group``, ``1000000 statement groups`` (the limit as it was given)."""
     return f"{count} statement group{'' if count == 1 else 's'}"
@@ -218,6 +227,7 @@ class Runtime:
                                           "UNCHANGED": UNCHANGED}
         self.namespace["globals_"] = self.namespace
         self.namespace[CLOCK] = 0  # BASIC's cycles (costs.py), added by the generated code
+        self.namespace[GROUPS] = iter(())  # outside the dispatcher no loop runs in place (linker.py)
         # string concatenation with the ROM's time: the bytes copied, the string space
         # used up and the garbage collection that follows (costs.py)
         self.namespace["_concat"] = self._timed_concat
@@ -982,11 +992,15 @@ class Runtime:
         every_due = every_count
         self._vectors_changed()
         clock = self.namespace
+        groups = iter(chunk)
         try:
             try:
                 while True:
                     before = clock[CLOCK]
-                    for step in chunk:  # noqa: B007 (step tells which statement group raised)
+                    # the chunk's groups, taken by this loop's calls and by the loops that
+                    # run in place in the generated code (linker.py)
+                    clock[GROUPS] = groups = iter(chunk)
+                    for step in groups:  # noqa: B007 (step >= 0: a statement group raised)
                         index = segments[index]()
                     executed += len(chunk)
                     step = -1
@@ -1021,11 +1035,11 @@ class Runtime:
                     next_check = min(executed + CHECK_EVERY, limit)
                     chunk = range(min(CHUNK, limit - executed))
             except ProgramEnded:
-                self.statements = executed + step + 1
+                self.statements = executed + _groups_started(step, chunk, groups)
                 if index == len(segments) - 1 and self._line_at(index) != DIRECT_LINE:
                     self.cont_segment = index  # ran off the end: CONT ends again ($A7CB)
             except BasicError as error:
-                self.statements = executed + step + 1
+                self.statements = executed + _groups_started(step, chunk, groups)
                 line = error.line if error.line is not None else self._line_of(error, index)
                 self._print_error(error.name, line)
                 message = f"?{error.name}  ERROR IN {line}"
@@ -1033,25 +1047,27 @@ class Runtime:
                     message += f" ({error.note})"
                 return self._finish(Stop.ERROR, message, started, line)
             except floats.FloatError as error:
-                self.statements = executed + step + 1
+                self.statements = executed + _groups_started(step, chunk, groups)
                 line = self._line_of(error, index)
                 self._print_error(error.error, line)
                 return self._finish(Stop.ERROR, f"?{error.error}  ERROR IN {line}", started, line)
         except (Ended, MachineStopped) as ended:  # MachineStopped: in a program's CHROUT hook
-            self.statements = executed + step + 1
+            self.statements = executed + _groups_started(step, chunk, groups)
             if ended.stop is Stop.BREAK:
                 line = self._line_of(ended, index)
                 if line == DIRECT_LINE:
                     self._show("\rBREAK\rREADY.\r")
                     return self._finish(Stop.BREAK, "BREAK", started, line)
                 if ended.message != "STOP":  # RUN/STOP: CONT runs the statement group again
-                    self.cont_segment = index
+                    self.cont_segment = self._group_start(ended, index)
                 self.old_line = line
                 self._show(f"\rBREAK IN {line}\rREADY.\r")
                 return self._finish(Stop.BREAK, f"BREAK IN {line}", started, line)
             if ended.stop is Stop.ROM_CALL:  # where the call was, for the message's place
                 return self._finish(ended.stop, ended.message, started, self._line_of(ended, index))
             return self._finish(ended.stop, ended.message, started)
+        finally:
+            clock[GROUPS] = iter(())  # no loop in place outside the dispatcher (the monitor's lines)
         # END and the end of the program reach READY. without CLRCHN ($A84B, $E386): after
         # CMD it goes to the file, as on a C64
         output = self.io.output
@@ -1172,6 +1188,16 @@ class Runtime:
                 return self.module.basic_lines[traceback.tb_lineno - 1]
             traceback = traceback.tb_next
         return self._line_at(index)
+
+    def _group_start(self, error: BaseException, index: int) -> int:
+        """The segment whose statement group was running when ``error`` was raised: the
+        one the dispatcher called, or the one whose code that function ran in place."""
+        traceback = error.__traceback__
+        while traceback is not None:
+            if traceback.tb_frame.f_code.co_filename == GENERATED:
+                return self.module.group_starts.get(traceback.tb_lineno, index)
+            traceback = traceback.tb_next
+        return index
 
     def _line_at(self, index: int) -> int:
         """The BASIC line of segment ``index`` (the end counts as the last line)."""

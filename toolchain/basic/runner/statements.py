@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import enum
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from toolchain.basic import floats
 from toolchain.basic.runner import costs
-from toolchain.basic.runner.contract import FOR_BYTES, LINE_HOOK, ForFrame, Kind, Variable
+from toolchain.basic.runner.contract import FOR_BYTES, FOR_ROOM, LINE_HOOK, ForFrame, Kind, Variable
 from toolchain.basic.runner.expressions import (
     CLOSE_PARENTHESIS,
     COLON,
@@ -53,6 +54,9 @@ INPUT_BUFFER = 0x0200  # where a direct-mode line is crunched and run from
 # calls in generated code that show how much memory the variables take (FRE, PEEK of
 # BASIC's pointers, USR's machine code)
 MEMORY_OBSERVERS = ("rt.free(", "rt.peek(", "rt.usr(")
+# calls in generated code that run the program's code (FN) or the machine's, or the
+# runtime's: anything else in an expression reads, computes and assigns temporaries
+RUNS_CODE = ("rt.", "io.", "FN_", "_concat(", "lambda")
 
 
 def frame_name(frame: ForFrame) -> str:
@@ -128,6 +132,9 @@ class StatementCompiler(ExpressionCompiler):
         self.open_loops: list[str] = []
         # per variable, the frame of its latest FOR in the text, if it has one of its own
         self.open_frames: dict[str, ForFrame | None] = {}
+        # the number element an assignment just stored, as expressions read it, and
+        # where the code stood after it (its segment, its length): see statement_IF
+        self.just_stored: tuple[str, Segment, int] | None = None
 
     def compile(self) -> Program:
         self.line_order = {line.number: index for index, line in enumerate(self.lines)}
@@ -312,7 +319,13 @@ class StatementCompiler(ExpressionCompiler):
             if not self.is_simple(key):
                 self.emit(f"_k = {key}")
                 key = "_k"
-            if kind is not Kind.INTEGER:
+            if kind is Kind.NUMBER and all(self.is_simple(index) for index in indexes):
+                # the value kept for an IF right after that reads the element (statement_IF)
+                self.emit(f"if {key} in (_w := {array}.writable): _w[{key}] = (_stored := {value})")
+                self.emit(f"else: {array}.place({key})(_stored := {value})")
+                self.just_stored = (f"{array}.cells[{', '.join(indexes)}]", self.segments[-1],
+                                    len(self.segments[-1].code))
+            elif kind is not Kind.INTEGER:
                 self.emit(f"if {key} in (_w := {array}.writable): _w[{key}] = {value}")
                 self.emit(f"else: {array}.place({key})({value})")
             else:
@@ -426,11 +439,18 @@ class StatementCompiler(ExpressionCompiler):
         return True
 
     def statement_IF(self, number: int) -> bool | None:
+        stored = self.just_stored
         code, kind, _, condition, _ = self.expression()
         if kind is Kind.STRING:
             condition = f"len({code})"
         elif condition is None:
             condition = f"({code})"
+        if (stored is not None and stored[1] is self.segments[-1] and stored[2] == len(stored[1].code)
+                and not any(mark in condition for mark in RUNS_CODE)):
+            # ``A(I)=V:IF A(I)...``: nothing ran since the element was stored (no code,
+            # the same subscripts), and the condition runs nothing that could change it:
+            # the element holds V, which a number array stores as it is (values.Array)
+            condition = re.sub(rf"\b{re.escape(stored[0])}", "_stored", condition)
         byte = self.take()
         # a false condition skips the rest of the line (REM's REMN, $A93B)
         rest = round((len(self.body) - self.position) * costs.weight("rest_byte"))
@@ -479,7 +499,12 @@ class StatementCompiler(ExpressionCompiler):
         whole = constant is not None and constant == int(constant) and abs(constant) < 4294967296.0
         frame = self.own_frame(variable, limit, step, number)
         if frame is not None:
-            self.emit(f"rt.push_frame({frame_name(frame)}, {variable if whole else None})")
+            # Runtime.push_frame's way when it has nothing to search (the stack below the
+            # frame is the one it was pushed on before) and the frame fits, in line
+            name, value = frame_name(frame), variable if whole else None
+            self.emit(f"if STACK == {name}.below and rt.stack_bytes <= {FOR_ROOM}: "
+                      f"rt.stack_bytes += {FOR_BYTES}; {name}.value = {value}; STACK.append({name})")
+            self.emit(f"else: rt.push_frame({name}, {value})")
         else:
             self.emit(f"rt.push_for({variable!r}, {limit}, {step}, {len(self.segments)}, {number})")
             if whole:
