@@ -14,6 +14,8 @@ settings.register_profile("c64tc", derandomize=True, database=None)
 settings.load_profile("c64tc")
 
 if TYPE_CHECKING:
+    from toolchain.c64.machine import C64
+    from toolchain.c64.outcome import RunResult
     from toolchain.c64.roms import RomSet
 
 REPO = Path(__file__).resolve().parent.parent
@@ -53,6 +55,25 @@ def c64_roms() -> RomSet:
         pytest.skip(f"the C64's ROMs are absent: {SHARED_ROMS} is missing (or set C64TC_ROMS to a "
                     "folder with them)")
     return found
+
+
+def basic_in_rom(source: str, tmp_path: Path, max_cycles: int = 50_000_000) -> tuple[RunResult, list[str]]:
+    """A BASIC listing RUN by BASIC in ROM on c64tc's 6502 (the ROMs of ``c64_roms()``):
+    how it ended, and the screen's rows after RUN that are not empty, as the compiled
+    runner's ``printed_rows`` gives them."""
+    from toolchain.c64.run import Keyboard, Session, load_program
+
+    listing = tmp_path / "program.bas"
+    listing.write_text(source)
+    session = Session(load_program(listing), roms=c64_roms(), boot=True)
+    result = session.run(Keyboard(""), max_cycles=max_cycles)
+    rows = printed_rows(session.machine)
+    return result, [row for row in rows[rows.index("RUN") + 1:] if row]
+
+
+def printed_rows(machine: C64) -> list[str]:
+    """The screen's rows that are not empty, without trailing spaces."""
+    return [row.rstrip() for row in machine.screen.text().splitlines() if row.strip()]
 
 
 def c64_rom_folder() -> Path:

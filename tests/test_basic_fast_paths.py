@@ -26,7 +26,7 @@ import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import c64_roms
+from tests.conftest import basic_in_rom, c64_roms, printed_rows
 from tests.test_floats_rom import BasicRom
 from toolchain.basic import floats, tokenize_text
 from toolchain.basic.runner import Runtime, compile_program
@@ -47,7 +47,7 @@ from toolchain.basic.runner.values import (
 from toolchain.basic.tokens import TOKEN
 from toolchain.c64.machine import C64
 from toolchain.c64.outcome import Stop
-from toolchain.c64.run import Keyboard, Session, load_program, program_from_prg, run_program
+from toolchain.c64.run import program_from_prg, run_program
 
 TWO_32 = 2.0**32
 
@@ -397,18 +397,10 @@ OWN_FRAME_PROGRAMS = {
 @pytest.mark.parametrize("name", OWN_FRAME_PROGRAMS)
 def test_own_frames_run_as_basic_in_rom(name: str, tmp_path: Path) -> None:
     """The programs print what the BASIC ROM prints (run on c64tc's 6502) and stop alike."""
-    listing = tmp_path / f"{name}.bas"
-    listing.write_text(OWN_FRAME_PROGRAMS[name])
-    session = Session(load_program(listing), roms=c64_roms(), boot=True)
-    rom_result = session.run(Keyboard(""), max_cycles=50_000_000)
-    rom_screen = [row.rstrip() for row in session.machine.screen.text().splitlines()]
+    rom_result, printed = basic_in_rom(OWN_FRAME_PROGRAMS[name], tmp_path)
     ours, machine = run_program(program_from_prg(tokenize_text(OWN_FRAME_PROGRAMS[name]), name))
-    screen = [row.rstrip() for row in machine.screen.text().splitlines()]
     assert (ours.stop, ours.message) == (rom_result.stop, rom_result.message)
-    # the ROM's screen starts with the start-up message and RUN: the rows after RUN
-    run_row = rom_screen.index("RUN")
-    printed = [row for row in rom_screen[run_row + 1:] if row]
-    assert [row for row in screen if row] == printed
+    assert printed_rows(machine) == printed
 
 
 # An IF right after an assignment to the element it reads uses the value just stored
@@ -427,16 +419,10 @@ STORED_THEN_READ = {
 def test_an_element_stored_then_read_by_if_runs_as_basic_in_rom(name: str, tmp_path: Path) -> None:
     source = STORED_THEN_READ[name]
     assert "_stored" in compile_program(tokenize_text(source).data).module.source.split("if not", 1)[1]
-    listing = tmp_path / f"{name}.bas"
-    listing.write_text(source)
-    session = Session(load_program(listing), roms=c64_roms(), boot=True)
-    rom_result = session.run(Keyboard(""), max_cycles=50_000_000)
-    rom_screen = [row.rstrip() for row in session.machine.screen.text().splitlines()]
+    rom_result, printed = basic_in_rom(source, tmp_path)
     ours, machine = run_program(program_from_prg(tokenize_text(source), name))
-    screen = [row.rstrip() for row in machine.screen.text().splitlines()]
     assert (ours.stop, ours.message) == (rom_result.stop, rom_result.message)
-    printed = [row for row in rom_screen[rom_screen.index("RUN") + 1:] if row]
-    assert [row for row in screen if row] == printed
+    assert printed_rows(machine) == printed
 
 
 # -- arrays -----------------------------------------------------------------------------------------

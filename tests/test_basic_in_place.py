@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import c64_roms
+from tests.conftest import basic_in_rom, printed_rows
 from toolchain.basic import tokenize_text
 from toolchain.basic.runner import compile_program, linker
 from toolchain.c64.machine import C64
 from toolchain.c64.outcome import RunResult, Stop
-from toolchain.c64.run import Keyboard, Session, load_program, program_from_prg
+from toolchain.c64.run import Keyboard, Session, program_from_prg
 
 # Each loops in place (a NEXT back to its FOR's body, through an IF's jump to the NEXT,
 # a GOTO back to its line), and ends by END, an error, running off the end or a NEXT
@@ -80,16 +80,10 @@ def test_loops_in_place_are_compiled(name: str) -> None:
 
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_loops_in_place_run_as_basic_in_rom(name: str, tmp_path: Path) -> None:
-    listing = tmp_path / f"{name}.bas"
-    listing.write_text(PROGRAMS[name])
-    session = Session(load_program(listing), roms=c64_roms(), boot=True)
-    rom_result = session.run(Keyboard(""), max_cycles=200_000_000)
-    rom_screen = [row.rstrip() for row in session.machine.screen.text().splitlines()]
+    rom_result, printed = basic_in_rom(PROGRAMS[name], tmp_path, max_cycles=200_000_000)
     ours, ours_session = run(PROGRAMS[name])
-    screen = [row.rstrip() for row in ours_session.machine.screen.text().splitlines()]
     assert (ours.stop, ours.message) == (rom_result.stop, rom_result.message)
-    printed = [row for row in rom_screen[rom_screen.index("RUN") + 1:] if row]
-    assert [row for row in screen if row] == printed
+    assert printed_rows(ours_session.machine) == printed
 
 
 @pytest.mark.parametrize("name", PROGRAMS)
