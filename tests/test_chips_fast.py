@@ -377,6 +377,57 @@ copy tya
  jmp loop
 """)
 
+# stores that end their block, many in a row and in turns of a loop (VIC-II colours, CIA 1's
+# ports and a direction), a skip among them and a subroutine: the translated code writes
+# the next block into the one a store ends (translator._Splice) as far as its limits let
+# it, and the blocks must still end where the machine's write watch ends them
+STORES_IN_A_ROW = Loop("stores", "block-ending stores in a row, a skip and a call among them", """*=$c000
+ ldy #0
+loop sta $d020
+ stx $d021
+ sty $dc00
+ lda $dc01
+ sta $d020
+ stx $d021
+ sta $d022
+ iny
+ sty $d023
+ sty $dc02
+ bne skip
+ inc $d024
+ sta $d020
+skip stx $d021
+ sty $dc00
+ sta $d020
+ jsr sub
+ sta $d020
+ stx $d021
+ sta $d022
+ sty $d023
+ sta $d020
+ stx $d021
+ sta $d022
+ sty $d023
+ sta $d020
+ stx $d021
+ sta $d022
+ sty $d023
+ sta $d020
+ stx $d021
+ sta $d022
+ sty $d023
+ sta $d020
+ stx $d021
+ sta $d022
+ sty $d023
+ inx
+ jmp loop
+sub lda $dc00
+ sta $dc00
+ sta $d020
+ rts
+""")
+
 
 def _without_fast_path(machine: C64) -> None:
     """The machine without the translated code's compiled accesses: every access of the
@@ -422,7 +473,7 @@ skip lda $d01e
 """)
 
 PROGRAMS = (*CHIP_LOOPS, RASTER_BARS, SID_PLAYER, RASTER_IRQ, TIMER_IRQ, LATE_RASTER_IRQ, MORE_ACCESSES,
-            INDEXED_STORES, SPRITES_ON)
+            INDEXED_STORES, SPRITES_ON, STORES_IN_A_ROW)
 
 
 @pytest.mark.parametrize("loop", PROGRAMS, ids=lambda loop: loop.name)
@@ -793,3 +844,36 @@ def test_a_write_log_set_again_at_an_event_gets_the_writes_from_then_on(loop: Lo
     assert fast == segments(False, 7_001)
     assert len(fast) > 20 and sum(bool(log) for log in fast) > 5
     assert [write for log in fast for write in log] == segments(True, None)[0]
+
+
+def test_a_loop_storing_to_a_cia_port_each_turn_stays_in_one_block() -> None:
+    """The keyboard scan's stores to $DC00 end their blocks (a CIA write may change the
+    chips' timing): the next block is written into the one the store ends, after the
+    look at the horizon, so the loop comes back to its own block's start without the
+    region's dispatch (the with/without test above holds it to the write watch's ends)."""
+    from toolchain.cpu.translator import _Goto, _RegionWriter, _Splice
+
+    keyboard = next(loop for loop in CHIP_LOOPS if loop.name == "cia-ports")
+    machine = C64()
+    start, image = keyboard.image()
+    machine.load(Prg(start, image))
+    machine.sys(start, max_cycles=200_000)
+    writer = _RegionWriter(machine.cpu, start, True)
+    writer.write()
+    after_first_store = start + 5  # LDA #$FE / STA $DC00
+    assert set(writer.blocks) >= {start, after_first_store}
+
+    def lines_in(lines: Any) -> list[Any]:
+        found = []
+        for line in lines:
+            found.append(line)
+            if isinstance(line, _Splice):
+                found.extend(lines_in(line.lines))
+        return found
+
+    splices = [line for line in writer.blocks[after_first_store] if isinstance(line, _Splice)]
+    assert [splice.target for splice in splices] == [after_first_store + 10]  # LDA $DC00 ... JMP
+    # the JMP's target copied in, its STA $DC00 leads back to the block's own start
+    gotos = [line.target for line in lines_in(splices[0].lines) if isinstance(line, _Goto)]
+    assert gotos == [after_first_store]
+

@@ -43,7 +43,10 @@ see :mod:`toolchain.c64.io`): an absolute load or store there becomes that sourc
 guarded by whether the I/O area is shown (looked up once as a region starts: a bank
 switch ends the region), and a store the owner says may change the chips' timing
 ends the block after it (the owner's write watch ends the region there: the same
-place for the run loop to take an interrupt).  Consecutive absolute stores to one
+place for the run loop to take an interrupt); the next block's code is then written
+right after that look at the horizon, where it can be (:class:`_Splice`), so that a
+loop storing to a CIA port or the border each turn does not go through the region's
+dispatch at every store.  Consecutive absolute stores to one
 chip that the owner gives as a run (``write_run_source``) become one piece, and a store
 indexed into the area calls the owner's compiled write for the address it reaches
 (``indexed_write_source``) where there is one.  A block that polls a register until it
@@ -77,6 +80,8 @@ MAX_REGION_INSTRUCTIONS = 1000  # bounds the time one region takes to compile
 TAKE_OVER = 400  # a new region takes blocks from regions of up to this many instructions (at 100,
 # Superhirn's scoring loop stayed two regions of 170 and 346 instructions calling each other:
 # some 480 region exits and entries a game)
+MAX_SPLICED = 4 * MAX_BLOCK  # instructions of other blocks a block may hold as _Splice (the nested ones too)
+MAX_SPLICE_DEPTH = 6  # blocks written one into another (each a _Splice of the one before)
 MAX_GROWTH = 3  # times a region is translated again to hold hot code it leads to
 MAX_SKIP = 0x40  # the farthest forward branch that becomes an ``if`` in its block (bytes)
 INLINE_BUDGET = 8  # instructions a block must have left to copy code from elsewhere into it
@@ -273,6 +278,24 @@ class _Lean:
     reach: tuple[int, int]
     full: tuple[str, ...]
     lean: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Splice:
+    """A change of block after a store that ends its block (a write the owner says may
+    change the chips' timing), written once the region's blocks are known.  Where the
+    next block (``target``) is one of the region's, the look at the horizon that the
+    change of block makes, then that block's own code (``lines``, written as if it
+    started there): the same work, the same places to stop, without the trip through the
+    region's dispatch; elsewhere an ordinary change of block (:class:`_Goto`).  A loop
+    that stores to a CIA port or the border colour each turn then stays one block."""
+
+    indent: int
+    target: int
+    lines: tuple[str | _Goto | _Checked | _Lean | _Splice, ...]
+
+
+_Line = str | _Goto | _Checked | _Lean | _Splice
 
 
 @dataclass
@@ -767,7 +790,7 @@ class _RegionWriter:
         self.region = region  # False: the entry's block alone
         self.takes = takes  # units whose blocks it may take, whatever their size
         self.exits: set[int] = set()  # known addresses outside the region where its code goes
-        self.blocks: dict[int, list[str | _Goto | _Checked | _Lean]] = {}
+        self.blocks: dict[int, list[_Line]] = {}
         self.unchecked: set[tuple[int, int]] = set()  # reaches of the stores written without a check
         self.reads: set[str] = set()  # registers the code reads
         self.writes: set[str] = set()  # ... and writes
@@ -863,7 +886,7 @@ class _RegionWriter:
             keyword = "elif"
         out.append(f"{pad}else:\n{pad}{_INDENT}break")
 
-    def _emit_block(self, out: list[str], start: int, lines: list[str | _Goto | _Checked | _Lean], base: int,
+    def _emit_block(self, out: list[str], start: int, lines: Iterable[_Line], base: int,
                     starts: set[int]) -> None:
         for line in lines:
             if isinstance(line, _Checked):
@@ -874,6 +897,13 @@ class _RegionWriter:
             elif isinstance(line, _Lean):  # (its store's _Checked comes next: the same decision)
                 out.extend(_INDENT * base + text for text in (line.lean if self._unwatched(line.reach)
                                                               else line.full))
+            elif isinstance(line, _Splice):
+                if line.target in starts:  # the look at the horizon a change of block makes, then its code
+                    pad = _INDENT * (base + line.indent)
+                    out.append(f"{pad}if cycles >= horizon:\n{pad}    pc = {line.target}\n{pad}    break")
+                    self._emit_block(out, start, line.lines, base + line.indent, starts)
+                else:
+                    self._emit_block(out, start, [_Goto(line.indent, line.target)], base, starts)
             elif isinstance(line, _Goto):
                 pad = _INDENT * (base + line.indent)
                 if line.target == start:  # back to this block's start: a loop of its own
@@ -892,11 +922,18 @@ class _BlockWriter:
     instructions are counted statically along each path and added to the locals
     ``cycles`` and ``ins`` where the path leaves the block (or joins another)."""
 
-    def __init__(self, region: _RegionWriter, start: int) -> None:
+    def __init__(self, region: _RegionWriter, start: int, spliced_into: tuple[int, ...] = (),
+                 splice_budget: list[int] | None = None) -> None:
         self.region = region
         self.cpu = region.cpu
         self.start = start
-        self.lines: list[str | _Goto | _Checked | _Lean] = []
+        # a block written into another one's code (_Splice): the starts of the blocks it is
+        # written into (none: a block of its own), and the instructions that may still be
+        # written so, shared by them all
+        self.spliced_into = spliced_into
+        self.splice_budget = [MAX_SPLICED] if splice_budget is None else splice_budget
+        self.left = False  # the path being written has left the block (see compiled_store)
+        self.lines: list[_Line] = []
         self.cycles = 0  # static cycles since the last sync
         self.count = 0  # instructions since the last sync
         self.budget = MAX_BLOCK
@@ -1225,19 +1262,57 @@ class _BlockWriter:
         source, ends_block = found
         self.region.uses_io = True
         self.uses(" ".join(value.reads))
+        code = source.code.format(value=value.text, now=self.now())
+        if ends_block and self.spliced_into and not source.guard:
+            # a block written into another's code runs only where the I/O area is shown
+            # (io_on holds for a whole region): the store has no other way on
+            self.emit(code, indent)
+            self.cycles += op.cycles
+            self.count += 1
+            self.change_block(following, indent)
+            self.left = True
+            return True
         condition = f"io_on and ({source.guard.format(now=self.now())})" if source.guard else "io_on"
-        self.emit(f"if {condition}:\n{_INDENT}" + source.code.format(value=value.text, now=self.now())
-                  .replace("\n", "\n" + _INDENT), indent)
+        self.emit(f"if {condition}:\n{_INDENT}" + code.replace("\n", "\n" + _INDENT), indent)
         if ends_block:
             cycles, count = self.cycles, self.count
             self.cycles += op.cycles
             self.count += 1
-            self.goto(following, indent + 1)
+            self.change_block(following, indent + 1)
             self.cycles, self.count = cycles, count
         self.emit("else:", indent)  # the I/O area hidden (RAM or the character ROM), or the guard false
         self.store(op, Code(f"mem[{address}] = {value.text}", value.reads), address, following, indent + 1,
                    mode)
         return True
+
+    def _going_on(self, following: int) -> int | None:
+        """Where the block goes on after a store: None where its path has left the block."""
+        if self.left:
+            self.left = False
+            return None
+        return following
+
+    def change_block(self, following: int, indent: int) -> None:
+        """Leave the block for ``following`` after a store that ends it: with the next
+        block's code written in here where it may be (:class:`_Splice`: a block that may
+        join the region, not one this code is already written into, within
+        MAX_SPLICED and MAX_SPLICE_DEPTH), else an ordinary change of block.  The
+        region's instruction count leaves the copy out: the region holds the same
+        blocks either way."""
+        region = self.region
+        chain = (*self.spliced_into, self.start)
+        if (not region.region or following in chain or len(chain) > MAX_SPLICE_DEPTH
+                or self.splice_budget[0] <= 0 or not region._may_join(following)):
+            self.goto(following, indent)
+            return
+        self.sync(indent)
+        block = _BlockWriter(region, following, chain, self.splice_budget)
+        instructions = region.instructions
+        block.write()
+        self.splice_budget[0] -= region.instructions - instructions
+        region.instructions = instructions
+        self.lines.append(_Splice(indent, following, tuple(block.lines)))
+        self.successors.append(following)  # (a block of the region as before: see _Splice)
 
     def compiled_indexed_store(self, op: Any, mode: Mode, address: str, value: Code, following: int,
                                indent: int) -> bool:
@@ -1490,7 +1565,7 @@ class _BlockWriter:
             if not self.compiled_store(op, mode, address, stored, following, indent):
                 self.store(op, Code(f"mem[{address}] = {stored.text}", stored.reads), address, following,
                            indent, mode)
-            return following
+            return self._going_on(following)
         elif documented and name in _MODIFIES:
             address = self._stored_address(mode, operand, indent)
             old = self.load(mode, operand, address, indent)
@@ -1503,7 +1578,7 @@ class _BlockWriter:
                 self.emit(Code(f"{modify.text}\nnr = zr = s = {value}".lstrip(), modify.reads,
                                modify.writes | {"nr", "zr"}), indent)
                 self.compiled_store(op, mode, address, _code("s"), following, indent)
-                return following
+                return self._going_on(following)
             lean = None
             if self._reach(address, mode) is not None and self._sets_nz_next(following):
                 lean = Code(f"{modify.text}\nmem[{address}] = {value}".lstrip(), modify.reads, modify.writes)
