@@ -877,3 +877,43 @@ def test_a_loop_storing_to_a_cia_port_each_turn_stays_in_one_block() -> None:
     gotos = [line.target for line in lines_in(splices[0].lines) if isinstance(line, _Goto)]
     assert gotos == [after_first_store]
 
+
+def test_keys_and_joysticks_changed_at_an_event_reach_a_scanning_loop() -> None:
+    """The translated code takes CIA 1's pins' idleness and the joysticks once as a region
+    starts (ControlPorts.REGION_CONSTANTS): a key held down or a joystick moved at an
+    event (here a ticker, as the live screen's keys come) reaches the next region, as it
+    does without the fast path."""
+    from toolchain.c64.chips.keyboard import FIRE
+    from toolchain.c64.io import Ticker
+
+    keyboard = next(loop for loop in CHIP_LOOPS if loop.name == "cia-ports")
+
+    def run(fast: bool) -> tuple[Any, ...]:
+        machine = C64()
+        if not fast:
+            _without_fast_path(machine)
+        start, image = keyboard.image()
+        machine.load(Prg(start, image))
+        ports = machine.io.cia1.ports
+        seen: list[tuple[int, int]] = []
+
+        def change() -> None:  # every 30,000 cycles: what the loop stored, then a change
+            seen.append((machine.memory[0xFB], machine.memory[0xFC]))
+            if len(seen) == 2:
+                ports.keyboard.press((0, 1))  # row 0 (the loop drives it low), column 1
+            elif len(seen) == 4:
+                ports.keyboard.release()
+                ports.joystick2 = FIRE | UP
+            elif len(seen) == 6:
+                ports.joystick2 = 0
+
+        machine.io.tickers.append(Ticker(30_000, change, machine.cpu.cycles))
+        result = machine.sys(start, max_cycles=250_000)
+        return result.instructions, result.cycles, tuple(seen), bytes(machine.memory)
+
+    fast = run(True)
+    assert fast == run(False)
+    # port B's column 1 low while the key is down; port A's fire and up low while the
+    # joystick is moved (the loop keeps bits 0-4 of $DC00)
+    assert fast[2][:8] == ((0xFF, 0x1F), (0xFF, 0x1F), (0xFD, 0x1F), (0xFD, 0x1F), (0xFF, 0x0E), (0xFF, 0x0E),
+                           (0xFF, 0x1F), (0xFF, 0x1F))

@@ -33,8 +33,8 @@ translated code and into its own per-register functions (:mod:`toolchain.c64.io`
   piece: each store's own statements, the write log appended to and ``RUN_END`` (the
   data bus) once for the run (:meth:`toolchain.c64.io.IOArea.write_run_source`);
 * ``compiled_port_read(register)`` (a CIA instance): a port's read from what drives its
-  pins (``compiled_pins`` of the ports plugged in: the keyboard matrix while it is idle,
-  the joysticks, CIA 2's bus lines and user port);
+  pins (``compiled_pins`` of the ports plugged in, an expression of eight bits: the
+  keyboard matrix while it is idle, the joysticks, CIA 2's bus lines and user port);
 * ``compiled_read_ahead(register)``: ``read`` as source for a cycle the machine's
   clock has not reached yet, with nothing but the KERNAL's standard interrupt handler
   running in between (it acknowledges CIA 1's timer and scans the keyboard): for the

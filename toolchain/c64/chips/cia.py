@@ -419,6 +419,11 @@ class Cia:
 
     EVENT_READS = frozenset({ICR})  # reading the flags releases the interrupt line
 
+    @property
+    def REGION_CONSTANTS(self) -> dict[str, str]:  # (the chips' attribute: see toolchain.c64.chips)
+        """Those of what is plugged into the ports (their pins' source reads them)."""
+        return dict(getattr(self.ports, "REGION_CONSTANTS", {}))
+
     @staticmethod
     def compiled_read(register: int) -> str | None:
         """``read`` as source (see toolchain.c64.chips) for the registers worked out from
@@ -446,7 +451,8 @@ class Cia:
         if pins is None:
             return None
         name = "a" if register == PRA else "b"
-        return Source(f"({{chip}}.pr{name} | ~{{chip}}.ddr{name}) & {pins.code} & 0xFF", guard=pins.guard)
+        # (the pins' source gives eight bits: the AND keeps the result to them)
+        return Source(f"({{chip}}.pr{name} | ~{{chip}}.ddr{name}) & {pins.code}", guard=pins.guard)
 
     @staticmethod
     def compiled_read_ahead(register: int) -> str | None:

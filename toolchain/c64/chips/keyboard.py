@@ -209,12 +209,21 @@ class ControlPorts:
         self.joystick1 = 0  # on port B, with the keyboard's columns
         self.joystick2 = 0  # on port A, with the rows
 
+    # what the pins' source reads, fixed while a translated region runs (see Cia's
+    # REGION_CONSTANTS): the joysticks and the matrix's idleness change only from
+    # outside the CPU's code (a test, the live screen's keys, typed text: at a ticker,
+    # a KERNAL routine in Python), or in the matrix's own methods, which the guard
+    # sends the reads to while it is not idle (idle is never set again inside a region)
+    REGION_CONSTANTS = {"{chip}.ports.keyboard.idle": "keyboard_idle",
+                        "(~{chip}.ports.joystick1 & 0xFF)": "joystick1_pins",
+                        "(~{chip}.ports.joystick2 & 0xFF)": "joystick2_pins"}
+
     def compiled_pins(self, port: int) -> Source | None:
         """Port A's (0) or B's (1) pins as source for the fast path (toolchain.c64.chips;
         ``{chip}`` is the CIA): while no key is held and none is waiting to be typed, a
         scan of the matrix pulls no line and changes nothing (KeyMatrix.rows_low and
         columns_low), so the pins are what the joysticks pull alone; else the method."""
-        return Source(f"~{{chip}}.ports.joystick{2 - port}", guard="{chip}.ports.keyboard.idle")
+        return Source(f"(~{{chip}}.ports.joystick{2 - port} & 0xFF)", guard="{chip}.ports.keyboard.idle")
 
     def pins_a(self, cia: Cia, now: int, scanning: bool) -> int:
         low = self.keyboard.rows_low(cia.port_b_level, now, scanning) | self.joystick2
