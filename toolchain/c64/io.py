@@ -561,9 +561,13 @@ class IOArea:
         expansion pages: the same as the machine's write), under the guard that there is
         one and that the chips' next event is known (the machine's write would work it
         out again otherwise); else the store goes through the machine.  None where the
-        addresses leave the area, or a debugger watches stores in it."""
+        addresses leave the area, or a debugger watches stores in it.  Where every
+        address reached is colour RAM (a colour copy or clear: STA $D800,X), the store
+        itself, as the machine's write does it."""
         if self.hooked or not IO_BASE <= base <= IO_BASE + IO_SIZE - 0x100:
             return None
+        if all(ROUTES[offset][0] == COLOUR for offset in (base - IO_BASE, base - IO_BASE + 0xFF)):
+            return Source("mem[{address}] = ({value}) & 0x0F", guard="True")  # (colour RAM is one range)
         return Source("io_writer(io, {address}, {value}, {now})",  # (the guard looked it up)
                       guard=f"(io_writer := io_writers[{{address}} - {IO_BASE}]) is not None "
                             "and io._event is not None")
