@@ -42,6 +42,11 @@ DEADLINE = 60.0
 #: (input() without readline), or a select or poll on it (readline, the live screen's keys)
 _WAITING_IN = ("wait_woken", "n_tty_read", "poll_schedule_timeout", "do_select", "do_sys_poll",
                "core_sys_select")
+#: the system calls (Linux's /proc/PID/syscall: its number, then its arguments) of such a
+#: wait, by machine: a read of standard input, a poll or a select.  A write to the terminal
+#: that waits for the reader sleeps in "wait_woken" too: under load that looked like a wait
+#: for input, and a line was typed before the program had shown all its output
+_WAIT_CALLS = {"x86_64": (0, frozenset({7, 23, 270, 271})), "aarch64": (63, frozenset({72, 73}))}
 
 
 def set_size(fd: int, columns: int, lines: int, pixels: tuple[int, int] = (0, 0)) -> None:
@@ -261,8 +266,23 @@ class PseudoTerminal:
             return self.process.poll() is None and not self.read(0.5)
         # asleep in a terminal read, and what was typed before has been read: just after a
         # line is typed the program still sleeps in the read it has not returned from yet
-        return (state == "S" and where.startswith(_WAITING_IN) and not self._typed_but_unread()
-                and not self.read(0.02))
+        return (state == "S" and where.startswith(_WAITING_IN) and self._in_a_wait_for_input(pid)
+                and not self._typed_but_unread() and not self.read(0.02))
+
+    @staticmethod
+    def _in_a_wait_for_input(pid: int) -> bool:
+        """Whether the system call the program sleeps in reads standard input or polls
+        (Linux's /proc/PID/syscall; True where it cannot be told)."""
+        calls = _WAIT_CALLS.get(os.uname().machine)
+        try:
+            fields = Path(f"/proc/{pid}/syscall").read_text().split()
+        except OSError:
+            return True
+        if calls is None or not fields or not fields[0].isdigit():
+            return True
+        read, polls = calls
+        number = int(fields[0])
+        return (number == read and len(fields) > 1 and int(fields[1], 16) == 0) or number in polls
 
     def _typed_but_unread(self) -> int:
         """The bytes typed that the program has not read yet (the terminal's input queue)."""
