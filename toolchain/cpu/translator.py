@@ -80,8 +80,8 @@ MAX_REGION_INSTRUCTIONS = 1000  # bounds the time one region takes to compile
 TAKE_OVER = 400  # a new region takes blocks from regions of up to this many instructions (at 100,
 # Superhirn's scoring loop stayed two regions of 170 and 346 instructions calling each other:
 # some 480 region exits and entries a game)
-MAX_SPLICED = 4 * MAX_BLOCK  # instructions of other blocks a block may hold as _Splice (the nested ones too)
-MAX_SPLICE_DEPTH = 6  # blocks written one into another (each a _Splice of the one before)
+MAX_SPLICED = 2 * MAX_BLOCK  # instructions of other blocks written for one block's _Splice (nested too)
+MAX_SPLICE_DEPTH = 4  # blocks written one into another (each a _Splice of the one before)
 MAX_GROWTH = 3  # times a region is translated again to hold hot code it leads to
 MAX_SKIP = 0x40  # the farthest forward branch that becomes an ``if`` in its block (bytes)
 INLINE_BUDGET = 8  # instructions a block must have left to copy code from elsewhere into it
@@ -296,6 +296,12 @@ class _Splice:
 
 
 _Line = str | _Goto | _Checked | _Lean | _Splice
+
+
+def _comes_back(lines: Iterable[_Line], start: int) -> bool:
+    """Whether these lines (those of blocks written into them too) go to ``start``."""
+    return any((isinstance(line, _Goto) and line.target == start)
+               or (isinstance(line, _Splice) and _comes_back(line.lines, start)) for line in lines)
 
 
 @dataclass
@@ -1294,25 +1300,56 @@ class _BlockWriter:
 
     def change_block(self, following: int, indent: int) -> None:
         """Leave the block for ``following`` after a store that ends it: with the next
-        block's code written in here where it may be (:class:`_Splice`: a block that may
-        join the region, not one this code is already written into, within
-        MAX_SPLICED and MAX_SPLICE_DEPTH), else an ordinary change of block.  The
-        region's instruction count leaves the copy out: the region holds the same
-        blocks either way."""
+        block's code written in here where that closes a loop (:class:`_Splice`: a block
+        that may join the region, not one this code is already written into, within
+        MAX_SPLICED and MAX_SPLICE_DEPTH, whose code comes back to the start of the
+        block it is written into), else an ordinary change of block.  (Written in
+        everywhere, a raster routine's dozens of stores made its region's source some
+        ten times as long, and it compiled as long as it then ran.)  The region's
+        instruction count leaves the copy out: the region holds the same blocks either
+        way."""
         region = self.region
         chain = (*self.spliced_into, self.start)
         if (not region.region or following in chain or len(chain) > MAX_SPLICE_DEPTH
                 or self.splice_budget[0] <= 0 or not region._may_join(following)):
             self.goto(following, indent)
             return
-        self.sync(indent)
+        if not self._may_come_back(following, chain[0]):
+            self.goto(following, indent)
+            return
+        self.splice_budget[0] -= MAX_BLOCK  # (taken before: the blocks written into it count too)
         block = _BlockWriter(region, following, chain, self.splice_budget)
         instructions = region.instructions
         block.write()
-        self.splice_budget[0] -= region.instructions - instructions
         region.instructions = instructions
+        if not _comes_back(block.lines, chain[0]):
+            self.goto(following, indent)
+            return
+        self.sync(indent)
         self.lines.append(_Splice(indent, following, tuple(block.lines)))
         self.successors.append(following)  # (a block of the region as before: see _Splice)
+
+    def _may_come_back(self, pc: int, start: int) -> bool:
+        """Whether the code from ``pc`` on can reach ``start`` within MAX_SPLICED
+        instructions by falling through, its JMPs and its branches' other way: a quick
+        look before the blocks are written (see change_block)."""
+        memory = self.cpu.memory
+        for _ in range(MAX_SPLICED):
+            op = OPCODES.get(memory[pc])
+            if op is None or op.mnemonic in ("rts", "rti", "brk") or (
+                    op.mnemonic == "jmp" and op.mode is not Mode.ABS):
+                return False
+            following = (pc + op.length) & 0xFFFF
+            if op.mnemonic == "jmp":
+                following = memory[(pc + 1) & 0xFFFF] | memory[(pc + 2) & 0xFFFF] << 8
+            elif op.mnemonic in _BRANCHES:
+                offset = memory[(pc + 1) & 0xFFFF]
+                if (following + offset - (0x100 if offset & 0x80 else 0)) & 0xFFFF == start:
+                    return True
+            if following == start:
+                return True
+            pc = following
+        return False
 
     def compiled_indexed_store(self, op: Any, mode: Mode, address: str, value: Code, following: int,
                                indent: int) -> bool:
