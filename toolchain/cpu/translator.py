@@ -1311,10 +1311,8 @@ class _BlockWriter:
         region = self.region
         chain = (*self.spliced_into, self.start)
         if (not region.region or following in chain or len(chain) > MAX_SPLICE_DEPTH
-                or self.splice_budget[0] <= 0 or not region._may_join(following)):
-            self.goto(following, indent)
-            return
-        if not self._may_come_back(following, chain[0]):
+                or self.splice_budget[0] <= 0 or not region._may_join(following)
+                or not self._may_come_back(following, chain[0])):
             self.goto(following, indent)
             return
         self.splice_budget[0] -= MAX_BLOCK  # (taken before: the blocks written into it count too)
