@@ -400,27 +400,7 @@ skip stx $d021
  sty $dc00
  sta $d020
  jsr sub
- sta $d020
- stx $d021
- sta $d022
- sty $d023
- sta $d020
- stx $d021
- sta $d022
- sty $d023
- sta $d020
- stx $d021
- sta $d022
- sty $d023
- sta $d020
- stx $d021
- sta $d022
- sty $d023
- sta $d020
- stx $d021
- sta $d022
- sty $d023
- inx
+""" + " sta $d020\n stx $d021\n sta $d022\n sty $d023\n" * 5 + """ inx
  jmp loop
 sub lda $dc00
  sta $dc00
