@@ -213,7 +213,8 @@ class ControlPorts:
     # REGION_CONSTANTS): the joysticks and the matrix's idleness change only from
     # outside the CPU's code (a test, the live screen's keys, typed text: at a ticker,
     # a KERNAL routine in Python), or in the matrix's own methods, which the guard
-    # sends the reads to while it is not idle (idle is never set again inside a region)
+    # sends the reads to while it is not idle (there it may become idle, never the other
+    # way round, so a region that took it as not idle only reads through them longer)
     REGION_CONSTANTS = {"{chip}.ports.keyboard.idle": "keyboard_idle",
                         "(~{chip}.ports.joystick1 & 0xFF)": "joystick1_pins",
                         "(~{chip}.ports.joystick2 & 0xFF)": "joystick2_pins"}
