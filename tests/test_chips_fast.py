@@ -863,7 +863,6 @@ def test_keys_and_joysticks_changed_at_an_event_reach_a_scanning_loop() -> None:
     starts (ControlPorts.REGION_CONSTANTS): a key held down or a joystick moved at an
     event (here a ticker, as the live screen's keys come) reaches the next region, as it
     does without the fast path."""
-    from toolchain.c64.chips.keyboard import FIRE
     from toolchain.c64.io import Ticker
 
     keyboard = next(loop for loop in CHIP_LOOPS if loop.name == "cia-ports")
