@@ -379,8 +379,9 @@ copy tya
 
 # stores that end their block, many in a row and in turns of a loop (VIC-II colours, CIA 1's
 # ports and a direction), a skip among them and a subroutine: the translated code writes
-# the next block into the one a store ends (translator._Splice) as far as its limits let
-# it, and the blocks must still end where the machine's write watch ends them
+# the next block into the one a store ends (translator._Splice) where the chain comes
+# back, within its limits, and the blocks must still end where the machine's write watch
+# ends them
 STORES_IN_A_ROW = Loop("stores", "block-ending stores in a row, a skip and a call among them", """*=$c000
  ldy #0
 loop sta $d020

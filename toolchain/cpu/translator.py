@@ -44,7 +44,8 @@ guarded by whether the I/O area is shown (looked up once as a region starts: a b
 switch ends the region), and a store the owner says may change the chips' timing
 ends the block after it (the owner's write watch ends the region there: the same
 place for the run loop to take an interrupt); the next block's code is then written
-right after that look at the horizon, where it can be (:class:`_Splice`), so that a
+right after that look at the horizon where the chain of blocks comes back to where it
+started (:class:`_Splice`), so that a
 loop storing to a CIA port or the border each turn does not go through the region's
 dispatch at every store.  Consecutive absolute stores to one
 chip that the owner gives as a run (``write_run_source``) become one piece, and a store
