@@ -7,6 +7,8 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from toolchain.c64.chips import NEVER
 from toolchain.c64.chips.sid import (
@@ -170,3 +172,75 @@ def test_a_lower_rate_waits_for_the_counter_to_wrap() -> None:
 def test_an_unknown_model_is_refused() -> None:
     with pytest.raises(ValueError):
         Sid("6582")
+
+
+def _noise_cycle_by_cycle(writes: list[tuple[int, int]], reads: list[int]) -> list[int]:
+    """$D41B with noise selected, worked out one cycle at a time (the reference for the
+    model's arithmetic): the accumulator adds the frequency every cycle, and the shift
+    register is clocked two cycles after bit 19 rises.  ``writes``: (cycle, frequency)."""
+    accumulator, frequency, register = 0x555555, 0, 0x7FFFFE
+    clocks: list[int] = []  # cycles at which a clock is applied
+    pending_writes, values = sorted(writes), []
+    for cycle in range(1, max(reads) + 1):
+        while pending_writes and pending_writes[0][0] < cycle:
+            frequency = pending_writes.pop(0)[1]
+        risen = (accumulator + frequency) & 0xFFFFFF
+        if risen & 0x80000 and not accumulator & 0x80000:
+            clocks.append(cycle + 2)
+        accumulator = risen
+        while clocks and clocks[0] <= cycle:
+            clocks.pop(0)
+            register = _shift_once(register)
+        if cycle in reads:
+            values.append(noise_output(register) >> 4)
+    return values
+
+
+@settings(derandomize=True, max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(4, 900), st.integers(0, 0xFFFF), st.booleans()),
+                min_size=1, max_size=30))
+@example([(4, 0xFFFF, True), (4, 0x0001, True), (4, 0x8000, True)])  # reads right after each write
+@example([(300, 0x1000, False), (4, 0x0000, True), (600, 0x0800, True)])  # stopped, then on again
+def test_noise_follows_the_accumulator_through_frequency_changes(steps: list[tuple[int, int, bool]]) -> None:
+    """The model counts bit 19's rises as a difference of the accumulator's values over
+    any number of frequency writes; the clocks are those a cycle-by-cycle count gives.
+    A read comes at least 4 cycles after a write (a 6502 store, then LDA $D41B)."""
+    sid = Sid()
+    sid.write(CONTROL, 0x80, 0)
+    now, writes, reads, values = 0, [], [], []
+    for delay, frequency, read in steps:
+        now += delay
+        if read:
+            reads.append(now)
+            values.append(sid.read(OSCILLATOR, now))
+            now += 4
+        sid.write(FREQUENCY_LO, frequency & 0xFF, now)
+        sid.write(FREQUENCY_HI, frequency >> 8, now)
+        writes.append((now, frequency))
+    now += 5000
+    reads.append(now)
+    values.append(sid.read(OSCILLATOR, now))
+    assert values == _noise_cycle_by_cycle(writes, reads)
+
+
+@settings(derandomize=True, max_examples=400, deadline=None)
+@given(st.integers(0, 15), st.integers(0, 15), st.integers(0, 0x7FFF), st.integers(0, 200_000))
+@example(0, 1, 8, 0)  # the counter at the period
+@example(0, 15, 9, 0x7FFF - 9)  # past it: at $7FFF as the new rate is written
+@example(0, 15, 9, 0x7FFF - 8)  # ... and just after the wrap
+@example(3, 0, 20_000, 0x8000 - 20_000 + 94)  # the tick after the wrap
+def test_a_held_envelope_keeps_its_rate_counter_across_a_rate_change(release: int, new_release: int,
+                                                                     count: int, elapsed: int) -> None:
+    """Held at level 0, a new release rate keeps the rate counter's value (the ADSR bug):
+    the shortcut (_Envelope.held_count) gives what stepping through the ticks does."""
+    sid = Sid()
+    sid.write(SUSTAIN_RELEASE, release, 0)
+    envelope = sid.envelope
+    envelope.rate_count, envelope.rate_since = count, 1000
+    stepped = Sid()
+    stepped.envelope.__dict__.update(envelope.__dict__)
+    stepped.envelope.advance(1000 + elapsed)
+    stepped.envelope.rebase(1000 + elapsed)
+    sid.write(SUSTAIN_RELEASE, new_release, 1000 + elapsed)
+    assert envelope.rate_count == stepped.envelope.rate_count
+    assert envelope.release == new_release

@@ -90,71 +90,53 @@ _RUN_END = "{chip}.bus_value = {value}\n{chip}.bus_until = {now} + {chip}.bus_tt
 
 
 # Sid.voice2_frequency_written, voice3_frequency_written (but with the test bit set),
-# rates_written and control_written (at the held level 0, the control unchanged) as
-# source: a player writes these every frame, and the call cost three times the statements
-# (tests/test_chips_fast.py holds them to the methods).  The names beginning with ``sid_``
-# are the source's own.
+# rates_written (held at level 0, in release) and control_written (the byte it holds,
+# held at level 0) as source: a player writes these every frame, and a call costs more
+# than the statements (tests/test_chips_fast.py holds them to the methods).  A write from
+# the CPU comes at or after the oscillator's ``since``: _Oscillator.set_frequency's check
+# is left out.  The names beginning with ``sid_`` are the source's own.
 _VOICE2_FREQUENCY_WRITTEN = f"""sid_oscillator = {{chip}}.voice2
-sid_since = sid_oscillator.since
-if {{now}} > sid_since:
-    if not sid_oscillator.test:
-        sid_oscillator.value = ((sid_oscillator.value + sid_oscillator.frequency * ({{now}} - sid_since))
-                                & 0xFFFFFF)
-    sid_oscillator.since = {{now}}
-sid_oscillator.frequency = ({{chip}}.registers[{VOICE2_FREQUENCY}]
-                            | {{chip}}.registers[{VOICE2_FREQUENCY + 1}] << 8)"""
+sid_frequency = {{chip}}.registers[{VOICE2_FREQUENCY}] | {{chip}}.registers[{VOICE2_FREQUENCY + 1}] << 8
+if not sid_oscillator.test:
+    sid_oscillator.base += (sid_oscillator.frequency - sid_frequency) * ({{now}})
+sid_oscillator.since, sid_oscillator.frequency = {{now}}, sid_frequency"""
 _VOICE3_FREQUENCY_WRITTEN = f"""sid_oscillator = {{chip}}.voice3
 if sid_oscillator.test:
     {{chip}}.voice3_frequency_written({{now}})
 else:
-    sid_since = sid_oscillator.since
-    if {{now}} > sid_since:
-        sid_value = sid_oscillator.value
-        sid_frequency = sid_oscillator.frequency
-        sid_end = sid_value + sid_frequency * ({{now}} - sid_since)
-        sid_clocks = {{chip}}.shift_since - {NOISE_DELAY}
-        if {{now}} > sid_clocks:
-            sid_start = (sid_value + sid_frequency * (sid_clocks - sid_since) if sid_clocks > sid_since
-                         else sid_value)
-            {{chip}}.shift_steps += (sid_end - 0x80000 >> 20) - (sid_start - 0x80000 >> 20)
-        sid_oscillator.value = sid_end & 0xFFFFFF
-        sid_oscillator.since = {{now}}
-    {{chip}}.shift_since = {{now}} + {NOISE_DELAY}
-    sid_oscillator.frequency = {{chip}}.registers[{FREQUENCY_LO}] | {{chip}}.registers[{FREQUENCY_HI}] << 8"""
-_NIBBLES = {ATTACK_DECAY: ("attack", "decay"), SUSTAIN_RELEASE: ("sustain", "release")}
-# held at level 0 (no gate since the reset or the release's end), the envelope's rate
-# counter only moves its phase on: to its last tick up to {now} (_Envelope.advance's static
-# case), into sid_since and sid_count
-_HELD_TICKS = """    sid_state = sid_envelope.state
-    sid_period = {periods}[sid_envelope.attack if sid_state == {attack!r}
-                           else sid_envelope.decay if sid_state == {decay!r} else sid_envelope.release]
-    sid_count, sid_since = sid_envelope.rate_count, sid_envelope.rate_since
-    sid_tick = (sid_since + sid_period - sid_count + 1 if sid_count <= sid_period
-                else sid_since + 0x8000 - sid_count + sid_period)
-    if sid_tick <= {{now}}:
-        sid_ticks = ({{now}} - sid_tick) // (sid_period + 1) + 1
-        sid_since, sid_count = sid_tick + (sid_ticks - 1) * (sid_period + 1), 0
-        sid_envelope.exponential_count = ((sid_envelope.exponential_count + sid_ticks)
-                                          % sid_envelope.exponential_period)
-"""
-# rates_written at the held level: the phase, then the counter's value kept across the change
-_RATES_WRITTEN = """sid_envelope = {{chip}}.envelope
-if sid_envelope.hold_zero:
-""" + _HELD_TICKS + """    sid_counted = sid_count + ({{now}} - sid_since)
-    if sid_count > sid_period and sid_counted > 0x7FFF:
-        sid_counted -= 0x7FFF
-    sid_envelope.rate_since, sid_envelope.rate_count = {{now}}, sid_counted
-    sid_envelope.{nibbles[0]}, sid_envelope.{nibbles[1]} = ({{value}}) >> 4, ({{value}}) & 0x0F
+    sid_frequency = {{chip}}.registers[{FREQUENCY_LO}] | {{chip}}.registers[{FREQUENCY_HI}] << 8
+    sid_oscillator.base += (sid_oscillator.frequency - sid_frequency) * ({{now}})
+    sid_oscillator.since, sid_oscillator.frequency = {{now}}, sid_frequency
+    {{chip}}.shift_since = {{now}} + {NOISE_DELAY}"""
+# voice 3's envelope held at level 0 (no gate since the reset or the release's end:
+# _Envelope.hold_zero) and in release, as a player leaves it between notes: the
+# attack/decay register is not the one in effect, and a new release rate keeps the rate
+# counter's value (_Envelope.held_count: the phase the ADSR bug needs); everything else
+# is Sid.rates_written's
+_RATES_WRITTEN = {
+    ATTACK_DECAY: f"""sid_envelope = {{chip}}.envelope
+if sid_envelope.hold_zero and sid_envelope.state == {RELEASE!r}:
+    sid_envelope.attack, sid_envelope.decay = ({{value}}) >> 4, ({{value}}) & 0x0F
 else:
-    {{chip}}.rates_written({register}, {{value}}, {{now}})"""
-# voice 3's control written with the byte it holds, at the held level 0: Sid._write_control
-# then only advances the envelope, which there only moves the rate counter's phase on
-_CONTROL_WRITTEN = """sid_envelope = {{chip}}.envelope
-if ({{value}}) == {{chip}}.control and sid_envelope.hold_zero:
-""" + _HELD_TICKS + """    sid_envelope.rate_since, sid_envelope.rate_count = sid_since, sid_count
+    {{chip}}.rates_written({ATTACK_DECAY}, {{value}}, {{now}})""",
+    SUSTAIN_RELEASE: f"""sid_envelope = {{chip}}.envelope
+if sid_envelope.hold_zero and sid_envelope.state == {RELEASE!r}:
+    sid_period = {tuple(period + 1 for period in RATE_PERIODS)}[sid_envelope.release]
+    sid_count = sid_envelope.rate_count
+    sid_counted = sid_count + ({{now}}) - sid_envelope.rate_since
+    if sid_count < sid_period:
+        sid_counted %= sid_period
+    elif sid_counted > 0x7FFF:
+        sid_counted = (sid_counted - 0x7FFF) % sid_period
+    sid_envelope.rate_count, sid_envelope.rate_since = sid_counted, {{now}}
+    sid_envelope.sustain, sid_envelope.release = ({{value}}) >> 4, ({{value}}) & 0x0F
 else:
-    {{chip}}.control_written({{value}}, {{now}})"""
-_ENVELOPE_NAMES = {"periods": RATE_PERIODS, "attack": ATTACK, "decay": DECAY_SUSTAIN}
+    {{chip}}.rates_written({SUSTAIN_RELEASE}, {{value}}, {{now}})""",
+}
+# voice 3's control written with the byte it holds, at the held level 0, changes nothing
+# (Sid._write_control)
+_CONTROL_WRITTEN = """if ({value}) != {chip}.control or not {chip}.envelope.hold_zero:
+    {chip}.control_written({value}, {now})"""
 
 
 def _write_without_log_and_bus(register: int) -> str | None:
@@ -171,14 +153,19 @@ def _write_without_log_and_bus(register: int) -> str | None:
     if register in (VOICE2_FREQUENCY, VOICE2_FREQUENCY + 1):
         return store + "\n" + _VOICE2_FREQUENCY_WRITTEN
     if register == CONTROL:
-        return store + "\n" + _CONTROL_WRITTEN.format(**_ENVELOPE_NAMES)
+        return store + "\n" + _CONTROL_WRITTEN
     if register in (ATTACK_DECAY, SUSTAIN_RELEASE):
-        return store + "\n" + _RATES_WRITTEN.format(register=register, nibbles=_NIBBLES[register],
-                                                     **_ENVELOPE_NAMES)
+        return store + "\n" + _RATES_WRITTEN[register]
     if register in (PULSE_LO, PULSE_HI):
         return store + (f"\n{{chip}}.pulse_width = ({{chip}}.registers[{PULSE_LO}]"
                         f" | {{chip}}.registers[{PULSE_HI}] << 8) & 0xFFF")
     return None
+
+
+def _noise_level(accumulator: int) -> int:
+    """Bit 19's rises up to an unwrapped accumulator value, less a constant: those
+    between two values are the difference of their levels."""
+    return (accumulator - 0x80000) >> 20
 
 
 def _shift_once(register: int) -> int:
@@ -238,28 +225,45 @@ def noise_output(register: int) -> int:
 
 
 class _Oscillator:
-    """An accumulator: ``value`` at cycle ``since``, adding ``frequency`` every cycle
-    (held at 0 while the test bit is set)."""
+    """An accumulator adding ``frequency`` every cycle, held at 0 while the test bit is
+    set.  Kept as a line: from cycle ``since`` on, its value with the carries out of 24
+    bits kept (``unwrapped``) is ``base + frequency * cycle``.  A frequency write moves
+    ``base`` so that the new line goes on from where the old one was, and the count of
+    bit 19's rises between two cycles (the noise's clocks) is a difference of the line's
+    values, whatever frequencies came in between: a write is three statements."""
 
     def __init__(self) -> None:
-        self.value = 0x555555  # reSID's power-on value (wave.cc); a reset leaves it alone
+        self.base = 0x555555  # reSID's power-on value (wave.cc); a reset leaves it alone
         self.since = 0
         self.frequency = 0
         self.test = False
 
-    def at(self, now: int) -> int:
-        if self.test or now <= self.since:
-            return self.value
-        return (self.value + self.frequency * (now - self.since)) & 0xFFFFFF
-
     def unwrapped(self, now: int) -> int:
-        if self.test or now <= self.since:
-            return self.value
-        return self.value + self.frequency * (now - self.since)
+        """The accumulator at ``now`` with its carries (at ``since`` for a cycle before)."""
+        if self.test:
+            return 0
+        return self.base + self.frequency * (now if now > self.since else self.since)
 
-    def rebase(self, now: int) -> None:
-        self.value = self.at(now)
+    def at(self, now: int) -> int:
+        return self.unwrapped(now) & 0xFFFFFF
+
+    def set_frequency(self, frequency: int, now: int) -> None:
+        """A new frequency from ``now`` on (from ``since`` for a cycle before)."""
+        if now < self.since:
+            now = self.since
+        if not self.test:
+            self.base += (self.frequency - frequency) * now
+        self.since, self.frequency = now, frequency
+
+    def hold(self, now: int) -> None:
+        """The test bit set at ``now``: the accumulator reads 0 until it is cleared."""
+        self.test = True
         self.since = max(now, self.since)
+
+    def release(self, now: int) -> None:
+        """The test bit cleared at ``now``: the accumulator counts up from 0."""
+        self.test = False
+        self.base, self.since = -self.frequency * now, now
 
 
 class _Envelope:
@@ -336,6 +340,18 @@ class _Envelope:
             count -= 0x7FFF
         self.rate_since, self.rate_count = now, count
 
+    def held_count(self, now: int) -> int:
+        """The rate counter's value at ``now`` as rebase keeps it, held at level 0: no tick
+        changes anything but the counter then (advance's static case; at level 0 the
+        exponential period is 1, so its counter stays 0)."""
+        count = self.rate_count
+        counted = count + now - self.rate_since
+        period = self.rate_period + 1
+        if count < period:
+            return counted % period
+        # counting through $7FFF first (_next_tick): its wrap, then the ticks as usual
+        return (counted - 0x7FFF) % period if counted > 0x7FFF else counted
+
     def write_control(self, value: int, now: int) -> None:
         gate = bool(value & GATE)
         if gate == self.gate:
@@ -380,8 +396,12 @@ class Sid:
         self.pulse_width = 0
         self.control = 0
         self.shift_register = 0x7FFFFE  # reSID's reset value
-        self.shift_steps = 0  # clocks not yet applied to shift_register (applied when it is needed)
-        self.shift_since = 0  # the shift register holds every clock from bit 19 rises up to here
+        # the shift register holds every clock from bit 19's rises up to shift_since -
+        # NOISE_DELAY, where the accumulator's bit 20 and up (less half a step: _noise_level)
+        # were shift_level; a read applies the rises since (a frequency write does nothing
+        # here: the accumulator's line goes on, and the rises are a difference of its values)
+        self.shift_since = 0
+        self.shift_level = _noise_level(self.voice3.unwrapped(-NOISE_DELAY))
         self.test_since = 0  # when the test bit was set (the shift register's reset runs from here)
         self.floating = 0  # the 12-bit output kept while no waveform is selected
         self.floating_since = 0
@@ -401,49 +421,26 @@ class Sid:
         return state
 
     # -- voice 3's waveform --------------------------------------------------------------------
-    def _noise_clocks(self, since: int, until: int) -> int:
-        """Bit 19 rises of voice 3's accumulator at cycles in (since, until]."""
-        oscillator = self.voice3
-        if oscillator.test or until <= since:
-            return 0
-        start = oscillator.unwrapped(max(since, oscillator.since))
-        end = oscillator.unwrapped(until)
-        return (end - 0x80000) // 0x100000 - (start - 0x80000) // 0x100000
-
-    def _pending_shifts_applied(self) -> int:
-        """The shift register with the clocks kept back (a frequency write only counts
-        them: applying them is the costly part, done when the register is needed)."""
-        if self.shift_steps:
-            self.shift_register = shift_register_after(self.shift_register, self.shift_steps)
-            self.shift_steps = 0
-        return self.shift_register
-
     def _shift_register_at(self, now: int) -> int:
+        register = self.shift_register
         if self.voice3.test:
             # held; after a while its cells fill with ones, one more bit at a time
-            register = self._pending_shifts_applied()
             begin = self.test_since + self.shift_reset
             if now >= begin:
                 for _ in range(min(23, (now - begin) // self.shift_reset_bit + 1)):
                     register |= 1
                     register = (register | register << 1) & SHIFT_MASK
             return register
+        # the clocks a read at ``now`` shows are those up to now - NOISE_DELAY, and those a
+        # frequency write left in the pipeline: applied and kept, so that polling costs
+        # only the clocks since the last read
         if now > self.shift_since:
-            # the clocks a read at ``now`` shows are those up to now - NOISE_DELAY: keep them,
-            # so that polling costs only the clocks since the last read
-            self.shift_steps += self._noise_clocks(self.shift_since - NOISE_DELAY, now - NOISE_DELAY)
             self.shift_since = now
-        return self._pending_shifts_applied()
-
-    def _settle_shift_register(self, now: int, pending: bool = True) -> None:
-        """Bring the shift register to ``now``; ``pending``: with the clocks still in the
-        pipeline (else they are dropped, as setting the test bit does)."""
-        if self.voice3.test:
-            self.shift_register = self._shift_register_at(now)
-        else:
-            until = now if pending else now - NOISE_DELAY
-            self.shift_steps += self._noise_clocks(self.shift_since - NOISE_DELAY, until)
-        self.shift_since = now + NOISE_DELAY if pending else now
+        level = _noise_level(self.voice3.unwrapped(self.shift_since - NOISE_DELAY))
+        if level != self.shift_level:
+            register = shift_register_after(register, level - self.shift_level)
+            self.shift_register, self.shift_level = register, level
+        return register
 
     def _waveform(self, now: int) -> int:
         """Voice 3's 12-bit waveform output at ``now``."""
@@ -484,21 +481,27 @@ class Sid:
 
     def _write_control(self, value: int, now: int) -> None:
         old = self.control
+        if value == old and self.envelope.hold_zero:
+            # nothing changes: the envelope held at 0 only moves its rate counter's phase
+            # on, which it works out when it is next looked at
+            return
         oscillator = self.voice3
         if value & 0xF0 == 0 and old & 0xF0:
             self.floating, self.floating_since = self._waveform(now), now
         test = bool(value & TEST)
         if test and not oscillator.test:
-            self._settle_shift_register(now, pending=False)
-            oscillator.rebase(now)
-            oscillator.value, oscillator.test = 0, True
+            # the clocks up to now - NOISE_DELAY taken, those in the pipeline dropped
+            self._shift_register_at(now)
+            self.shift_since = now
+            oscillator.hold(now)
             self.test_since = now
         elif not test and oscillator.test:
             register = self._shift_register_at(now)
             # the test bit falling shifts once with bit 0 = NOT bit 17 (reSID)
             self.shift_register = ((register << 1) | (~register >> 17 & 1)) & SHIFT_MASK
             self.shift_since = now
-            oscillator.value, oscillator.since, oscillator.test = 0, now, False
+            oscillator.release(now)
+            self.shift_level = _noise_level(oscillator.unwrapped(now - NOISE_DELAY))
         self.control = value
         self.envelope.advance(now)
         self.envelope.write_control(value, now)
@@ -514,22 +517,12 @@ class Sid:
             envelope.advance(now)
             envelope.write_rates(register, value, now)
             return
-        # held at 0 (no gate since the reset or the release's end): advance and rebase in
-        # one, only the rate counter's phase moves on (the ADSR bug needs it); the period
-        # as _Envelope.rate_period gives it (spelled out: a player writes these every frame)
-        state = envelope.state
-        period = RATE_PERIODS[envelope.attack if state == ATTACK
-                              else envelope.decay if state == DECAY_SUSTAIN else envelope.release]
-        count, since = envelope.rate_count, envelope.rate_since
-        tick = since + period - count + 1 if count <= period else since + 0x8000 - count + period
-        if tick <= now:
-            ticks = (now - tick) // (period + 1) + 1
-            since, count = tick + (ticks - 1) * (period + 1), 0
-            envelope.exponential_count = (envelope.exponential_count + ticks) % envelope.exponential_period
-        counted = count + (now - since)
-        if count > period and counted > 0x7FFF:
-            counted -= 0x7FFF
-        envelope.rate_since, envelope.rate_count = now, counted
+        # held at 0 (no gate since the reset or the release's end: in release, or in decay
+        # with sustain 0): only the rate counter's phase moves on.  A write to the register
+        # whose rate is in effect keeps the counter's value for the new rate from here on
+        # (the ADSR bug needs it); the other register's rates take effect at a state's change
+        if (register == SUSTAIN_RELEASE) == (envelope.state == RELEASE):
+            envelope.rate_count, envelope.rate_since = envelope.held_count(now), now
         if register == ATTACK_DECAY:
             envelope.attack, envelope.decay = value >> 4, value & 0x0F
         else:
@@ -623,42 +616,21 @@ class Sid:
         return _write_without_log_and_bus(register)
 
     def voice3_frequency_written(self, now: int) -> None:
-        """Voice 3's frequency registers were written at ``now``: the shift register's
-        clocks up to here counted (with those in the pipeline), the accumulator brought
-        to ``now``, the new frequency taken (_settle_shift_register and _Oscillator.rebase
-        in one)."""
+        """Voice 3's frequency registers were written at ``now``: the new frequency from
+        now on, and the noise's clocks up to now kept in the pipeline (with the test bit
+        set, the shift register brought to now, as it fills while held)."""
         oscillator = self.voice3
         if oscillator.test:
             self.shift_register = self._shift_register_at(now)
-            if now > oscillator.since:
-                oscillator.since = now
-        else:
-            value, since = oscillator.value, oscillator.since
-            if now > since:  # (else no time has passed: no clock, the accumulator stays)
-                frequency = oscillator.frequency
-                end = value + frequency * (now - since)
-                clocks_since = self.shift_since - NOISE_DELAY
-                if now > clocks_since:
-                    # bit 19's rises from where the clocks were counted up to now (floor
-                    # divisions by 2^20 as shifts: a player writes these every frame)
-                    start = value + frequency * (clocks_since - since) if clocks_since > since else value
-                    self.shift_steps += (end - 0x80000 >> 20) - (start - 0x80000 >> 20)
-                oscillator.value = end & 0xFFFFFF
-                oscillator.since = now
         self.shift_since = now + NOISE_DELAY
         registers = self.registers
-        oscillator.frequency = registers[FREQUENCY_LO] | registers[FREQUENCY_HI] << 8
+        oscillator.set_frequency(registers[FREQUENCY_LO] | registers[FREQUENCY_HI] << 8, now)
 
     def voice2_frequency_written(self, now: int) -> None:
         """Voice 2's frequency registers were written at ``now`` (its accumulator is
         kept for voice 3's ring modulation)."""
-        oscillator = self.voice2
-        if not oscillator.test and now > oscillator.since:
-            oscillator.value = (oscillator.value + oscillator.frequency * (now - oscillator.since)) & 0xFFFFFF
-        if now > oscillator.since:
-            oscillator.since = now
         registers = self.registers
-        oscillator.frequency = registers[VOICE2_FREQUENCY] | registers[VOICE2_FREQUENCY + 1] << 8
+        self.voice2.set_frequency(registers[VOICE2_FREQUENCY] | registers[VOICE2_FREQUENCY + 1] << 8, now)
 
     def read(self, register: int, now: int) -> int:
         register &= 0x1F
@@ -690,8 +662,7 @@ class Sid:
     def voice2_test_written(self, value: int, now: int) -> None:
         """Voice 2's control register was written at ``now`` with its test bit changed
         (the accumulator, kept for voice 3's ring modulation, is held at 0 while it is set)."""
-        test = bool(value & TEST)
-        self.voice2.rebase(now)
-        if test:
-            self.voice2.value = 0
-        self.voice2.since, self.voice2.test = now, test
+        if value & TEST:
+            self.voice2.hold(now)
+        else:
+            self.voice2.release(now)
