@@ -585,11 +585,11 @@ class Sid:
     @staticmethod
     def compiled_write(register: int) -> str | None:
         """``write`` as source: the registers that only store the byte, and the
-        frequencies and pulse width, whose write stores and brings the oscillator it
-        changes to the cycle (the costly part, the noise shift register's clocks, waits
-        for a read of $D41B), voice 3's control and envelope registers (a call of the
-        part of ``write`` they need), voice 2's control (the method's part only when the
-        test bit changes)."""
+        frequencies and pulse width, whose write stores and moves the oscillator's line
+        (the noise's clocks wait for a read of $D41B), voice 3's envelope registers
+        held at level 0 in release and its control written with the byte it holds (else
+        a call of the part of ``write`` they need), voice 2's control (the method's part
+        only when the test bit changes)."""
         stored = _write_without_log_and_bus(register)
         if stored is None:
             return None
