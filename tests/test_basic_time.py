@@ -21,8 +21,10 @@ import pytest
 from tests.conftest import c64_roms
 from toolchain.basic import tokenize
 from toolchain.basic.runner import costs
+from toolchain.basic.runner.io import chrout_extra
 from toolchain.basic.runner.runtime import program_lines
 from toolchain.basic.runner.statements import StatementCompiler
+from toolchain.c64.editor import INSRT, LNMX, PNTR, QTSW
 from toolchain.c64.machine import C64
 from toolchain.c64.run import Session, Stop, program_from_prg, run_program
 from toolchain.c64.screen import COLUMNS, ROWS, screen_codes_to_text
@@ -43,7 +45,6 @@ KNOWN_OFF = {
     ("deffn", "fn peek"): "12% more: the bodies' AND, FDIV and PEEK for these operands",
     ("deffn", "three fns"): "10% more: the bodies' AND, FDIV and PEEK for these operands",
     ("deffn", "cycles"): "8.4% more: the bodies' AND, FDIV and PEEK for these operands",
-    ("deffn", "cursor"): "6% more: CHROUT's time for the cursor keys is an average",
     ("delay", "cycles"): "A=A+1 with a growing A (FADD's alignment)",
     ("delay", "busy"): "A=A+1 with a growing A (FADD's alignment)",
     ("fornext", "nested"): "NEXT's FADD for larger loop variables",
@@ -52,8 +53,6 @@ KNOWN_OFF = {
     ("print", "cycles"): "CHROUT's and the scroll's time are averages",
     ("print", "scroll num"): "CHROUT's and the scroll's time are averages",
     ("print", "scroll line"): "CHROUT's and the scroll's time are averages",
-    ("print", "numbers"): "FOUT's time is an average",
-    ("print", "commas"): "CHROUT's and the scroll's time are averages",
     ("strings", "left mid"): "LEFT$'s copying by length is not counted",
     ("strings", "str chr"): "2.4% more: STR$/CHR$ in a FOR loop (the ROM on c64tc's CPU takes more)",
     ("var30", "unset"): "a variable read before it is made: PTRGET's full search",
@@ -173,6 +172,49 @@ def test_each_statement_costs_what_the_rom_takes() -> None:
         assert abs(model - measured) <= 0.15 * measured, f"line {line}: model {model}, ROM {measured}"
         checked += 1
     assert checked == len(STATEMENTS)
+
+
+def _rom_chrout_cycles(prefix: str, column: int) -> dict[int, int]:
+    """Each byte's PRINT A$; on BASIC in ROM at row 5, ``column`` of a cleared screen,
+    after ``prefix`` (a quote for quote mode, INST for insert mode): the statement's
+    cycles (the interrupts and the screen off, between two passes of NEWSTT)."""
+    lines = ["1 poke56333,127:poke53265,11"]
+    for code in range(256):
+        lines.append(f"{10 + code} a$=chr$({code}):print chr$(147);chr$(17);chr$(17);chr$(17);chr$(17);"
+                     f"chr$(17);tab({column});{prefix}:print a$;:print chr$(146)")
+    prg = tokenize([("chrout.bas", "\n".join(lines) + "\n")])[0]
+    session = Session(program_from_prg(prg, "chrout"), C64(roms=c64_roms()), boot=True)
+    machine = session.machine
+    marks: list[tuple[int, int]] = []
+    machine.set_exec_hook(0xA7AE, lambda _: marks.append((machine.cpu.cycles,
+                                                          machine.memory[0x39] | machine.memory[0x3A] << 8)))
+    session.run(max_cycles=200_000_000)
+    statements: dict[int, list[int]] = {}
+    for (before, _), (after, line) in zip(marks, marks[1:], strict=False):
+        statements.setdefault(line, []).append(after - before)
+    return {code: statements[10 + code][2] for code in range(256)}  # the third: PRINT A$;
+
+
+@pytest.mark.parametrize(("mode", "prefix", "columns"), [
+    ("plain", "", (0, 10, 30, 39)), ("quote", "chr$(34);", (10, 30)), ("insert", "chr$(148);", (0, 10, 30))])
+def test_each_byte_printed_costs_what_the_roms_editor_takes(mode: str, prefix: str,
+                                                             columns: tuple[int, ...]) -> None:
+    """CHROUT's time for every byte beyond a letter's (costs.CHROUT_PLAIN and the
+    others, io.chrout_extra) against the ROM's, within 6 cycles: at column 10 every
+    byte, at the others DEL and INST, which move the rest of the line (INST at the last
+    column inserts a row: not counted, so not compared)."""
+    for column in columns:
+        measured = _rom_chrout_cycles(prefix, column)
+        memory = bytearray(0x10000)
+        memory[PNTR], memory[LNMX] = column, 39
+        memory[QTSW], memory[INSRT] = mode == "quote", mode == "insert"
+        codes = range(256) if column == 10 else (0x14, 0x94)
+        for code in codes:
+            if code == 0x94 and column == 39:
+                continue
+            extra = measured[code] - measured[0x41]
+            model = chrout_extra(memory, code)
+            assert abs(model - extra) <= 6, f"${code:02X} {mode}, column {column}: model {model}, ROM {extra}"
 
 
 # -- WAIT and the cycle limit -----------------------------------------------------------------------

@@ -56,7 +56,9 @@ The features, and which ROM routine each stands for:
   each pair), each byte moved up; added at run time;
 * ``chrout``, ``scroll``: a character PRINT sends through CHROUT ($FFD2, the screen
   editor's $E716) and a scroll of the screen ($E8EA): added when they happen, since
-  the text printed is known only then.
+  the text printed is known only then.  ``chrout`` is a letter's time; the editor's
+  path for other bytes (cursor and colour codes, RETURN, CLR, DEL...) takes more or
+  less, by the byte and the editor's mode (``CHROUT_PLAIN`` and the others).
 
 The weights were measured on the ROM running on c64tc's CPU (each statement's cycles
 between two passes of NEWSTT, the interrupts off), by ``scripts/basic-costs``, which
@@ -120,6 +122,56 @@ WEIGHTS: dict[str, float] = {
 
 # a function or statement whose own time is not measured yet: a typical one's
 UNMEASURED = {"fn": 2000.0, "stmt": 500.0}
+
+
+# CHROUT's cycles for each byte beyond a letter's (``chrout``), measured on the ROM:
+# PRINT A$; with A$ the byte, at row 5, column 10 of a cleared screen, the statement's
+# cycles less those of a letter's (tests/test_basic_time.py measures them again and
+# holds these within 6 cycles, the spread between bytes of one kind).  The editor's
+# path depends on its mode: plain, quote mode ($D4: control codes are shown as reversed
+# characters, but RETURN, and DEL, which still deletes) and insert mode ($D8: every
+# control code is shown, but RETURN and INST).  None: DEL or INST, which move the rest
+# of the line (line_shift_extra).  toolchain.basic.runner.io.chrout_extra picks them.
+def _chrout_table(ranges: dict[tuple[int, int], int],
+                  single: dict[int, int | None]) -> tuple[int | None, ...]:
+    table: list[int | None] = [0] * 256
+    for (first, last), extra in ranges.items():
+        table[first : last + 1] = [extra] * (last - first + 1)
+    for code, value in single.items():
+        table[code] = value
+    return tuple(table)
+
+
+_PRINTABLE = {(0x60, 0x7F): 2, (0xA0, 0xFF): -18}  # $20-$5F: a letter's time; a quote toggles quote mode
+CHROUT_PLAIN = _chrout_table(
+    {**_PRINTABLE, (0x00, 0x1F): 74, (0x80, 0x9F): 80},
+    {0x22: 13, 0x05: 64, 0x08: 81, 0x09: 83, 0x0D: -27, 0x0E: 71, 0x11: 18, 0x12: 76, 0x13: 171, 0x14: None,
+     0x1B: 78, 0x1C: 53, 0x1D: -88, 0x1E: 20, 0x1F: 9, 0x81: -7, 0x8D: -33, 0x8E: 79, 0x90: 81, 0x91: -32,
+     0x92: 84, 0x93: 37417, 0x94: None, 0x95: -18, 0x96: -29, 0x97: -40, 0x98: -51, 0x99: -62, 0x9A: -73,
+     0x9B: -84, 0x9C: 41, 0x9D: -83, 0x9E: 4, 0x9F: 48})
+CHROUT_QUOTED = _chrout_table({**_PRINTABLE, (0x00, 0x1F): -11, (0x80, 0x9F): -9},
+                              {0x22: 9, 0x0D: -31, 0x8D: -29, 0x14: None})
+CHROUT_INSERTING = _chrout_table({**_PRINTABLE, (0x00, 0x1F): -22, (0x80, 0x9F): 0},
+                                 {0x22: 9, 0x0D: -35, 0x8D: -37, 0x94: None})
+# DEL and INST move the characters from the cursor to the line's end (38 cycles a
+# character), measured at columns 0, 10, 30 and 39 of a 40-column line; DEL
+# at column 0 (with no line before it linked) and at the line's last column takes a path
+# of its own.  INST at the last column, or on a line whose last character is not a
+# space, can insert a row below: not counted (a scroll's work, rare in PRINT).
+LINE_SHIFT_CHARACTER = 38
+
+
+def line_shift_extra(code: int, column: int, last_column: int, in_mode: bool) -> int:
+    """DEL's (``code`` $14) or INST's ($94) cycles beyond a letter's at ``column`` of
+    a line ending at ``last_column`` (39 or 79); ``in_mode``: DEL in quote mode, INST
+    in insert mode."""
+    if code == 0x14:
+        if column == 0:
+            return -18
+        if column >= last_column:
+            return -99
+        return LINE_SHIFT_CHARACTER * (last_column + 1 - column) - (102 if in_mode else 52)
+    return LINE_SHIFT_CHARACTER * (last_column - column) - (85 if in_mode else 81)
 
 
 def cycles(features: Counter[str]) -> int:

@@ -23,6 +23,7 @@ from toolchain.basic.runner.contract import BasicError, Ended, Kind
 from toolchain.basic.runner.expressions import COLON, COMMA, QUOTE
 from toolchain.basic.runner.values import _byte
 from toolchain.c64 import kernal
+from toolchain.c64.editor import INSRT, LNMX, PNTR, QTSW
 from toolchain.c64.machine import C64, MachineStopped
 from toolchain.c64.memory import BASIC_PROGRAM_START
 from toolchain.c64.outcome import Stop
@@ -39,29 +40,47 @@ CHROUT_CYCLES, SCROLL_CYCLES = round(costs.WEIGHTS["chrout"]), round(costs.WEIGH
 LONGEST_INPUT_LINE = 88  # INLIN's buffer ($A560): one more character is ?STRING TOO LONG
 
 
+def chrout_extra(memory: bytearray, code: int) -> int:
+    """CHROUT's cycles for ``code`` beyond a letter's, in the screen editor's mode and
+    at its column before the byte is printed (costs.CHROUT_PLAIN and the others)."""
+    if memory[INSRT]:
+        extra = costs.CHROUT_INSERTING[code]
+    elif memory[QTSW]:
+        extra = costs.CHROUT_QUOTED[code]
+    else:
+        extra = costs.CHROUT_PLAIN[code]
+    if extra is None:
+        return costs.line_shift_extra(code, memory[PNTR], memory[LNMX], bool(memory[QTSW] or memory[INSRT]))
+    return extra
+
+
 class ScreenOutput:
     """PRINT to the screen: numbers end in cursor-right, commas move by cursor-right.
-    Each character takes CHROUT's time on the C64's clock, a scroll the editor's
-    (costs.py: known only once the text is)."""
+    Each character takes CHROUT's time on the C64's clock (the byte's, in the editor's
+    mode: chrout_extra), a scroll the editor's (costs.py: known only once the text is)."""
 
     def __init__(self, io: BasicIO) -> None:
         self.io = io
 
     def byte(self, value: int) -> None:
         io = self.io
-        screen = io.machine.screen
-        rows = screen.scrolled
-        io.machine.print_byte(value)
-        io.clock[CLOCK] += CHROUT_CYCLES + SCROLL_CYCLES * (screen.scrolled - rows)
+        machine = io.machine
+        rows = machine.screen.scrolled
+        extra = chrout_extra(machine.memory, value)
+        machine.print_byte(value)
+        io.clock[CLOCK] += CHROUT_CYCLES + extra + SCROLL_CYCLES * (machine.screen.scrolled - rows)
 
     def text(self, text: str) -> None:
         io = self.io
-        screen = io.machine.screen
-        rows = screen.scrolled
-        print_byte = io.machine.print_byte
+        machine = io.machine
+        rows = machine.screen.scrolled
+        print_byte, memory = machine.print_byte, machine.memory
+        cycles = CHROUT_CYCLES * len(text)
         for character in text:
-            print_byte(ord(character))
-        io.clock[CLOCK] += CHROUT_CYCLES * len(text) + SCROLL_CYCLES * (screen.scrolled - rows)
+            code = ord(character)
+            cycles += chrout_extra(memory, code)
+            print_byte(code)
+        io.clock[CLOCK] += cycles + SCROLL_CYCLES * (machine.screen.scrolled - rows)
 
     def number(self, value: float) -> None:
         self.text(floats.format_number(value))
