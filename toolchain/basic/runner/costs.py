@@ -54,11 +54,19 @@ The features, and which ROM routine each stands for:
   space (MOVSTR, $B67A), and when the string space is used up, a garbage collection
   ($B526): for each string in use a look through every descriptor (``gc_pair`` for
   each pair), each byte moved up; added at run time;
+* ``print_string``, ``print_number``, ``print_comma``, ``print_newline``,
+  ``print_literal_byte``: PRINT's items ($AAA0: STROUT for a string, FOUT and STROUT
+  for a number), a comma (the cursor right to the next zone is printed), the RETURN
+  at the end when no ``;`` or ``,`` ends the statement, and each byte of a quoted
+  string STRLIT scans before PRINT prints it;
 * ``chrout``, ``scroll``: a character PRINT sends through CHROUT ($FFD2, the screen
-  editor's $E716) and a scroll of the screen ($E8EA): added when they happen, since
-  the text printed is known only then.  ``chrout`` is a letter's time; the editor's
-  path for other bytes (cursor and colour codes, RETURN, CLR, DEL...) takes more or
-  less, by the byte and the editor's mode (``CHROUT_PLAIN`` and the others).
+  editor's $E716) and a row the screen scrolls up by ($E8EA): added when they happen,
+  since the text printed is known only then.  ``chrout`` is a letter's time; the
+  editor's path for other bytes (cursor and colour codes, RETURN, CLR, DEL...) takes
+  more or less, by the byte and the editor's mode (``CHROUT_PLAIN`` and the others).
+  PRINT's weights and ``chrout`` are fitted to 26 PRINT statements on the ROM
+  (``scripts/basic-costs --print``), ``scroll`` is the ROM's time for a row of a
+  screen of unlinked lines (31,461 cycles; two rows of a linked line take 62,817).
 
 The weights were measured on the ROM running on c64tc's CPU (each statement's cycles
 between two passes of NEWSTT, the interrupts off), by ``scripts/basic-costs``, which
@@ -98,7 +106,7 @@ from toolchain.basic import floats
 # variables counts as a variable's (``var_skip``).
 WEIGHTS: dict[str, float] = {
     "array": 2153, "array_skip": 40, "assign": 2736, "assign_int": 3276, "assign_str": 2757,
-    "byte": -14, "chrout": 420, "colon": 202, "exp": 1300, "fdiv_one": 44, "fin_align_bit": 46,
+    "byte": -14, "chrout": 318, "colon": 202, "exp": 1300, "fdiv_one": 44, "fin_align_bit": 46,
     "fin_align_byte": 60, "fin_carry": 26, "fin_digit": 789, "fin_first": -86, "fin_float_bit": 29,
     "fin_mul_zero": -187, "fin_zero_digit": 99, "fn:ABS": 571, "fn:ASC": 821, "fn:ATN": 39000,
     "fn:CHR$": 1166, "fn:COS": 26300, "fn:EXP": 24300, "fn:FN": 1554, "fn:FRE": 5784, "fn:INT": 1420,
@@ -108,12 +116,13 @@ WEIGHTS: dict[str, float] = {
     "int_read": 220, "line": 296, "line_skip": 57, "line_skip_same": 71, "mul_byte": 620, "num": -190,
     "op:*": 1588, "op:+": 931, "op:-": 1025, "op:/": 3000, "op:AND": 1969, "op:NOT": 1284,
     "op:OR": 2062, "op:^": 46500, "op:concat": 1045, "op:neg": 472, "op:rel": 1315, "paren": 473,
-    "print_comma": 4000, "print_number": 7700, "print_string": 548, "qint_bit": 45, "qint_byte": 30,
-    "read_item": 870, "rest_byte": 18, "scroll": 26500, "search_back": 76, "search_forward": 322,
+    "print_comma": 292, "print_literal_byte": 36, "print_newline": 138, "print_number": 8230,
+    "print_string": 660, "qint_bit": 45, "qint_byte": 30,
+    "read_item": 870, "rest_byte": 18, "scroll": 31461, "search_back": 76, "search_forward": 322,
     "space": 144, "status_read": 300, "stmt:CLR": 0, "stmt:DATA": -11, "stmt:DEF": 1000,
     "stmt:DIM": 2500, "stmt:END": -300, "stmt:FOR": -1038, "stmt:GET": 1500, "stmt:GOSUB": 340,
     "stmt:GOTO": 330, "stmt:IF": 200, "stmt:INPUT": 1500, "stmt:LET": -1993, "stmt:NEXT": 770,
-    "stmt:ON": 800, "stmt:POKE": 1270, "stmt:PRINT": -52, "stmt:READ": 100, "stmt:REM": 23,
+    "stmt:ON": 800, "stmt:POKE": 1270, "stmt:PRINT": -249, "stmt:READ": 100, "stmt:REM": 23,
     "stmt:RESTORE": -8, "stmt:RETURN": 140, "stmt:STOP": -300, "stmt:SYS": 2100, "stmt:WAIT": 2100,
     "string_byte": 19, "subscript": 1891, "then": 650, "then_line": 520, "time_read": 1150, "var": 75,
     "var_skip": 38, "wait_invert": 700,

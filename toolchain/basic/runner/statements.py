@@ -679,11 +679,15 @@ class StatementCompiler(ExpressionCompiler):
                 method = "tab" if byte == TOKEN["TAB("] else "spc"
                 self.emit(f"{output}.{method}(_byte({amount}))")
                 continue
+            if byte == QUOTE:  # STRLIT scans the text to its closing quote before it is printed
+                end = self.body.find(b'"', self.position + 1)
+                self.count("print_literal_byte", (end if end >= 0 else len(self.body)) - self.position - 1)
             code, kind, _, _, _ = self.expression()
             self.count("print_string" if kind is Kind.STRING else "print_number")
             self.emit(f"{output}.{'text' if kind is Kind.STRING else 'number'}({code})")
             newline = self.at_statement_end()
         if newline:
+            self.count("print_newline")
             self.emit(f"{output}.newline()")
         return False
 
