@@ -197,6 +197,34 @@ def test_an_output_name_too_long_for_the_file_system_is_a_message(
     assert [path.name for path in tmp_path.iterdir() if path.name.startswith(".")] == []
 
 
+@pytest.mark.parametrize("case", ["manifest source", "include", "include folder", "roms folder"])
+def test_a_name_too_long_for_the_file_system_looked_up_is_a_message(case: str, tmp_path: Path) -> None:
+    """A name over 255 bytes looked for (a manifest's source, an .include, -I, --roms):
+    Path.is_file raised `OSError: File name too long` (tests/test_fuzz.py found it in a
+    manifest); now it is not found, as any missing name."""
+    long_name = "x" * 300
+    source = tmp_path / "a.asm"
+    source.write_text(f'*=$c000\n.include "{long_name}.asm"\n rts\n' if case == "include" else SOURCE)
+    if case == "manifest source":
+        manifest = tmp_path / "manifest.toml"
+        manifest.write_text(f'[disk]\nname = "t"\nid = "ab"\nfile = "t.d64"\n\n[[program]]\nname = "a"\n'
+                            f'kind = "asm"\nsources = ["{long_name}.asm"]\n')
+        arguments = ["build", "--manifest", str(manifest), "--out", str(tmp_path / "build")]
+        expected = "not found"
+    elif case == "include":
+        arguments, expected = ["asm", str(source), "-o", str(tmp_path / "a.prg")], "not found"
+    elif case == "include folder":
+        arguments = ["asm", str(source), "-I", str(tmp_path / long_name), "-o", str(tmp_path / "a.prg")]
+        expected = "no such folder"
+    else:
+        listing = tmp_path / "p.bas"
+        listing.write_text('10 print "hi"\n')
+        arguments, expected = ["run", str(listing), "--roms", str(tmp_path / long_name)], "not a folder"
+    result = CliRunner().invoke(main, arguments)
+    assert result.exit_code == 1 and not isinstance(result.exception, OSError), result.output
+    assert expected in result.output and "Traceback" not in result.output
+
+
 def test_a_name_that_fits_is_written_however_long(tmp_path: Path) -> None:
     """The temporary file and the backup beside a target have names of their own: they
     must fit where the target's fits (a 250-byte name was 'File name too long')."""

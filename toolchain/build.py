@@ -19,7 +19,7 @@ from pathlib import Path
 from toolchain.diagnostics import Diagnostic, UserError, counted
 from toolchain.disk import d64
 from toolchain.disk.prg import Prg
-from toolchain.fileio import FileSet, make_folder, read_text
+from toolchain.fileio import FileSet, is_file, make_folder, read_text
 from toolchain.manifest import DEFAULT_CHECK_STATEMENTS, CheckSpec, Manifest, ProgramSpec, load_manifest
 
 
@@ -100,7 +100,7 @@ def _check_against_mse_dump(built: BuiltProgram, check: CheckSpec, manifest: Man
     assert check.file is not None
     path = check.file
     name = f"= {path.name}"
-    if not path.is_file():
+    if not is_file(path):
         return CheckResult(name, False, f"MSE dump {path} not found")
     try:
         dumped = mse.to_prg(mse.parse(read_text(path), str(path)))

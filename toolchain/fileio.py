@@ -48,6 +48,24 @@ MAX_INPUT = 16 * 1024 * 1024
 _NAME_MAX = 255
 
 
+def is_file(path: str | Path) -> bool:
+    """Whether ``path`` names a regular file (or a link to one).  False also where the
+    system cannot look: a name too long for the file system, a folder that may not be
+    searched (Path.is_file raises then: Python 3.11 passes over only a missing name)."""
+    try:
+        return Path(path).is_file()
+    except OSError:
+        return False
+
+
+def is_dir(path: str | Path) -> bool:
+    """Whether ``path`` names a folder; False where the system cannot look (is_file)."""
+    try:
+        return Path(path).is_dir()
+    except OSError:
+        return False
+
+
 def read_text(path: str | Path) -> str:
     """A source file as text: UTF-8 (so £ and π work), else Latin-1 as old tools wrote."""
     data = read_bytes(path)

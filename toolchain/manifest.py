@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from toolchain.diagnostics import Diagnostic, UserError
-from toolchain.fileio import read_text
+from toolchain.fileio import is_dir, is_file, read_text
 
 KINDS = ("asm", "basic", "mse")
 DIALECTS = ("profi", "64tass", "acme")  # c64tc asm --dialect
@@ -289,7 +289,7 @@ def _program(reader: _Reader, entry: Any, where: tuple[Any, ...], base: Path) ->
     else:
         for source in listed:
             source_path = base / source
-            if not source_path.is_file():
+            if not is_file(source_path):
                 reader.error(where, "sources",
                              f"{label}: source file '{source}' not found (looked in {base})")
             sources.append(source_path)
@@ -331,7 +331,7 @@ def _assembler_options(reader: _Reader, data: dict[str, Any], where: tuple[Any, 
         listed = []
     for folder in listed:
         path = base / folder
-        if not path.is_dir():
+        if not is_dir(path):
             reader.error(where, "include_paths", f"{label}: include folder '{folder}' not found (looked in "
                          f"{base})")
         folders.append(path)

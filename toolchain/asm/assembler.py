@@ -229,8 +229,10 @@ class _Assembly:
         base = Path(line.path).parent if line.path not in ("-", _COMMAND_LINE, "<source>") else Path(".")
         candidates = [wanted] if wanted.is_absolute() else [base / wanted] + [
             directory / wanted for directory in self.options.include_paths]
+        from toolchain.fileio import is_file
+
         for candidate in candidates:
-            if candidate.is_file():
+            if is_file(candidate):
                 return candidate
         searched = ", ".join(str(c.parent) if str(c.parent) != "" else "." for c in candidates)
         self.diagnostic(line, name.column, f"{kind} file '{name.source}' not found (looked in {searched})")

@@ -670,8 +670,10 @@ class DialectAssembly(_Assembly):
         else:
             candidates = [self.relative_to(base) / wanted, *(directory / wanted for directory in
                                                              self.options.include_paths)]
+        from toolchain.fileio import is_file
+
         for candidate in candidates:
-            if candidate.is_file():
+            if is_file(candidate):
                 return candidate
         searched = ", ".join(dict.fromkeys(str(c.parent) if str(c.parent) != "" else "." for c in candidates))
         self.error(statement, f"{kind} file '{name}' not found (looked in {searched or 'no folder'})", column)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from toolchain import vice
 from toolchain.diagnostics import UserError, counted
-from toolchain.fileio import read_bytes
+from toolchain.fileio import is_dir, is_file, read_bytes
 
 ROMS_ENV = "C64TC_ROMS"
 
@@ -79,7 +79,7 @@ def _find_file(folder: Path, names: tuple[str, ...]) -> Path | None:
     for directory in (folder, folder / "C64"):
         for name in names:
             candidate = directory / name
-            if candidate.is_file():
+            if is_file(candidate):
                 return candidate
     return None
 
@@ -103,7 +103,7 @@ def find_rom(kind: str, explicit_dir: Path | None = None) -> tuple[bytes, Path, 
                 return _read(path, kind, size), path, origin
         if explicit:
             where = folders[0]
-            if not where.is_dir():
+            if not is_dir(where):
                 raise UserError.single(str(where), f"not a folder (named by {origin} for the C64 ROMs)")
             raise UserError.single(str(where), f"no C64 {kind} ROM here or in its C64/ folder "
                                    f"(looked for {' or '.join(names)})")

@@ -8,7 +8,7 @@ import click
 
 from toolchain.cli.common import default_output, print_diagnostics, reports_user_errors
 from toolchain.diagnostics import UserError, counted
-from toolchain.fileio import STDIO, write_stdout, write_together
+from toolchain.fileio import STDIO, is_dir, write_stdout, write_together
 
 _WARNING_NAMES = ["all", "branch-page", "zp-forward"]
 
@@ -105,9 +105,13 @@ def asm_command(sources: tuple[str, ...], output: str | None, dialect: str | Non
     if sources.count(STDIO) > 1:
         raise click.UsageError("standard input ('-') can be read only once")
     for folder in include_paths:  # as every input: status 1, "cannot read"
-        if not folder.is_dir():
+        if not is_dir(folder):
+            try:
+                there = folder.exists()
+            except OSError:  # a name too long for the file system
+                there = False
             raise UserError.single(str(folder), "cannot read: " + ("not a folder (-I names a folder)"
-                                                                   if folder.exists() else "no such folder"))
+                                                                   if there else "no such folder"))
     enabled = frozenset(WARNINGS) if "all" in warnings else frozenset(warnings)
     texts = [(load_source(source), source) for source in sources]
     if dialect is None:

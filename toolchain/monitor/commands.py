@@ -18,7 +18,6 @@ VICE's do.  A mixin of :class:`toolchain.monitor.session.Monitor`.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolchain.c64.chips.cia import Cia
@@ -265,7 +264,7 @@ class MemoryCommands:
         if device == DRIVE_DEVICE:
             return self._load_from_drive(name)
         from toolchain.disk import parse_image_reference
-        from toolchain.fileio import read_bytes
+        from toolchain.fileio import is_file, read_bytes
 
         try:
             reference = parse_image_reference(name)
@@ -273,7 +272,7 @@ class MemoryCommands:
                 from toolchain.disk import read_disk_file
 
                 return read_disk_file(reference).data
-            if not Path(name).is_file():
+            if not is_file(name):
                 return None
             return read_bytes(name)
         except (OSError, UserError):
