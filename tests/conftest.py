@@ -13,6 +13,12 @@ from hypothesis import settings
 settings.register_profile("c64tc", derandomize=True, database=None)
 settings.load_profile("c64tc")
 
+#: The long fuzzing runs (``-m slow``: test_fuzz.py, test_disk_fuzz.py) are derandomized
+#: too, so that CI fails only on a change; ``C64TC_FUZZ_RANDOM=1`` makes them draw new
+#: examples each run, to look for what the fixed ones miss (a failure prints the
+#: ``@reproduce_failure`` line to make it a fixed example).
+FUZZ_RANDOM = os.environ.get("C64TC_FUZZ_RANDOM", "") not in ("", "0")
+
 if TYPE_CHECKING:
     from toolchain.c64.machine import C64
     from toolchain.c64.outcome import RunResult

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import FUZZ_RANDOM
 from toolchain.cli import main
 from toolchain.disk import check, d64
 from toolchain.disk.formats import BLOCK, FORMATS, DiskFormat
@@ -134,7 +135,7 @@ def test_random_damage_is_refused_cleanly_or_harmless(name: str, examples: int) 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(FORMATS))
 def test_random_damage_many_examples(name: str) -> None:
-    @settings(max_examples=300, **(_SETTINGS | {"derandomize": False}))  # type: ignore[arg-type]
+    @settings(max_examples=300, **(_SETTINGS | {"derandomize": not FUZZ_RANDOM, "print_blob": True}))  # type: ignore[arg-type]
     @given(damage(name))
     def run(data: bytes) -> None:
         run_every_command(data, name)

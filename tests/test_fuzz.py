@@ -3,9 +3,10 @@ MSE dumps, PRGs (BASIC and machine code), disk images and the build manifest, wi
 bytes flipped, inserted, deleted, duplicated and cut off.  Whatever a command gets, it
 ends with exit status 0, 1, 2 or 3, prints no traceback, finishes within seconds, and
 when it fails it leaves its output file as it was.  The default run tries a few
-examples per command (derandomized, so it is the same run every time); ``-m slow``
-runs a long random profile.  The disk commands' own damage fuzzing is in
-test_disk_fuzz.py, the assembler's in test_asm_hardening.py."""
+examples per command and ``-m slow`` a long profile, both derandomized (the same run
+every time); ``C64TC_FUZZ_RANDOM=1`` makes the long one draw new examples.  The disk
+commands' own damage fuzzing is in test_disk_fuzz.py, the assembler's in
+test_asm_hardening.py."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import DATA, REPO
+from tests.conftest import DATA, FUZZ_RANDOM, REPO
 from toolchain.asm import assemble
 from toolchain.basic import tokenize_text
 from toolchain.cli import main
@@ -30,7 +31,7 @@ SECONDS = 30  # the bound on one command's work (generous for a loaded 2-core ma
 FUZZ = dict(deadline=None, derandomize=True, database=None,
             suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                    HealthCheck.function_scoped_fixture])
-LONG = FUZZ | {"derandomize": False}
+LONG = FUZZ | {"derandomize": not FUZZ_RANDOM, "print_blob": True}
 
 # bytes that tend to matter to the readers: line ends, quotes, braces, token bytes,
 # the PRG's link bytes, the disk's track/sector numbers and padding
