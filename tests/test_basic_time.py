@@ -20,9 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import REPO, c64_roms
-from toolchain.basic import tokenize
+from toolchain.basic import floats, tokenize
 from toolchain.basic.runner import costs
 from toolchain.basic.runner.io import chrout_extra
 from toolchain.basic.runner.runtime import program_lines
@@ -39,6 +41,9 @@ PROGRAMS = sorted(name for name in (path.name.removesuffix(".vice.json") for pat
 # what the model does not follow yet (program, label or "cycles"): why
 KNOWN_OFF = {
     ("arrays", "cycles"): "2.3% short: arrays made by their first use and c%(i)/d$(i) (ratios 0.97-1.07)",
+    ("arrays", "e(5)"): ("2.1-3.1% less, by the jiffy the loop starts in (the PRINT before it took 2.1% "
+                         "before printed numbers took FOUT's time for their digits): an element of an "
+                         "array made by its first use"),
     ("bm6", "cycles"): ("was 1.9% more, 3.1% since one-digit numbers cost what FIN takes (6 a pass): "
                         "FOR L=1 TO 5:NEXT L on lines of their own (bm6 less bm5) counts high"),
     ("bm6", "bm6"): ("was 1.9% more, 3.1% since one-digit numbers cost what FIN takes (6 a pass): "
@@ -48,8 +53,9 @@ KNOWN_OFF = {
     ("deffn", "fn peek"): "12% more: the bodies' AND, FDIV and PEEK for these operands",
     ("deffn", "three fns"): "10% more: the bodies' AND, FDIV and PEEK for these operands",
     ("deffn", "cycles"): "8.4% more: the bodies' AND, FDIV and PEEK for these operands",
-    ("deffn", "cursor"): ("8% less: PRINT \"{right}{left}\"; takes 7% more on the ROM than the model, "
-                          "which does not tell a string ended by ';' from one ended by RETURN"),
+    ("deffn", "cursor"): ("6% less (8% before PRINT told a ';' at the end from RETURN): the statement "
+                          "alone is within 1.1% of the ROM; the two colons of the loop take about 60 "
+                          "cycles more each on the ROM than colon's weight (scripts/basic-costs)"),
     ("floats", "div"): ("2.7% less: FDIV for these operands (1.8% before PRINT's own time moved the jiffy "
                         "the loop starts in)"),
     ("delay", "cycles"): "A=A+1 with a growing A (FADD's alignment)",
@@ -188,21 +194,64 @@ def _basic_costs_script() -> Any:
     return module
 
 
+@functools.cache
+def _print_rows() -> list[tuple[str, Any, float]]:
+    """scripts/basic-costs's PRINT statements on the ROM (skipped without the ROMs)."""
+    c64_roms()
+    return _basic_costs_script().print_rows()
+
+
 def test_each_print_statement_costs_what_the_rom_takes() -> None:
     """PRINT's statements (scripts/basic-costs PRINT_STATEMENTS: strings, numbers, commas,
-    semicolons, the newline) on BASIC in ROM against the model, each byte printed with
-    the editor's own time, within 15% each (a number's digits move FOUT's time: the
-    model takes a typical one), and within 3% all together."""
+    semicolons, the newline, and NUMBERS_PRINTED: 41 numbers from 0 to 1E+20, each with
+    FOUT's steps for its digits) on BASIC in ROM against the model, each byte printed
+    with the editor's own time, within 10% each, and within 2% all together."""
     script = _basic_costs_script()
-    rows = script.print_rows()
-    assert len(rows) == len(script.PRINT_STATEMENTS)
+    rows = _print_rows()
+    assert len(rows) == len(script.PRINT_STATEMENTS) + len(script.NUMBERS_PRINTED)
     model_total = rom_total = 0.0
     for statement, features, rom in rows:
         model = costs.cycles(features)
-        assert abs(model - rom) <= 0.15 * rom, f"{statement}: model {model}, ROM {rom:.0f}"
+        assert abs(model - rom) <= 0.10 * rom, f"{statement}: model {model}, ROM {rom:.0f}"
         model_total += model
         rom_total += rom
-    assert abs(model_total - rom_total) <= 0.03 * rom_total
+    assert abs(model_total - rom_total) <= 0.02 * rom_total
+
+
+def test_a_printed_numbers_time_follows_its_digits_as_on_the_rom() -> None:
+    """FOUT's time moves with the number: one digit takes more than nine (eight MUL10s
+    against none), 1E+20 more than anything (eleven DIV10s), 0 almost nothing.  The
+    model's differences between numbers printed against the ROM's, within 250 cycles
+    (a MUL10 is about 435)."""
+    rows = {statement: (costs.cycles(features), rom) for statement, features, rom in _print_rows()}
+    pairs = [("1", "987654321"), ("5", "50505"), ("0", "9"), ("1e20", "1e9"), ("1.5", ".5"), ("99", "9090")]
+    for left, right in pairs:
+        model_left, rom_left = rows[f"print x; (x={left})"]
+        model_right, rom_right = rows[f"print x; (x={right})"]
+        assert abs((model_left - model_right) - (rom_left - rom_right)) <= 250, (left, right)
+
+
+@settings(max_examples=200)
+@given(st.integers(1, 10**9 - 1))
+@example(1)
+@example(9)
+@example(10)
+@example(99_999_999)
+@example(100_000_000)
+@example(999_999_999)
+def test_fout_steps_of_a_whole_number_are_those_of_the_roms_scaling(whole: int) -> None:
+    """costs.fout_features counts a whole number's steps without the arithmetic: the
+    same MUL10s, digits and point as floats.fout_scaled, FOUT's own scaling, takes."""
+    steps: list[str] = []
+    nine_digits, decimal_exponent = floats.fout_scaled(floats.to_fac(float(whole)),
+                                                       lambda name, _: steps.append(name))
+    point, _ = floats.fout_point(decimal_exponent)
+    features = costs.fout_features(float(whole))
+    assert features["fout_times10"] == steps.count("times10")
+    assert "divide10" not in steps and "multiply" not in steps
+    digits = f"{nine_digits:09d}"
+    assert digits.startswith(str(whole)) and point == len(str(whole))
+    assert features == costs.fout_features(-float(whole))
 
 
 def _rom_chrout_cycles(prefix: str, column: int) -> dict[int, int]:

@@ -20,6 +20,7 @@ or the FAC with its rounding byte (40 bits), both exactly representable in a dou
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 MASK40 = (1 << 40) - 1
 
@@ -716,37 +717,62 @@ _LOWER = _constant(0x9B, 0x3E, 0xBC, 0x1F, 0xFD)  # 99999999.90625
 _BILLION = _constant(0x9E, 0x6E, 0x6B, 0x28, 0x00)
 
 
+def fout_scaled(fac: Fac, step: Callable[[str, Fac], None] | None = None) -> tuple[int, int]:
+    """FOUT's scaling ($BDF8-$BE32) of a FAC above 0: multiplied by 10**9 when below 1,
+    then divided or multiplied by ten until it is 100000000..999999999, rounded: the
+    nine digits as an integer and the decimal exponent the scaling took.  ``step`` is
+    told each step the ROM takes ("multiply", "compare", "divide10", "times10") with
+    the FAC it works on (their time: costs.fout_features)."""
+    decimal_exponent = 0
+    if fac[0] <= 0x80:
+        if step:
+            step("multiply", fac)
+        fac = _multiply(_BILLION, fac)
+        decimal_exponent = -9
+    while True:
+        if step:
+            step("compare", fac)
+        relation = _compare(_UPPER, fac)
+        if relation == 0:
+            break
+        if relation > 0:
+            if step:
+                step("divide10", fac)
+            fac = _divide10(fac)
+            decimal_exponent += 1
+            continue
+        while True:
+            if step:
+                step("compare", fac)
+            relation = _compare(_LOWER, fac)
+            if relation > 0:
+                break
+            if step:
+                step("times10", fac)
+            fac = _times10(fac)
+            decimal_exponent -= 1
+        fac = _add(HALF, fac)
+        break
+    return _floor_integer(fac), decimal_exponent
+
+
+def fout_point(decimal_exponent: int) -> tuple[int, int]:
+    """Where FOUT puts the point among the nine digits (before the first for 0, after
+    the last for 9; less than 0: zeros after the point first), and the E exponent (0:
+    none), for the decimal exponent of fout_scaled ($BE35-$BE4A)."""
+    if -10 <= decimal_exponent <= 0:
+        return decimal_exponent + 9, 0
+    return 1, decimal_exponent + 8
+
+
 def _format(value: float) -> str:
     fac = to_fac(value)
     sign = "-" if fac[1] else " "
     if fac[0] == 0:
         return " 0"
-    fac = (fac[0], False, fac[2])
-    decimal_exponent = 0
-    if fac[0] <= 0x80:
-        fac = _multiply(_BILLION, fac)
-        decimal_exponent = -9
-    while True:
-        relation = _compare(_UPPER, fac)
-        if relation == 0:
-            break
-        if relation > 0:
-            fac = _divide10(fac)
-            decimal_exponent += 1
-            continue
-        while True:
-            relation = _compare(_LOWER, fac)
-            if relation > 0:
-                break
-            fac = _times10(fac)
-            decimal_exponent -= 1
-        fac = _add(HALF, fac)
-        break
-    digits = f"{_floor_integer(fac):09d}"
-    if -10 <= decimal_exponent <= 0:
-        point, exponent = decimal_exponent + 9, 0
-    else:
-        point, exponent = 1, decimal_exponent + 8
+    nine_digits, decimal_exponent = fout_scaled((fac[0], False, fac[2]))
+    digits = f"{nine_digits:09d}"
+    point, exponent = fout_point(decimal_exponent)
     if point <= 0:
         text = "." + "0" * -point + digits
     else:

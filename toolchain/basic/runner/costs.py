@@ -54,18 +54,20 @@ The features, and which ROM routine each stands for:
   space (MOVSTR, $B67A), and when the string space is used up, a garbage collection
   ($B526): for each string in use a look through every descriptor (``gc_pair`` for
   each pair), each byte moved up; added at run time;
-* ``print_string``, ``print_number``, ``print_comma``, ``print_newline``,
-  ``print_literal_byte``: PRINT's items ($AAA0: STROUT for a string, FOUT and STROUT
-  for a number), a comma (the cursor right to the next zone is printed), the RETURN
-  at the end when no ``;`` or ``,`` ends the statement, and each byte of a quoted
-  string STRLIT scans before PRINT prints it;
+* ``print_string``, ``print_number``, ``print_comma``, ``print_semicolon``,
+  ``print_newline``, ``print_literal_byte``: PRINT's items ($AAA0: STROUT for a
+  string, FOUT and STROUT for a number), a comma (the cursor right to the next zone is
+  printed), a semicolon (the chain of compares down to it and CHRGET, $AAE8), the
+  RETURN at the end when no ``;`` or ``,`` ends the statement, and each byte of a
+  quoted string STRLIT scans before PRINT prints it; FOUT's steps for the number's
+  digits (``fout_*``: :func:`fout_features`) are added when it is printed;
 * ``chrout``, ``scroll``: a character PRINT sends through CHROUT ($FFD2, the screen
   editor's $E716) and a row the screen scrolls up by ($E8EA): added when they happen,
   since the text printed is known only then.  ``chrout`` is a letter's time; the
   editor's path for other bytes (cursor and colour codes, RETURN, CLR, DEL...) takes
   more or less, by the byte and the editor's mode (``CHROUT_PLAIN`` and the others).
-  PRINT's weights and ``chrout`` are fitted to 26 PRINT statements on the ROM
-  (``scripts/basic-costs --print``), ``scroll`` is the ROM's time for a row of a
+  PRINT's weights, FOUT's and ``chrout`` are fitted to 26 PRINT statements and 41
+  numbers printed on the ROM (``scripts/basic-costs --print``), ``scroll`` is the ROM's time for a row of a
   screen of unlinked lines (31,461 cycles; two rows of a linked line take 62,817).
 
 The weights were measured on the ROM running on c64tc's CPU (each statement's cycles
@@ -105,27 +107,28 @@ from toolchain.basic import floats
 # A=FN Z(FN Z(B)) comes out within 0.7%); the search for the function among the
 # variables counts as a variable's (``var_skip``).
 WEIGHTS: dict[str, float] = {
-    "array": 2153, "array_skip": 40, "assign": 2736, "assign_int": 3276, "assign_str": 2757,
-    "byte": -14, "chrout": 318, "colon": 202, "exp": 1300, "fdiv_one": 44, "fin_align_bit": 46,
-    "fin_align_byte": 60, "fin_carry": 26, "fin_digit": 789, "fin_first": -86, "fin_float_bit": 29,
-    "fin_mul_zero": -187, "fin_zero_digit": 99, "fn:ABS": 571, "fn:ASC": 821, "fn:ATN": 39000,
-    "fn:CHR$": 1166, "fn:COS": 26300, "fn:EXP": 24300, "fn:FN": 1554, "fn:FRE": 5784, "fn:INT": 1420,
-    "fn:LEFT$": 2174, "fn:LEN": 929, "fn:LOG": 20600, "fn:MID$": 3455, "fn:PEEK": 900, "fn:POS": 700,
-    "fn:RIGHT$": 2178, "fn:RND": 3687, "fn:SGN": 876, "fn:SIN": 25400, "fn:SQR": 47200, "fn:STR$": 8347,
-    "fn:TAN": 50300, "fn:USR": 1000, "fn:VAL": 2607, "frac": 1926, "gc": 2000, "gc_pair": 74,
-    "int_read": 220, "line": 296, "line_skip": 57, "line_skip_same": 71, "mul_byte": 620, "num": -190,
-    "op:*": 1588, "op:+": 931, "op:-": 1025, "op:/": 3000, "op:AND": 1969, "op:NOT": 1284,
-    "op:OR": 2062, "op:^": 46500, "op:concat": 1045, "op:neg": 472, "op:rel": 1315, "paren": 473,
-    "print_comma": 292, "print_literal_byte": 36, "print_newline": 138, "print_number": 8230,
-    "print_string": 660, "qint_bit": 45, "qint_byte": 30,
-    "read_item": 870, "rest_byte": 18, "scroll": 31461, "search_back": 76, "search_forward": 322,
-    "space": 144, "status_read": 300, "stmt:CLR": 0, "stmt:DATA": -11, "stmt:DEF": 1000,
-    "stmt:DIM": 2500, "stmt:END": -300, "stmt:FOR": -1038, "stmt:GET": 1500, "stmt:GOSUB": 340,
-    "stmt:GOTO": 330, "stmt:IF": 200, "stmt:INPUT": 1500, "stmt:LET": -1993, "stmt:NEXT": 770,
-    "stmt:ON": 800, "stmt:POKE": 1270, "stmt:PRINT": -249, "stmt:READ": 100, "stmt:REM": 23,
-    "stmt:RESTORE": -8, "stmt:RETURN": 140, "stmt:STOP": -300, "stmt:SYS": 2100, "stmt:WAIT": 2100,
-    "string_byte": 19, "subscript": 1891, "then": 650, "then_line": 520, "time_read": 1150, "var": 75,
-    "var_skip": 38, "wait_invert": 700,
+    "array": 2153, "array_skip": 40, "assign": 2736, "assign_int": 3276, "assign_str": 2757, "byte": -14,
+    "chrout": 321, "colon": 202, "exp": 1300, "fdiv_one": 44, "fin_align_bit": 46, "fin_align_byte": 60,
+    "fin_carry": 26, "fin_digit": 789, "fin_first": -86, "fin_float_bit": 29, "fin_mul_zero": -187,
+    "fin_zero_digit": 99, "fn:ABS": 571, "fn:ASC": 821, "fn:ATN": 39000, "fn:CHR$": 1166, "fn:COS": 26300,
+    "fn:EXP": 24300, "fn:FN": 1554, "fn:FRE": 5784, "fn:INT": 1420, "fn:LEFT$": 2174, "fn:LEN": 929,
+    "fn:LOG": 20600, "fn:MID$": 3455, "fn:PEEK": 900, "fn:POS": 700, "fn:RIGHT$": 2178, "fn:RND": 3687,
+    "fn:SGN": 876, "fn:SIN": 25400, "fn:SQR": 47200, "fn:STR$": 8347, "fn:TAN": 50300, "fn:USR": 1000,
+    "fn:VAL": 2607, "fout_digit_step": 48, "fout_divide10": 1983, "fout_exponent": 88,
+    "fout_multiply": 1116, "fout_multiply_byte": 397, "fout_times10": 446, "fout_zero": -1866,
+    "fout_zero_stripped": -17, "frac": 1926, "gc": 2000, "gc_pair": 74, "int_read": 220, "line": 296,
+    "line_skip": 57, "line_skip_same": 71, "mul_byte": 620, "num": -190, "op:*": 1588, "op:+": 931,
+    "op:-": 1025, "op:/": 3000, "op:AND": 1969, "op:NOT": 1284, "op:OR": 2062, "op:^": 46500,
+    "op:concat": 1045, "op:neg": 472, "op:rel": 1315, "paren": 473, "print_comma": 175,
+    "print_literal_byte": 32, "print_newline": 51, "print_number": 2744, "print_semicolon": 97,
+    "print_string": 575, "qint_bit": 45, "qint_byte": 30, "read_item": 870, "rest_byte": 18,
+    "scroll": 31461, "search_back": 76, "search_forward": 322, "space": 144, "status_read": 300,
+    "stmt:CLR": 0, "stmt:DATA": -11, "stmt:DEF": 1000, "stmt:DIM": 2500, "stmt:END": -300,
+    "stmt:FOR": -1038, "stmt:GET": 1500, "stmt:GOSUB": 340, "stmt:GOTO": 330, "stmt:IF": 200,
+    "stmt:INPUT": 1500, "stmt:LET": -1993, "stmt:NEXT": 770, "stmt:ON": 800, "stmt:POKE": 1270,
+    "stmt:PRINT": -174, "stmt:READ": 100, "stmt:REM": 23, "stmt:RESTORE": -8, "stmt:RETURN": 140,
+    "stmt:STOP": -300, "stmt:SYS": 2100, "stmt:WAIT": 2100, "string_byte": 19, "subscript": 1891,
+    "then": 650, "then_line": 520, "time_read": 1150, "var": 75, "var_skip": 38, "wait_invert": 700,
 }
 
 
@@ -254,6 +257,67 @@ def _fin_digit(fac: floats.Fac, digit: int, features: Counter[str]) -> floats.Fa
     total = floats._add(floats._memory(tenfold), value)
     features["fin_carry"] += total[0] > max(tenfold[0], value[0])
     return total
+
+
+def fout_features(value: float) -> Counter[str]:
+    """What FOUT ($BDDD) does to print a number, step by step as the ROM does it, beyond
+    the constant part of ``print_number``: nothing but a "0" for 0 (``fout_zero``,
+    $BF04); else the multiply by 10**9 of a number below 1 (``fout_multiply``, and a
+    ``fout_multiply_byte`` for each of its mantissa bytes after the first that is not 0:
+    FMULT runs its bit loop for each, and shifts by a whole byte for a 0), the DIV10s
+    (FDIV by ten: ``fout_divide10`` and an ``fdiv_one`` for each quotient bit that
+    subtracts) and MUL10s (``fout_times10``) that bring it into 100000000..999999999
+    (floats.fout_scaled: an FCOMP before each and after the last, counted in them and
+    in ``print_number``); then the digit loop ($BE6A: it adds -10**8, +10**7, -10**6...
+    until the sign turns, d + 1 times for a digit d at the first, third... place, 10 - d
+    at the second, fourth...: ``fout_digit_step`` each), the
+    trailing zeros after the point taken off ($BEC6: ``fout_zero_stripped``) and an E
+    exponent written (``fout_exponent``).  A whole number below 10**9 has k digits and
+    9 - k MUL10s: counted without the arithmetic."""
+    if value == 0:
+        return Counter(fout_zero=1)
+    magnitude = abs(value)
+    if magnitude < 1e9 and magnitude >= 1 and magnitude == int(magnitude):
+        whole = int(magnitude)
+        places = 9 - len(str(whole))
+        nine_digits, point, exponent = whole * 10**places, 9 - places, 0
+        features = Counter(fout_times10=places)
+    else:
+        features = Counter()
+
+        def step(name: str, fac: floats.Fac) -> None:
+            if name == "multiply":
+                features["fout_multiply"] += 1
+                features["fout_multiply_byte"] += sum(1 for part in floats.to_bytes(magnitude)[2:] if part)
+            elif name == "divide10":
+                features["fout_divide10"] += 1
+                features["fdiv_one"] += _quotient_ones(floats.round_fac(fac))
+            elif name == "times10":
+                features["fout_times10"] += 1
+
+        fac = floats.to_fac(magnitude)
+        nine_digits, decimal_exponent = floats.fout_scaled(fac, step)
+        point, exponent = floats.fout_point(decimal_exponent)
+    digits = f"{nine_digits:09d}"
+    features["fout_digit_step"] = sum(int(digit) + 1 if place % 2 == 0 else 10 - int(digit)
+                                      for place, digit in enumerate(digits))
+    after_point = digits[max(point, 0):]
+    features["fout_zero_stripped"] = len(after_point) - len(after_point.rstrip("0"))
+    features["fout_exponent"] = exponent != 0
+    return features
+
+
+_FOUT_CYCLES: dict[float, int] = {}
+
+
+def fout_cycles(value: float) -> int:
+    """The cycles of fout_features, as PRINT takes them when it prints a number."""
+    found = _FOUT_CYCLES.get(value)
+    if found is None:
+        found = cycles(fout_features(value))
+        if len(_FOUT_CYCLES) < 65536:
+            _FOUT_CYCLES[value] = found
+    return found
 
 
 def qint_features(value: float | None, typical: tuple[int, int] = (2, 4)) -> Counter[str]:

@@ -83,6 +83,7 @@ class ScreenOutput:
         io.clock[CLOCK] += cycles + SCROLL_CYCLES * (machine.screen.scrolled - rows)
 
     def number(self, value: float) -> None:
+        self.io.clock[CLOCK] += costs.fout_cycles(value)  # FOUT's time by the number's digits
         self.text(floats.format_number(value))
         self.byte(0x1D)
 
@@ -126,6 +127,7 @@ class SerialOutput(ScreenOutput):
             kernal.output_byte(machine, ord(character))
 
     def number(self, value: float) -> None:
+        self.io.clock[CLOCK] += costs.fout_cycles(value)
         self.text(floats.format_number(value))
         self.byte(0x20)
 

@@ -664,8 +664,9 @@ class StatementCompiler(ExpressionCompiler):
         while not self.at_statement_end():
             byte = self.peek()
             newline = False
-            if byte == SEMICOLON:
+            if byte == SEMICOLON:  # PRINT's chain of compares down to ";", and CHRGET ($AAE8)
                 self.position += 1
+                self.count("print_semicolon")
                 continue
             if byte == COMMA:
                 self.position += 1
