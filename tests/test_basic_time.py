@@ -297,6 +297,52 @@ def test_each_byte_printed_costs_what_the_roms_editor_takes(mode: str, prefix: s
             assert abs(model - extra) <= 6, f"${code:02X} {mode}, column {column}: model {model}, ROM {extra}"
 
 
+_DATA_SEARCH_FILLERS = {
+    # lines between READ and its DATA, which READ's search passes
+    "none": [],
+    "short lines": ["x=1"] * 12,
+    "statements": ["x=1:x=1:x=1:x=1"] * 8,
+    "long statements": ["x=12345678901234567890"] * 8,
+    "quotes and rem": ['a$=":::"', 'rem a:b:c', 'print "x";:x=1', 'if x then x=2:x=3'] * 3,
+}
+
+
+def test_reads_search_for_its_data_takes_the_roms_time() -> None:
+    """READ after RESTORE looks for DATA line by line and statement by statement (a colon
+    outside quotes ends one, in a REM too: DATAN knows no REM).  The time the lines
+    between READ and DATA add, on BASIC in ROM (the READ statement's cycles) against the
+    model's (the whole run's, the lines not run), within 4% and 60 cycles."""
+    script = _basic_costs_script()
+    c64_roms()
+
+    def program(fillers: list[str]) -> str:
+        # the screen blanked a frame before: a bad line inside READ would steal 40 cycles
+        lines = ["1 poke56333,127:poke53265,11:for i=1 to 50:next", "2 restore:read x:end"]
+        lines += [f"{10 + index} {text}" for index, text in enumerate(fillers)]
+        return "\n".join([*lines, "900 data 5"]) + "\n"
+
+    def rom_read(text: str) -> float:
+        measured = script.rom_cycles(text)
+        # the last statement measured is READ (END stops before NEWSTT comes again)
+        (cycles,) = [found for (line, _), found in sorted(measured.items()) if line == 2][-1]
+        return cycles
+
+    base = program([])
+    rom_base, model_base = rom_read(base), _run_text(base)[0].cycles
+    for shape, fillers in _DATA_SEARCH_FILLERS.items():
+        text = program(fillers)
+        rom = rom_read(text) - rom_base
+        model = _run_text(text)[0].cycles - model_base
+        assert abs(model - rom) <= max(0.04 * rom, 60), f"{shape}: model {model}, ROM {rom:.0f}"
+
+
+def test_a_space_inside_quotes_is_a_byte_of_the_string_not_one_chrget_skips() -> None:
+    """CHRGET skips a space of the program's text (21 cycles); one inside quotes is read
+    by STRLIT like any byte of the string."""
+    spaced, packed = (_run_text(f'10 a$="{text}"\n')[0].cycles for text in ("a b c d", "a_b_c_d"))
+    assert spaced == packed
+
+
 # -- WAIT and the cycle limit -----------------------------------------------------------------------
 def _run_text(text: str, max_cycles: int | None = None):
     prg = tokenize([("t.bas", text)])[0]

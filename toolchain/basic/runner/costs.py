@@ -16,7 +16,11 @@ The features, and which ROM routine each stands for:
   dispatch, $A7ED), at a line's start (the link and the number read into CURLIN),
   or right after THEN ($A93B goes to $A7ED without NEWSTT);
 * ``byte``, ``space``: each byte of the statement's text CHRGET ($0073) reads, and
-  each space it skips (one more turn of its loop);
+  each space it skips outside quotes (one more turn of its loop: 21 cycles, measured
+  on the ROM and on VICE with tests/data/timing's compact.bas beside spaced.bas; the
+  weight was 144 until 2026-12, making up for IF's, GOTO's, GOSUB's, FOR's and NEXT's
+  own time in the spaced loops it was fitted to, so that a listing typed without
+  spaces, as the 64'er printed them, ran up to 6% fast);
 * ``stmt:KEYWORD``: the statement's own routine, beyond reading its text and its
   expressions (``stmt:LET`` for an assignment);
 * ``var`` and ``var_skip``: a variable found by PTRGET ($B08B) and loaded into FAC
@@ -40,8 +44,12 @@ The features, and which ROM routine each stands for:
 * ``fn:NAME``: a function ($AFA7 on); ``array``, ``subscript``, ``array_skip``: an
   element found by ISARY/$B1D1 (each subscript converted by INTIDX, the array table
   searched array by array);
-* ``read_item``: READ taking a DATA item (the bytes DATAN passes to find it count as
-  ``rest_byte``; a number is read by FIN, as ``num``, ``digit``...): added at run time;
+* ``read_item``, ``data_line``, ``data_statement``: READ taking a DATA item, and its
+  search's stops on the way ($AC35: each line's link and number read, each statement
+  DATAN skips looked at for DATA; the bytes DATAN passes count as ``rest_byte``; a
+  number is read by FIN, as ``num``, ``digit``...): added at run time;
+* ``next_var``: NEXT with a variable: its PTRGET and the FOR frame looked for by it
+  ($AD24, FNDFOR), beyond ``var``;
 * ``line_skip``, ``line_skip_same``, ``search_forward``, ``search_back``: FNDLIN
   ($A613) when GOTO, GOSUB or THEN looks for a line: from the next line when the
   target's number is larger, else from the first (:func:`search_cycles`); a line whose
@@ -92,11 +100,15 @@ from toolchain.basic import floats
 # RETURN, READ, line_skip, PRINT's, the strings' and the rest the fit leaves out are set
 # from the ROM's statements (scripts/basic-costs --program) and the loops of
 # tests/data/timing, and so are the float functions' for the operands those loops use.
+# IF's, THEN's jump, GOTO's, GOSUB's, FOR's, NEXT's (and ``next_var``), READ's and
+# ``read_item`` were fitted together (scripts/timing-vs-vice --fit) once a space took its
+# ROM time, over every loop, the compact and spaced twins included; GOSUB's is 533 where
+# the fit says 586, which puts bm5 and bm7 2% over, compact's GOSUB 1% under at 533.
 # Single weights may look odd (the fit shares the time of a statement's parts among
 # features that always come together, as ``colon`` and ``stmt:LET``); their sums are the
 # ROM's (scripts/basic-costs prints both, statement by statement).
 # FIN's (``fin_*``, ``frac``, ``fdiv_one``), QINT's, FNDLIN's (``line_skip*``, ``search_*``)
-# and those of POKE, PEEK, GOSUB and THEN's jump were measured on the ROM with the screen
+# and those of POKE and PEEK were measured on the ROM with the screen
 # blanked (no bad line inside a statement; scripts/basic-costs does the same): FIN's by
 # least squares over 136 numbers, whose intercept ``num`` (-155) trades with the older
 # weights fitted together with the average number; ``num`` is -190, between it and -226
@@ -108,27 +120,28 @@ from toolchain.basic import floats
 # variables counts as a variable's (``var_skip``).
 WEIGHTS: dict[str, float] = {
     "array": 2153, "array_skip": 40, "assign": 2736, "assign_int": 3276, "assign_str": 2757, "byte": -14,
-    "chrout": 321, "colon": 202, "exp": 1300, "fdiv_one": 44, "fin_align_bit": 46, "fin_align_byte": 60,
-    "fin_carry": 26, "fin_digit": 789, "fin_first": -86, "fin_float_bit": 29, "fin_mul_zero": -187,
-    "fin_zero_digit": 99, "fn:ABS": 571, "fn:ASC": 821, "fn:ATN": 39000, "fn:CHR$": 1166, "fn:COS": 26300,
-    "fn:EXP": 24300, "fn:FN": 1554, "fn:FRE": 5784, "fn:INT": 1420, "fn:LEFT$": 2174, "fn:LEN": 929,
-    "fn:LOG": 20600, "fn:MID$": 3455, "fn:PEEK": 900, "fn:POS": 700, "fn:RIGHT$": 2178, "fn:RND": 3687,
-    "fn:SGN": 876, "fn:SIN": 25400, "fn:SQR": 47200, "fn:STR$": 8347, "fn:TAN": 50300, "fn:USR": 1000,
-    "fn:VAL": 2607, "fout_digit_step": 48, "fout_divide10": 1983, "fout_exponent": 88,
-    "fout_multiply": 1116, "fout_multiply_byte": 397, "fout_times10": 446, "fout_zero": -1866,
-    "fout_zero_stripped": -17, "frac": 1926, "gc": 2000, "gc_pair": 74, "int_read": 220, "line": 296,
-    "line_skip": 57, "line_skip_same": 71, "mul_byte": 620, "num": -190, "op:*": 1588, "op:+": 931,
-    "op:-": 1025, "op:/": 3000, "op:AND": 1969, "op:NOT": 1284, "op:OR": 2062, "op:^": 46500,
-    "op:concat": 1045, "op:neg": 472, "op:rel": 1315, "paren": 473, "print_comma": 175,
-    "print_literal_byte": 32, "print_newline": 51, "print_number": 2744, "print_semicolon": 97,
-    "print_string": 575, "qint_bit": 45, "qint_byte": 30, "read_item": 870, "rest_byte": 18,
-    "scroll": 31461, "search_back": 76, "search_forward": 322, "space": 144, "status_read": 300,
-    "stmt:CLR": 0, "stmt:DATA": -11, "stmt:DEF": 1000, "stmt:DIM": 2500, "stmt:END": -300,
-    "stmt:FOR": -1038, "stmt:GET": 1500, "stmt:GOSUB": 340, "stmt:GOTO": 330, "stmt:IF": 200,
-    "stmt:INPUT": 1500, "stmt:LET": -1993, "stmt:NEXT": 770, "stmt:ON": 800, "stmt:POKE": 1270,
-    "stmt:PRINT": -174, "stmt:READ": 100, "stmt:REM": 23, "stmt:RESTORE": -8, "stmt:RETURN": 140,
-    "stmt:STOP": -300, "stmt:SYS": 2100, "stmt:WAIT": 2100, "string_byte": 19, "subscript": 1891,
-    "then": 650, "then_line": 520, "time_read": 1150, "var": 75, "var_skip": 38, "wait_invert": 700,
+    "chrout": 322, "colon": 202, "data_line": 43, "data_statement": 92, "exp": 1300, "fdiv_one": 44,
+    "fin_align_bit": 46, "fin_align_byte": 60, "fin_carry": 26, "fin_digit": 789, "fin_first": -86,
+    "fin_float_bit": 29, "fin_mul_zero": -187, "fin_zero_digit": 99, "fn:ABS": 571, "fn:ASC": 821,
+    "fn:ATN": 39000, "fn:CHR$": 1166, "fn:COS": 26300, "fn:EXP": 24300, "fn:FN": 1554, "fn:FRE": 5784,
+    "fn:INT": 1420, "fn:LEFT$": 2174, "fn:LEN": 929, "fn:LOG": 20600, "fn:MID$": 3455, "fn:PEEK": 900,
+    "fn:POS": 700, "fn:RIGHT$": 2178, "fn:RND": 3687, "fn:SGN": 876, "fn:SIN": 25400, "fn:SQR": 47200,
+    "fn:STR$": 8347, "fn:TAN": 50300, "fn:USR": 1000, "fn:VAL": 2607, "fout_digit_step": 49,
+    "fout_divide10": 1983, "fout_exponent": 91, "fout_multiply": 1132, "fout_multiply_byte": 393,
+    "fout_times10": 447, "fout_zero": -1821, "fout_zero_stripped": -17, "frac": 1926, "gc": 2000,
+    "gc_pair": 74, "int_read": 220, "line": 296, "line_skip": 57, "line_skip_same": 71, "mul_byte": 620,
+    "next_var": 140, "num": -190, "op:*": 1588, "op:+": 931, "op:-": 1025, "op:/": 3000, "op:AND": 1969,
+    "op:NOT": 1284, "op:OR": 2062, "op:^": 46500, "op:concat": 1045, "op:neg": 472, "op:rel": 1315,
+    "paren": 473, "print_comma": 175, "print_literal_byte": 32, "print_newline": -5, "print_number": 2743,
+    "print_semicolon": 70, "print_string": 623, "qint_bit": 45, "qint_byte": 30, "read_item": 838,
+    "rest_byte": 19, "scroll": 31461, "search_back": 76, "search_forward": 322, "space": 21,
+    "status_read": 300, "stmt:CLR": 0, "stmt:DATA": -11, "stmt:DEF": 1000, "stmt:DIM": 2500,
+    "stmt:END": -300, "stmt:FOR": -894, "stmt:GET": 1500, "stmt:GOSUB": 533, "stmt:GOTO": 202,
+    "stmt:IF": 399, "stmt:INPUT": 1500, "stmt:LET": -1993, "stmt:NEXT": 768, "stmt:ON": 800,
+    "stmt:POKE": 1393, "stmt:PRINT": -64, "stmt:READ": 177, "stmt:REM": 23, "stmt:RESTORE": -8,
+    "stmt:RETURN": 140, "stmt:STOP": -300, "stmt:SYS": 2100, "stmt:WAIT": 2100, "string_byte": 19,
+    "subscript": 1891, "then": 650, "then_line": 636, "time_read": 1150, "var": 75, "var_skip": 38,
+    "wait_invert": 700,
 }
 
 

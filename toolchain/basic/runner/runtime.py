@@ -10,6 +10,7 @@ when a statement executes (a syntax error in line 270 is reported only when line
 
 from __future__ import annotations
 
+import bisect
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -130,6 +131,24 @@ def data_items(lines: list[Line]) -> list[DataItem]:
             if in_code and byte == TOKEN_DATA:
                 items.extend(_items_after(body, index + 1, line.number, line.address))
     return items
+
+
+def _data_search_stops(lines: list[Line]) -> tuple[list[int], list[int]]:
+    """Where READ's search for the next DATA ($AC35) stops to look: each line's start
+    (the link and the number read, $AC4C) and each colon outside quotes, the end of a
+    statement DATAN ($A906) skips to, REM's included (DATAN does not know REM); the
+    addresses in order (costs.py: ``data_line``, ``data_statement``)."""
+    line_starts: list[int] = []
+    colons: list[int] = []
+    for line in lines:
+        line_starts.append(line.address)
+        quoted = False
+        for index, byte in enumerate(line.body):
+            if byte == QUOTE:
+                quoted = not quoted
+            elif byte == COLON and not quoted:
+                colons.append(line.address + index)
+    return line_starts, colons
 
 
 def _items_after(body: bytes, position: int, line: int, address: int = 0) -> list[DataItem]:
@@ -477,10 +496,15 @@ class Runtime:
         if self._data_cycles_of is not self.data:
             self._data_cycles_of = self.data
             read_item, scanned = costs.weight("read_item"), costs.weight("rest_byte")
+            passed_line, passed_statement = costs.weight("data_line"), costs.weight("data_statement")
+            line_starts, colons = _data_search_stops(self.lines)
             previous = BASIC_PROGRAM_START
             self._data_cycles_list = []
             for item in self.data:
-                scan = round(read_item + scanned * max(item.end - previous, 0))
+                lines = bisect.bisect_left(line_starts, item.end) - bisect.bisect_right(line_starts, previous)
+                statements = bisect.bisect_left(colons, item.end) - bisect.bisect_right(colons, previous)
+                scan = round(read_item + scanned * max(item.end - previous, 0)
+                             + passed_line * max(lines, 0) + passed_statement * max(statements, 0))
                 self._data_cycles_list.append((scan, costs.cycles(costs.number_features(item.text))))
                 previous = item.end
         return self._data_cycles_list

@@ -218,7 +218,7 @@ class StatementCompiler(ExpressionCompiler):
                 break
             if skipping and bytes_read:
                 skipped += 1
-            elif byte == 0x20:
+            elif byte == 0x20 and not quoted:  # STRLIT takes a quoted one as any byte
                 spaces += 1
             else:
                 bytes_read += 1
@@ -569,6 +569,7 @@ class StatementCompiler(ExpressionCompiler):
                 self.count("stmt:NEXT")
             if variable is not None:
                 self.found(variable)
+                self.count("next_var")  # NEXT's own PTRGET and the frame's compare ($AD24, FNDFOR)
             self.flush()
             # The loop this NEXT closes, as far as the program's text tells (FOR and
             # NEXT nest in it): its variable gets the shortcut, checked when it runs.
