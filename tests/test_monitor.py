@@ -10,6 +10,7 @@ monitor) on the same program: Superhirn II loaded at $3400 with the labels of
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -574,6 +575,20 @@ def test_watch_store_on_io_registers_goto_and_writing_memory(loop: Path, tmp_pat
     # the VIC-II's colour registers read back with their upper bits set (VICE 3.10); INC made 6 into 7
     assert after(result.stdout, "m d020 d021")[0].startswith(">C:d020  f1 f7 ")
     assert after(result.stdout, "r")[1].startswith(".;c002 07 ")  # g c000 ran LDA #$07 again
+
+
+def test_a_watch_on_all_of_memory_is_set_and_removed_in_bounded_time(loop: Path, tmp_path: Path) -> None:
+    """watch store 0 ffff hooks 65,536 addresses: the machine brings its I/O hooks and
+    translations up to date once for them all (once an address, as it did, took minutes:
+    the fuzz hunt's hang), and the watch still stops at the first store."""
+    script = tmp_path / "commands.mon"
+    script.write_text("watch store 0 ffff\ng\ndel\nq\n")
+    started = time.monotonic()
+    result = CliRunner().invoke(main, ["monitor", str(loop), "--monitor-commands", str(script)])
+    elapsed = time.monotonic() - started
+    assert result.exit_code == 0, result.output
+    assert "#1 (Stop on store d020)    0/$000,   5/$05" in result.stdout
+    assert elapsed < 30, f"{elapsed:.1f} s"  # about 1 s; 150 s before
 
 
 def test_a_step_onto_a_breakpoint_does_not_report_it_and_the_next_x_does(

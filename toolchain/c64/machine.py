@@ -909,22 +909,31 @@ class C64:
         (the machine's write watch).  It runs in the middle of an instruction, with the
         registers of a translated block not yet stored back: to stop the run it calls
         :meth:`pause`, which takes effect before the next instruction.  ``None`` removes it."""
-        if hook is None:
-            self.store_hooks.pop(address, None)
-            memory_map = self.map
-            start = next((s for s, size in memory_map.AREAS.items() if s <= address < s + size), None)
-            needed = address <= PORT or (start is not None and memory_map.shown(start) != "ram")
-            if not needed:
-                memory_map.watch[address] &= ~WATCH_MACHINE
-        else:
-            if not self.map.watch[address] & WATCH_MACHINE:
+        self.set_store_hooks((address,), hook)
+
+    def set_store_hooks(self, addresses: Iterable[int], hook: Callable[[int], None] | None) -> None:
+        """:meth:`set_store_hook` for many addresses at once (a watchpoint on a range: the
+        hooks of the I/O area and the translations are brought up to date once, not once
+        an address)."""
+        memory_map = self.map
+        flush = False
+        for address in addresses:
+            if hook is None:
+                self.store_hooks.pop(address, None)
+                start = next((s for s, size in memory_map.AREAS.items() if s <= address < s + size), None)
+                needed = address <= PORT or (start is not None and memory_map.shown(start) != "ram")
+                if not needed:
+                    memory_map.watch[address] &= ~WATCH_MACHINE
+            else:
                 # translated stores to unwatched RAM have no check (translator._Checked)
-                self.cpu.flush()
-            self.store_hooks[address] = hook
-            self.map.watch[address] |= WATCH_MACHINE
+                flush = flush or not memory_map.watch[address] & WATCH_MACHINE
+                self.store_hooks[address] = hook
+                memory_map.watch[address] |= WATCH_MACHINE
         hooked = frozenset(hooked for hooked in self.store_hooks if hooked >> 12 == 0xD)
         if hooked != self.io.hooked:  # translated stores into the I/O area see the hooks again
             self.io.hooked = hooked
+            flush = True
+        if flush:
             self.cpu.flush()
         # the CPU tells the machine about watched stores through on_write: with hooks, through
         # the hooks first (no cost for a run without them)

@@ -642,10 +642,10 @@ class Monitor(MemoryCommands):
             machine.set_exec_hooks(self._hooked - execs, None)
         if execs - self._hooked:
             machine.set_exec_hooks(execs - self._hooked, self._on_exec)
-        for address in self._store_hooked - stores:
-            machine.set_store_hook(address, None)
-        for address in stores - self._store_hooked:
-            machine.set_store_hook(address, self._on_store)
+        if self._store_hooked - stores:
+            machine.set_store_hooks(self._store_hooked - stores, None)
+        if stores - self._store_hooked:
+            machine.set_store_hooks(stores - self._store_hooked, self._on_store)
         self._hooked, self._store_hooked, self._load_watched = execs, set(stores), loads
         self._loads_watched = loaded
         machine.before_enter = self._settle_loads if loaded else None
@@ -678,8 +678,7 @@ class Monitor(MemoryCommands):
 
     def _remove_hooks(self) -> None:
         self.machine.set_exec_hooks(self._hooked, None)
-        for address in self._store_hooked:
-            self.machine.set_store_hook(address, None)
+        self.machine.set_store_hooks(self._store_hooked, None)
         self._hooked, self._store_hooked = set(), set()
         self._load_watched = bytearray(0x10000)
         self._loads_watched = False
