@@ -367,6 +367,25 @@ def test_go_without_breakpoints_ends_at_the_cycle_limit(built: tuple[Path, Path]
     assert result.stderr.startswith("stopped after 20,0")
 
 
+def test_a_loop_whose_every_instruction_is_hooked_ends_at_the_cycle_limit() -> None:
+    """A conditional breakpoint on every instruction of a loop (break c000 c00f if A ==
+    $99): near the limit each one is a stop address, and the run still ends there (it
+    went round for ever: the fuzz hunt's hang, c64tc monitor --max-cycles 3000)."""
+    machine = C64()
+    machine.load(Prg(0xC000, LOOP[2:]))
+    machine.cpu.pc = 0xC000
+    arrivals: list[int] = []
+
+    def hook(pc: int) -> None:
+        arrivals.append(pc)
+        assert len(arrivals) < 10_000, "the run went on past its cycle limit"
+
+    machine.set_exec_hooks(range(0xC000, 0xC010), hook)
+    result = machine.run(3000)
+    assert (result.stop, result.cycles) == (Stop.CYCLE_LIMIT, 3000)
+    assert len(arrivals) == result.instructions == 800
+
+
 def test_the_run_ends_when_the_input_is_used_up(built: tuple[Path, Path], tmp_path: Path) -> None:
     result = monitor(built, tmp_path, "x\n", typed="1|1")
     assert result.exit_code == 3

@@ -682,14 +682,16 @@ class C64:
                 if cpu.stops[pc]:
                     self._chips_touched = True  # a routine in Python, a hook: they may
                     cpu.pc = self._enter(pc)
-                    continue
-                if self.memory[pc] == 0x00 and self.stop_on_brk:
-                    raise MachineStopped(Stop.BRK, f"BRK at ${pc:04X}")
-                if trace is not None:
-                    trace(cpu)
-                cpu.step()
-                if cpu.cycles >= event:  # the chips' time has come (on this path too)
-                    self._interrupts()
+                else:
+                    if self.memory[pc] == 0x00 and self.stop_on_brk:
+                        raise MachineStopped(Stop.BRK, f"BRK at ${pc:04X}")
+                    if trace is not None:
+                        trace(cpu)
+                    cpu.step()
+                    if cpu.cycles >= event:  # the chips' time has come (on this path too)
+                        self._interrupts()
+                # (also after a stop address: a loop whose every instruction is one, a
+                # monitor's conditional breakpoint on it, must end at the limit too)
                 if cpu.cycles >= limit:
                     raise MachineStopped(Stop.CYCLE_LIMIT,
                                    f"stopped after {cpu.cycles - start_cycles:,} cycles at ${cpu.pc:04X}")
