@@ -610,6 +610,24 @@ def test_a_watch_on_all_of_memory_is_set_and_removed_in_bounded_time(loop: Path,
     assert elapsed < 30, f"{elapsed:.1f} s"  # about 1 s; 150 s before
 
 
+def test_checkpoints_over_all_of_memory_cost_nothing_at_a_sync_that_changes_nothing() -> None:
+    """A conditional watch stops the machine at every store and syncs the hooks each time
+    (a step does too): checkpoints that stay as they were are not walked again, however
+    much memory they cover (each sync walked all 64 KiB of them, some milliseconds a
+    store: watch store 0 ffff if A == $99 ran for minutes on a busy loop)."""
+    machine = superhirn_machine()
+    session = Monitor(machine, write=lambda text: None)
+    for command in parse_line("watch store 0 ffff if A == $99 ; break 0 ffff if A == $99"):
+        session.execute(command)
+    session._sync_hooks()  # the first: every address hooked
+    assert len(machine.store_hooks) == len(machine.exec_hooks) == 0x10000
+    started = time.monotonic()
+    for _ in range(1000):
+        session._sync_hooks()
+    elapsed = time.monotonic() - started
+    assert elapsed < 0.5, f"{elapsed:.2f} s"  # some milliseconds; seconds before
+
+
 def test_a_step_onto_a_breakpoint_does_not_report_it_and_the_next_x_does(
         built: tuple[Path, Path], tmp_path: Path) -> None:
     """As VICE 3.10 does (measured: break 3402, z from $3400, x)."""

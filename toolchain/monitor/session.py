@@ -150,8 +150,11 @@ class Monitor(MemoryCommands):
         self.quit = False
         self.left = False  # x (or reset) let the program run on, and it ended
         # the running state the hooks look at
-        self._hooked: set[int] = set()
-        self._store_hooked: set[int] = set()
+        # the addresses the machine's hooks are on: the checkpoints' (the sets of
+        # _checkpoint_addresses), the running mode's (a step, n's target), the stores'
+        self._hooked_checkpoints: frozenset[int] = frozenset()
+        self._hooked_extra: frozenset[int] = frozenset()
+        self._store_hooked: frozenset[int] = frozenset()
         self._load_watched = bytearray(0x10000)
         self._loads_watched = False  # any byte of _load_watched set (not scanned for each step)
         self._addresses_cache: tuple[tuple[object, ...], tuple[frozenset[int], frozenset[int], bytearray,
@@ -629,24 +632,35 @@ class Monitor(MemoryCommands):
 
     # -- the hooks ----------------------------------------------------------------------------------
     def _sync_hooks(self) -> None:
-        """The machine's hooks for the checkpoints and the running mode."""
+        """The machine's hooks for the checkpoints and the running mode: what changed since
+        the last sync.  A step, and a conditional watchpoint's run at every store, sync
+        each time: checkpoints that stay as they were (the same sets, see
+        _checkpoint_addresses) cost nothing then, however much memory they cover."""
         machine = self.machine
         checkpoint_execs, stores, loads, loaded = self._checkpoint_addresses()
-        execs = set(checkpoint_execs)
+        extra = set(self._interrupt_entries)
         if self._step is not None:
-            execs.add(self._step[0])
-        execs |= self._interrupt_entries
+            extra.add(self._step[0])
         if self._target is not None:
-            execs.add(self._target[0])
-        if self._hooked - execs:
-            machine.set_exec_hooks(self._hooked - execs, None)
-        if execs - self._hooked:
-            machine.set_exec_hooks(execs - self._hooked, self._on_exec)
-        if self._store_hooked - stores:
-            machine.set_store_hooks(self._store_hooked - stores, None)
-        if stores - self._store_hooked:
-            machine.set_store_hooks(stores - self._store_hooked, self._on_store)
-        self._hooked, self._store_hooked, self._load_watched = execs, set(stores), loads
+            extra.add(self._target[0])
+        if checkpoint_execs is self._hooked_checkpoints:  # only the running mode's few addresses
+            gone = {address for address in self._hooked_extra - extra if address not in checkpoint_execs}
+            new = {address for address in extra - self._hooked_extra if address not in checkpoint_execs}
+        else:
+            before, after = self._hooked_checkpoints | self._hooked_extra, checkpoint_execs | extra
+            gone, new = set(before - after), set(after - before)
+        if gone:
+            machine.set_exec_hooks(gone, None)
+        if new:
+            machine.set_exec_hooks(new, self._on_exec)
+        if stores is not self._store_hooked:
+            if self._store_hooked - stores:
+                machine.set_store_hooks(self._store_hooked - stores, None)
+            if stores - self._store_hooked:
+                machine.set_store_hooks(stores - self._store_hooked, self._on_store)
+        self._hooked_checkpoints, self._hooked_extra = checkpoint_execs, frozenset(extra)
+        self._store_hooked = stores
+        self._load_watched = loads
         self._loads_watched = loaded
         machine.before_enter = self._settle_loads if loaded else None
 
@@ -677,9 +691,9 @@ class Monitor(MemoryCommands):
         return found
 
     def _remove_hooks(self) -> None:
-        self.machine.set_exec_hooks(self._hooked, None)
+        self.machine.set_exec_hooks(self._hooked_checkpoints | self._hooked_extra, None)
         self.machine.set_store_hooks(self._store_hooked, None)
-        self._hooked, self._store_hooked = set(), set()
+        self._hooked_checkpoints = self._hooked_extra = self._store_hooked = frozenset()
         self._load_watched = bytearray(0x10000)
         self._loads_watched = False
         self.machine.before_enter = None
