@@ -228,6 +228,17 @@ def test_cli_verify_sample(tmp_path: Path) -> None:
     assert "every game agrees with the Python model" in result.stdout
 
 
+@pytest.mark.parametrize("verifier", ["superhirn", "superhirn3"])
+def test_cli_verify_sample_larger_than_all_secrets_is_a_usage_error(verifier: str, tmp_path: Path) -> None:
+    """(random.sample's ValueError as a traceback before)"""
+    prg = tmp_path / "sh.prg"
+    prg.write_bytes(SUPERHIRN.to_bytes())
+    result = c64tc("verify", verifier, "--prg", str(prg), "--sample", "1297", "--jobs", "1")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "Invalid value for '--sample': 1297 is more than the 1296 secrets there are" in result.stderr
+    assert result.stdout == ""
+
+
 def test_interactive_play_on_a_terminal(tmp_path: Path) -> None:
     """Without --input, on a terminal, the player types the answers."""
     prg = tmp_path / "sh.prg"

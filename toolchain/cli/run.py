@@ -802,12 +802,15 @@ def verify_command(name: str, prg_file: str | None, sample: int | None, jobs: in
     """
     from toolchain.inputs import PRG_KINDS, read_program
     from toolchain.verify import VERIFIERS, NotTheProgram, guess_statistics, verify_program
-    from toolchain.verify.superhirn import secrets_sample
+    from toolchain.verify.superhirn import all_secrets, secrets_sample
 
     verifier = VERIFIERS[name]
     if verifier.default_prg is None:
         click.echo(verifier.run(), nl=False)
         return
+    if sample is not None and sample > len(all_secrets()):
+        raise click.BadParameter(f"{sample} is more than the {len(all_secrets())} secrets there are (without "
+                                 "--sample every one is played)", param_hint="'--sample'")
     if prg_file is None:
         prg_file = str(Path("build") / verifier.default_prg)
         if not Path(prg_file).exists():
