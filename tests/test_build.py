@@ -176,6 +176,16 @@ def test_a_build_killed_while_writing_is_rolled_back(project: Path, previous: di
      "program 'mastermind', check dialogue: 'input': '€' cannot be typed on a C64"),
     (lambda t: t.replace('expect = [" 1 123"', 'expect = [1, " 1 123"'),
      "'expect' must be a list of strings"),
+    # names the disk refuses, said of the manifest's line (they were the disk's messages, of
+    # the name alone or of the build's private copy of the image)
+    (lambda t: t.replace('disk_name = "superhirn ii"', 'disk_name = "süperhirn"'),
+     ":13: error: program 'superhirn2': a name on the disk must be plain ASCII"),
+    (lambda t: t.replace('disk_name = "superhirn ii"', 'disk_name = "super,hirn"'),
+     ":13: error: program 'superhirn2': a name on the disk cannot contain * ? , : = or a quote"),
+    (lambda t: t.replace('disk_name = "nikolaus"', 'disk_name = "SUPERHIRN II"'),
+     ":31: error: program 'nikolaus': its name on the disk, \"SUPERHIRN II\", is program 'superhirn2's too"),
+    (lambda t: t.replace('name = "c64tc seeds"', 'name = "c64tc séeds"'),
+     ":5: error: [disk]: a disk name must be plain ASCII"),
 ])
 def test_manifest_errors_are_clear(project: Path, edit: Callable[[str], str], message: str) -> None:
     manifest = project / "sources" / "manifest.toml"

@@ -191,6 +191,18 @@ def _plain_name(name: str) -> bool:
     return bool(_PLAIN_NAME.fullmatch(name)) and ".." not in name
 
 
+def _disk_name_problem(name: str, what: str) -> str | None:
+    """Why ``name`` cannot be a name on a Commodore disk (as the disk commands refuse
+    it: not plain ASCII, a wildcard or separator in it), or None."""
+    from toolchain.disk.names import petscii_name
+
+    try:
+        petscii_name(name, what)
+    except UserError as exc:
+        return exc.diagnostics[0].message
+    return None
+
+
 def _typed_text_problem(text: str) -> str | None:
     """Why ``text`` cannot be typed on a C64 keyboard (as --input takes it), or None."""
     from toolchain.c64.keyboard import UntypableText, typed_keys
@@ -227,6 +239,8 @@ def load_manifest(path: Path) -> Manifest:
         disk_name = reader.string(disk, "name", ("disk",), "[disk]")
         if disk_name is not None and not 1 <= len(disk_name) <= MAX_DISK_NAME:
             reader.error(("disk",), "name", f"[disk]: a disk name has 1 to {MAX_DISK_NAME} characters")
+        elif disk_name is not None and (problem := _disk_name_problem(disk_name, "a disk name")):
+            reader.error(("disk",), "name", f"[disk]: {problem}")
         disk_id = reader.string(disk, "id", ("disk",), "[disk]")
         if disk_id is not None and len(disk_id) != 2:
             reader.error(("disk",), "id", "[disk]: a disk id has exactly 2 characters")
@@ -247,13 +261,19 @@ def load_manifest(path: Path) -> Manifest:
                      else f"'program' must be a list of [[program]] tables, not {_kind_of(entries)}")
         entries = []
     names: set[str] = set()
+    on_disk: dict[str, str] = {}  # a name as the disk stores it (upper case): the program's
     for index, entry in enumerate(entries):
         spec = _program(reader, entry, ("program", index), path.parent)
         if spec is None:
             continue
         if spec.name in names:
             reader.error(("program", index), "name", f"program '{spec.name}' is listed twice")
+        elif spec.disk_name.upper() in on_disk:
+            reader.error(("program", index), "disk_name" if "disk_name" in entry else "name",
+                         f"program '{spec.name}': its name on the disk, \"{spec.disk_name.upper()}\", is "
+                         f"program '{on_disk[spec.disk_name.upper()]}'s too (give a disk_name)")
         names.add(spec.name)
+        on_disk.setdefault(spec.disk_name.upper(), spec.name)
         programs.append(spec)
     if reader.errors:
         raise UserError(reader.errors)
@@ -281,6 +301,10 @@ def _program(reader: _Reader, entry: Any, where: tuple[Any, ...], base: Path) ->
         reader.error(where, "disk_name" if "disk_name" in data else "name",
                      f"{label}: a name on the disk has 1 to {MAX_DISK_NAME} characters (give a shorter "
                      "disk_name)")
+    else:
+        problem = _disk_name_problem(disk_name, "a name on the disk")
+        if problem:
+            reader.error(where, "disk_name" if "disk_name" in data else "name", f"{label}: {problem}")
     sources: list[Path] = []
     listed = data.get("sources")
     if not isinstance(listed, list) or not listed or not all(isinstance(s, str) for s in listed):
