@@ -239,6 +239,18 @@ def test_a_dialogue_with_a_program_that_never_ends_fails_at_its_limit(tmp_path: 
     assert not (tmp_path / "out").exists()
 
 
+def test_programs_that_do_not_fit_on_the_disk_fail_the_build_with_the_manifest_named(tmp_path: Path) -> None:
+    """(the message named the build's private copy of the image, /tmp/c64tc-build-.../disk.d64)"""
+    (tmp_path / "big.asm").write_text("*= $1000\n.fill 60000\n")  # 236 blocks: three do not fit
+    (tmp_path / "m.toml").write_text('[disk]\nname = "x"\nid = "01"\n' + "".join(
+        f'[[program]]\nname = "{name}"\nkind = "asm"\nsources = ["big.asm"]\n' for name in "abc"))
+    result = CliRunner().invoke(main, ["build", "--manifest", str(tmp_path / "m.toml"),
+                                       "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{tmp_path / 'm.toml'}: error: the disk disk.d64: disk full")
+    assert not (tmp_path / "out").exists()
+
+
 # -- an asm program's include folders, defines and dialect (c64tc asm's -I, -D, --dialect) ----------
 
 @pytest.mark.parametrize(("dialect", "suffix", "main_text", "library"), [

@@ -227,8 +227,13 @@ def _disk_image(manifest: Manifest, built: list[BuiltProgram]) -> bytes:
     exactly what was built."""
     with tempfile.TemporaryDirectory(prefix="c64tc-build-") as folder:
         image = Path(folder) / manifest.disk_file
-        d64.build_image(image, manifest.disk_name, manifest.disk_id,
-                        [(p.spec.disk_name, "PRG", p.prg.to_bytes()) for p in built])
+        try:
+            d64.build_image(image, manifest.disk_name, manifest.disk_id,
+                            [(p.spec.disk_name, "PRG", p.prg.to_bytes()) for p in built])
+        except UserError as exc:  # (the programs do not fit): said of the manifest, not the private copy
+            raise BuildFailed([Diagnostic(str(manifest.path), 0, 0, f"the disk {manifest.disk_file}: "
+                                          f"{diagnostic.message}") for diagnostic in exc.diagnostics],
+                              built) from None
         for program in built:
             if d64.extract(image, program.spec.disk_name) != program.prg.to_bytes():
                 raise BuildFailed([Diagnostic(str(manifest.path), program.spec.line, 0,
