@@ -164,6 +164,9 @@ def test_the_driver_goes_where_the_tune_leaves_room() -> None:
     (header(flags=0x01) + b"\x00", "Sidplayer"),
     (header(), "no data"),
     (header(load=0) + b"\x01", "should start with it"),
+    # (the run broke off with a message of the runner's, named <prg>: error: broken link ...)
+    (header(magic=b"RSID", load=0x0801, flags=0x02) + bytes([0x0B, 0x08, 10, 0, 0x99, 0, 0, 0]),
+     "a BASIC program .RUN., but its data .$0801-$0808. holds no BASIC lines"),
 ])
 def test_a_broken_header_is_said_to_be(data: bytes, message: str) -> None:
     with pytest.raises(UserError, match=message.replace("$", r"\$")):

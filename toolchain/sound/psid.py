@@ -175,6 +175,13 @@ def parse_tune(data: bytes, path: str) -> SidTune:
     if flags & FLAG_MUS and magic == b"PSID":
         raise fail("the tune is Compute!'s Sidplayer data (MUS): it needs that player, which c64tc does "
                    "not have")
+    if magic == b"RSID" and flags & FLAG_BASIC:
+        from toolchain.basic.runner import is_basic_program
+        from toolchain.disk.prg import Prg
+
+        if not is_basic_program(Prg(load, bytes(body))):
+            raise fail(f"the header says the tune is a BASIC program (RUN), but its data (${load:04X}-"
+                       f"${load + len(body) - 1:04X}) holds no BASIC lines")
     if init == 0:
         init = load
     return SidTune(path, magic.decode(), version, load, init, play, songs, start_song, speed,
