@@ -100,6 +100,14 @@ def test_round_trip_prg_dump_prg() -> None:
         assert mse.to_prg(mse.parse(mse.from_prg(prg, "t"))) == prg
 
 
+def test_a_program_that_reaches_ffff_has_no_dump() -> None:
+    """The header's END (exclusive, four hex digits) cannot say $10000: such a dump was
+    written with a five-digit END that parse then refused as no MSE line."""
+    assert mse.to_prg(mse.parse(mse.from_prg(Prg(0xFFF0, bytes(15)), "t"))) == Prg(0xFFF0, bytes(15))
+    with pytest.raises(UserError, match="reaches .FFFF"):
+        mse.from_prg(Prg(0xFFF0, bytes(16)), "t", "t.prg")
+
+
 def test_dump_format_matches_the_corpus_dumps() -> None:
     path = shared_path("corpus", "mse", "derived", "8409_list-stop.mse")
     prg = Prg.from_bytes(path.with_suffix(".bin").read_bytes())

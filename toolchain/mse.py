@@ -200,9 +200,15 @@ def to_prg(dump: Dump) -> Prg:
     return Prg(start, bytes(data))
 
 
-def from_prg(prg: Prg, name: str) -> str:
-    """A dump in the magazine's format, for publishing or comparing."""
+def from_prg(prg: Prg, name: str, path: str = "<prg>") -> str:
+    """A dump in the magazine's format, for publishing or comparing.  The header's END
+    is exclusive, four hex digits (as SAVE's end address): a program that reaches $FFFF
+    has none, and is refused (its dump would be one that parse cannot read)."""
     end = prg.end_address
+    if end > 0xFFFF:
+        raise UserError.single(path, f"the program (${prg.load_address:04X}-${end - 1:04X}) reaches $FFFF: "
+                               "an MSE dump's header ends with the address after the last byte, in four "
+                               "hex digits, which has no room for $10000")
     rows = [f"PROGRAMM : {name.upper():<16} {prg.load_address:04X} {end:04X}", "-" * 35]
     for offset in range(0, len(prg.data), BYTES_PER_LINE):
         chunk = prg.data[offset : offset + BYTES_PER_LINE]
