@@ -596,18 +596,28 @@ def test_watch_store_on_io_registers_goto_and_writing_memory(loop: Path, tmp_pat
     assert after(result.stdout, "r")[1].startswith(".;c002 07 ")  # g c000 ran LDA #$07 again
 
 
-def test_a_watch_on_all_of_memory_is_set_and_removed_in_bounded_time(loop: Path, tmp_path: Path) -> None:
+def test_a_watch_on_all_of_memory_is_set_and_removed_in_one_pass(loop: Path, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """watch store 0 ffff hooks 65,536 addresses: the machine brings its I/O hooks and
     translations up to date once for them all (once an address, as it did, took minutes:
-    the fuzz hunt's hang), and the watch still stops at the first store."""
+    the fuzz hunt's hang; counted here by the translations dropped), and the watch still
+    stops at the first store."""
+    machine = superhirn_machine()
+    session = Monitor(machine, write=lambda text: None)
+    flushes: list[int] = []
+    flush = machine.cpu.flush
+    monkeypatch.setattr(machine.cpu, "flush", lambda: (flushes.append(1), flush())[1])
+    for command in parse_line("watch store 0 ffff"):
+        session.execute(command)
+    session._sync_hooks()
+    assert len(machine.store_hooks) == 0x10000 and len(flushes) <= 2
+    session._remove_hooks()
+    assert not machine.store_hooks and len(flushes) <= 4
     script = tmp_path / "commands.mon"
     script.write_text("watch store 0 ffff\ng\ndel\nq\n")
-    started = time.monotonic()
     result = CliRunner().invoke(main, ["monitor", str(loop), "--monitor-commands", str(script)])
-    elapsed = time.monotonic() - started
     assert result.exit_code == 0, result.output
     assert "#1 (Stop on store d020)    0/$000,   5/$05" in result.stdout
-    assert elapsed < 30, f"{elapsed:.1f} s"  # about 1 s; 150 s before
 
 
 def test_checkpoints_over_all_of_memory_cost_nothing_at_a_sync_that_changes_nothing() -> None:
@@ -625,7 +635,8 @@ def test_checkpoints_over_all_of_memory_cost_nothing_at_a_sync_that_changes_noth
     for _ in range(1000):
         session._sync_hooks()
     elapsed = time.monotonic() - started
-    assert elapsed < 0.5, f"{elapsed:.2f} s"  # some milliseconds; seconds before
+    # a bound on the work, not a speed goal: some milliseconds now, 9 s before
+    assert elapsed < 5, f"{elapsed:.2f} s"
 
 
 def test_a_step_onto_a_breakpoint_does_not_report_it_and_the_next_x_does(
