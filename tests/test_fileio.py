@@ -327,3 +327,35 @@ def test_temporary_files_of_a_killed_process_are_removed(tmp_path: Path) -> None
     mine.write_bytes(b"staged")
     recover(tmp_path)
     assert not stale.exists() and mine.exists()
+
+
+@pytest.mark.parametrize("command", [
+    ["asm", "{asm}", "-o", "{asm}"],
+    ["asm", "{asm}", "-o", "{prg}", "-l", "{asm}"],
+    ["tok", "{bas}", "-o", "{bas}"],
+    ["detok", "{prg}", "-o", "{prg}"],
+    ["disasm", "{prg}", "-o", "{prg}"],
+    ["mse", "fromprg", "{prg}", "-o", "{prg}"],
+    ["mlx", "fromprg", "{prg}", "-o", "{prg}"],
+    ["d64", "extract", "{d64}", "p", "-o", "{d64}"],
+    ["disasm", "{d64}:p", "-o", "{d64}"],
+])
+def test_an_output_that_is_its_own_input_is_refused_and_the_input_kept(tmp_path: Path,
+                                                                      command: list[str]) -> None:
+    """As GCC refuses ``-o`` onto its input: the command ends with status 1 and a message
+    naming the file, which keeps its bytes (a PRG written over the source, a file over
+    the disk image it came from, were lost data)."""
+    repo = Path(__file__).resolve().parent.parent
+    files = {"asm": tmp_path / "a.asm", "bas": tmp_path / "p.bas", "prg": tmp_path / "p.prg",
+             "d64": tmp_path / "s.d64"}
+    files["asm"].write_bytes((repo / "sources" / "superhirn2.asm").read_bytes())
+    files["bas"].write_bytes((repo / "sources" / "mastermind.bas").read_bytes())
+    assert CliRunner().invoke(main, ["tok", str(files["bas"]), "-o", str(files["prg"])]).exit_code == 0
+    assert CliRunner().invoke(main, ["d64", "create", str(files["d64"])]).exit_code == 0
+    assert CliRunner().invoke(main, ["d64", "add", str(files["d64"]), str(files["prg"])]).exit_code == 0
+    before = {name: path.read_bytes() for name, path in files.items()}
+    arguments = [part.format(**{name: str(path) for name, path in files.items()}) for part in command]
+    result = CliRunner().invoke(main, arguments)
+    assert result.exit_code == 1, result.output
+    assert "error: cannot write: it is the input" in result.output and "Traceback" not in result.output
+    assert {name: path.read_bytes() for name, path in files.items()} == before

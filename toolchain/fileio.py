@@ -247,17 +247,42 @@ def write_stdout(data: bytes | str, what: str = "output") -> None:
     sys.stdout.buffer.flush()
 
 
-def write_atomic(path: str | Path, data: bytes | str) -> None:
-    """One output file, atomically (see the module's rules); ``-`` is standard output."""
+def refuse_replacing_inputs(path: str | Path, inputs: Iterable[str | Path | None]) -> None:
+    """An output that is one of the files it is made of would replace it: refused, as
+    GCC refuses ``-o`` onto its input (``asm a.asm -o a.asm`` wrote the PRG over the
+    source; ``d64 extract s.d64 p -o s.d64`` a file over the disk)."""
+    if str(path) == STDIO:
+        return
+    for source in inputs:
+        if source is None or str(source) == STDIO:
+            continue
+        try:
+            same = os.path.samefile(path, source)
+        except (OSError, ValueError):  # one of them does not exist (yet): not the same
+            same = False
+        if same:
+            raise UserError.single(str(path), f"cannot write: it is the input {source}, which the output "
+                                   "would replace; give another output file")
+
+
+def write_atomic(path: str | Path, data: bytes | str, inputs: Iterable[str | Path | None] = ()) -> None:
+    """One output file, atomically (see the module's rules); ``-`` is standard output;
+    never one of ``inputs``, the files it is made of (refuse_replacing_inputs)."""
     if str(path) == STDIO:
         write_stdout(data)
         return
+    refuse_replacing_inputs(path, inputs)
     FileSet({Path(path): _as_bytes(data)}).commit()
 
 
-def write_together(outputs: list[tuple[str | Path, bytes | str]]) -> None:
+def write_together(outputs: list[tuple[str | Path, bytes | str]],
+                   inputs: Iterable[str | Path | None] = ()) -> None:
     """Several outputs, all or nothing: the files are switched into place together,
-    then whatever goes to standard output (``-``) is written."""
+    then whatever goes to standard output (``-``) is written; none of them one of
+    ``inputs`` (refuse_replacing_inputs)."""
+    inputs = list(inputs)
+    for path, _ in outputs:
+        refuse_replacing_inputs(path, inputs)
     files = {Path(path): data for path, data in outputs if str(path) != STDIO}
     if len(files) < sum(str(path) != STDIO for path, _ in outputs):
         raise UserError.single(str(next(p for p, _ in outputs)), "the same file is named for two outputs")

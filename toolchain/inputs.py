@@ -301,6 +301,13 @@ class InputFile:
         return self.argument == STDIO
 
     @property
+    def path(self) -> Path | None:
+        """The file read: the path, or the disk image; None for standard input."""
+        if self.image is not None:
+            return self.image
+        return None if self.is_stdin else Path(self.argument)
+
+    @property
     def shown(self) -> str:
         """The file in a sentence: its name, or 'standard input'."""
         return "standard input" if self.is_stdin else self.name

@@ -143,7 +143,7 @@ def asm_command(sources: tuple[str, ...], output: str | None, dialect: str | Non
         for _, data in outputs:  # write_together needs at least one file (FileSet of none fails)
             write_stdout(data)
     else:
-        write_together(outputs)
+        write_together(outputs, inputs=sources)
     if listing is None and program.listing_requested and not quiet and output != STDIO:
         click.echo(make_listing(program), nl=False)  # ".opt p" asks for a printed listing
     if not quiet:

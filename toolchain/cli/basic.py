@@ -107,7 +107,7 @@ def tok_command(sources: tuple[str, ...], output: str | None, load_address: int,
         output = STDIO if sources[0] == STDIO else default_output(files[0].stem, list(sources))
     if listings is not None:
         _show_checksums(listings, checker, to_stderr=output == STDIO)
-    write_atomic(output, prg.to_bytes())
+    write_atomic(output, prg.to_bytes(), inputs=sources)
     where = "standard output" if output == STDIO else output
     click.echo(f"{where}: ${prg.load_address:04X}-${prg.end_address - 1:04X}, "
                f"{counted(len(prg.data), 'byte')} (+2 load address)", err=True)
@@ -195,7 +195,7 @@ def detok_command(prg_file: str, output: str, no_header: bool) -> None:
 
     program = read_program(prg_file, "detok", _BASIC_PROGRAMS, BASIC_LINES)
     text = detokenize(program.prg, None if no_header else _header_name(program.file), program.name)
-    write_atomic(output, text)
+    write_atomic(output, text, inputs=[program.file.path])
 
 
 @click.command("list")

@@ -83,7 +83,7 @@ def write_made_prg(prg: Prg, output: str | None, source: str) -> None:
     is; then say where it went and what it holds."""
     if output is None:
         output = STDIO if source == STDIO else default_output(Path(source).stem, [source])
-    write_atomic(output, prg.to_bytes())
+    write_atomic(output, prg.to_bytes(), inputs=[source])
     where = "standard output" if output == STDIO else output
     click.echo(f"{where}: ${prg.load_address:04X}-${prg.end_address - 1:04X}, "
                f"{counted(len(prg.data), 'byte')} (+2 load address)", err=True)

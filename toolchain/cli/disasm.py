@@ -99,4 +99,8 @@ def disasm_command(file: str, output_format: str, start: int | None, end: int | 
         piece = image[first - load : stop - load + 1]
         text = source(piece, first, list(entries) or [first], names, undocumented,
                       title=f"{_shown(name)}: ${first:04X}-${stop:04X}, disassembled by c64tc")
-    write_atomic(output, text)
+    from toolchain.disk import parse_image_reference
+
+    reference = None if file == STDIO else parse_image_reference(file)
+    write_atomic(output, text,
+                 inputs=[file, reference.image if reference else None, *label_files, *symbol_files])

@@ -203,7 +203,7 @@ def d64_extract(image: Path, names: tuple[str, ...], everything: bool, output: P
         if len(files) != 1:
             raise UserError.single(str(image), f"-o names one file, but {len(files)} files match "
                                    "(use -d DIR)")
-        write_atomic(output, files[0].data)
+        write_atomic(output, files[0].data, inputs=[image])
         return
     from toolchain.disk.names import unique_file_names
 

@@ -77,4 +77,5 @@ def mse_fromprg(prg_file: str, name: str | None, output: str) -> None:
     from toolchain.inputs import PRG_KINDS, read_program
 
     program = read_program(prg_file, "mse fromprg", "a PRG", PRG_KINDS)
-    write_atomic(output, mse.from_prg(program.prg, name or program.file.title, program.name))
+    write_atomic(output, mse.from_prg(program.prg, name or program.file.title, program.name),
+                 inputs=[program.file.path])
