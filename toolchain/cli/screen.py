@@ -155,7 +155,7 @@ def screen_command(screen_file: Path | None, colours_file: Path | None, memory_f
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
     else:
-        write_atomic(output, data)
+        write_atomic(output, data, inputs=[screen_file, colours_file, registers_file, *memory_files])
 
 
 def _names_a_picture(path: Path) -> bool:
