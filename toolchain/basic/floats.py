@@ -721,8 +721,8 @@ def fout_scaled(fac: Fac, step: Callable[[str, Fac], None] | None = None) -> tup
     """FOUT's scaling ($BDF8-$BE32) of a FAC above 0: multiplied by 10**9 when below 1,
     then divided or multiplied by ten until it is 100000000..999999999, rounded: the
     nine digits as an integer and the decimal exponent the scaling took.  ``step`` is
-    told each step the ROM takes ("multiply", "compare", "divide10", "times10") with
-    the FAC it works on (their time: costs.fout_features)."""
+    told each step whose time the number moves ("multiply", "divide10", "times10") with
+    the FAC it works on (costs.fout_features; the FCOMPs come with them)."""
     decimal_exponent = 0
     if fac[0] <= 0x80:
         if step:
@@ -730,8 +730,6 @@ def fout_scaled(fac: Fac, step: Callable[[str, Fac], None] | None = None) -> tup
         fac = _multiply(_BILLION, fac)
         decimal_exponent = -9
     while True:
-        if step:
-            step("compare", fac)
         relation = _compare(_UPPER, fac)
         if relation == 0:
             break
@@ -742,8 +740,6 @@ def fout_scaled(fac: Fac, step: Callable[[str, Fac], None] | None = None) -> tup
             decimal_exponent += 1
             continue
         while True:
-            if step:
-                step("compare", fac)
             relation = _compare(_LOWER, fac)
             if relation > 0:
                 break

@@ -283,9 +283,9 @@ def fout_features(value: float) -> Counter[str]:
     (floats.fout_scaled: an FCOMP before each and after the last, counted in them and
     in ``print_number``); then the digit loop ($BE6A: it adds -10**8, +10**7, -10**6...
     until the sign turns, d + 1 times for a digit d at the first, third... place, 10 - d
-    at the second, fourth...: ``fout_digit_step`` each), the
-    trailing zeros after the point taken off ($BEC6: ``fout_zero_stripped``) and an E
-    exponent written (``fout_exponent``).  A whole number below 10**9 has k digits and
+    at the second, fourth...: ``fout_digit_step`` each), the trailing zeros after the
+    point taken off ($BEC6: ``fout_zero_stripped``) and an E exponent written
+    (``fout_exponent``).  A whole number below 10**9 has k digits and
     9 - k MUL10s: counted without the arithmetic."""
     if value == 0:
         return Counter(fout_zero=1)
