@@ -3,6 +3,7 @@ wrong kind of file by name, with the command that fits; IMAGE:NAME; option confl
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from toolchain.cli import main
 from toolchain.cli.vice import resolve_target
 from toolchain.diagnostics import UserError
 from toolchain.disk import Prg, d64
-from toolchain.inputs import Kind, classify, read_input, read_program
+from toolchain.inputs import Kind, as_text, classify, read_input, read_program
 
 SOURCES = REPO / "sources"
 CODE = Prg(0xC000, bytes([0xA9, 0x01, 0x8D, 0x00, 0x04, 0x60]))  # LDA #1: STA $0400: RTS
@@ -113,6 +114,90 @@ def test_text_kinds(text: str, kind: Kind) -> None:
 def test_a_tape_image_is_a_disk_image() -> None:
     tape = b"C64S tape image file".ljust(32, b"\x00") + bytes(100)
     assert classify(tape).phrase == "a T64 tape image"
+
+
+# -- a byte-order mark ---------------------------------------------------------------------------
+
+BOM = b"\xef\xbb\xbf"  # what Windows Notepad writes at the start of a file saved as UTF-8
+_LISTING = '10 print "hi"\n20 end\n'
+_BAD_LISTING = '10 print "{bogus}"\n'
+_MANIFEST = '[disk]\nname = "t"\nid = "64"\nfile = "t.d64"\n\n[[program]]\nname = "p"\nkind = "basic"\n' \
+    'sources = ["p.bas"]\n'
+_LABELS = "al C:c000 .start\nal C:c005 .done\n"
+_SYMBOLS = "symbols by name:\n  done     $C005  label\n  start    $C000  label\n"
+_MONITOR = {"c.labels": _LABELS, "c.mon": "d .start .done\nx\n"}
+_INCLUDING = {"a.asm": '*= $c000\n.include "lib.asm"\n rts\n', "lib.asm": " lda #1\n"}
+# each text-reading command: its text files (saved with a byte-order mark in the second
+# run), its arguments (c.prg is CODE), and files that make it report a mistake on line 1
+# (None: the command has no such diagnostic)
+TEXT_INPUTS: dict[str, tuple[dict[str, str], str, dict[str, str] | None]] = {
+    "tok": ({"p.bas": _LISTING}, "tok p.bas -o p.prg", {"p.bas": _BAD_LISTING}),
+    "run": ({"p.bas": _LISTING}, "run p.bas", {"p.bas": _BAD_LISTING}),
+    "run --input-file": ({"p.bas": "10 input a$\n20 print a$\n", "typed.txt": "hello\n"},
+                         "run p.bas --input-file typed.txt --screen", None),
+    "asm": (_INCLUDING, "asm a.asm -o a.prg -l a.lst", {"a.asm": "*= $c000 : lda #(1+\n"}),
+    "asm .include": (_INCLUDING, "asm a.asm -o a.prg -l a.lst", {"lib.asm": " lda #(1+\n"}),
+    "mse toprg": ({"c.mse": mse.from_prg(CODE, "code")}, "mse toprg c.mse -o p.prg",
+                  {"c.mse": "C000 : A9 0G 8D 00 04 60         35\n"}),
+    "mse check": ({"c.mse": mse.from_prg(CODE, "code")}, "mse check c.mse",
+                  {"c.mse": "C000 : A9 0G 8D 00 04 60         35\n"}),
+    "mlx toprg": ({"c.mlx": "C000: A9 01 60 00 00 00 00 00 A2\n"}, "mlx toprg c.mlx -o p.prg",
+                  {"c.mlx": "C000: A9 0G 60 00 00 00 00 00 A2\n"}),
+    "build": ({"m.toml": _MANIFEST, "p.bas": _LISTING}, "build --manifest m.toml --out out",
+              {"m.toml": "x = 3\n" + _MANIFEST}),
+    "build, a source": ({"m.toml": _MANIFEST, "p.bas": _LISTING}, "build --manifest m.toml --out out",
+                        {"p.bas": _BAD_LISTING}),
+    "disasm --labels": ({"c.labels": _LABELS}, "disasm c.prg --labels c.labels", None),
+    "disasm --symbols": ({"c.symbols": _SYMBOLS}, "disasm c.prg --format source --symbols c.symbols", None),
+    "monitor --labels": (_MONITOR, "monitor c.prg --labels c.labels --monitor-commands c.mon",
+                         {"c.labels": "al C:c0g0 .start\n"}),
+    "monitor --monitor-commands": (_MONITOR, "monitor c.prg --labels c.labels --monitor-commands c.mon",
+                                   {"c.mon": "d .start .nowhere\n"}),
+}
+
+
+def _in_folder(folder: Path, texts: dict[str, str], bom: bool, arguments: str,
+               monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str, dict[str, bytes]]:
+    """The command run in ``folder`` on ``texts`` (each saved with a byte-order mark or
+    without): its status, standard output and error (host seconds left out), and the
+    files it wrote."""
+    folder.mkdir()
+    (folder / "c.prg").write_bytes(CODE.to_bytes())
+    for name, text in texts.items():
+        (folder / name).write_bytes((BOM if bom else b"") + text.encode())
+    given = {folder / "c.prg", *(folder / name for name in texts)}
+    monkeypatch.chdir(folder)
+    result = c64tc(*arguments.split())
+    host_seconds = re.compile(r"in \d+\.\d+ s")
+    written = {str(path.relative_to(folder)): path.read_bytes()
+               for path in sorted(folder.rglob("*")) if path.is_file() and path not in given}
+    return (result.exit_code, host_seconds.sub("", result.stdout), host_seconds.sub("", result.stderr),
+            written)
+
+
+@pytest.mark.parametrize("case", TEXT_INPUTS)
+def test_a_byte_order_mark_before_a_text_input_is_no_part_of_it(tmp_path: Path, case: str,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file saved by Windows Notepad (UTF-8 with a byte-order mark) reads as the one
+    without, as 64tass and Python's utf-8-sig read it: the same outputs, and a mistake
+    on line 1 reported at the same column (counted after the mark)."""
+    texts, arguments, bad = TEXT_INPUTS[case]
+    plain = _in_folder(tmp_path / "plain", texts, False, arguments, monkeypatch)
+    assert plain[0] == 0 and (plain[1] or plain[3]), plain
+    assert _in_folder(tmp_path / "bom", texts, True, arguments, monkeypatch) == plain
+    if bad is None:
+        return
+    texts = texts | bad
+    plain = _in_folder(tmp_path / "bad-plain", texts, False, arguments, monkeypatch)
+    (wrong,) = bad
+    assert plain[0] == 1 and re.search(rf"^{re.escape(wrong)}:1:(\d+:)? error: ", plain[2], re.M), plain
+    assert _in_folder(tmp_path / "bad-bom", texts, True, arguments, monkeypatch) == plain
+
+
+def test_a_byte_order_mark_is_read_only_at_the_start() -> None:
+    assert classify(BOM + _LISTING.encode(), "p.bas").kind is Kind.BASIC_LISTING
+    assert as_text(BOM + b"10 print \"\xef\xbb\xbf\"\n") == '10 print "\ufeff"\n'  # inside: a character
+    assert as_text(BOM + "10 print \"£\"\n".encode("latin-1")) == "10 print \"£\"\n"  # and for Latin-1
 
 
 # -- reading a program ---------------------------------------------------------------------------

@@ -66,13 +66,26 @@ def is_dir(path: str | Path) -> bool:
         return False
 
 
-def read_text(path: str | Path) -> str:
-    """A source file as text: UTF-8 (so £ and π work), else Latin-1 as old tools wrote."""
-    data = read_bytes(path)
+#: the UTF-8 byte-order mark Windows Notepad writes at the start of a text file
+_BOM = b"\xef\xbb\xbf"
+
+
+def as_text(data: bytes) -> str:
+    """A file's bytes as text, the one place text inputs are decoded: UTF-8 (so £ and π
+    work), else Latin-1 as old tools wrote.  A byte-order mark at the very start is no
+    part of the text (as 64tass and Python's ``utf-8-sig`` read it): a listing saved by
+    Notepad reads as the one without, line 1's columns counted after the mark."""
+    if data.startswith(_BOM):
+        data = data[len(_BOM):]
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         return data.decode("latin-1")
+
+
+def read_text(path: str | Path) -> str:
+    """A source file as text (:func:`as_text`); ``-`` reads standard input."""
+    return as_text(read_bytes(path))
 
 
 def read_bytes(path: str | Path, limit: int = MAX_INPUT) -> bytes:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from toolchain.diagnostics import UserError
 from toolchain.disk.prg import Prg
-from toolchain.fileio import STDIO, read_bytes
+from toolchain.fileio import STDIO, as_text, read_bytes
 
 if TYPE_CHECKING:
     from toolchain.basic.tokenizer import TokenizedLine
@@ -104,14 +104,6 @@ def is_text(data: bytes) -> bool:
     head = data[:4096]
     control = sum(1 for b in head if b < 0x20 and b not in (9, 10, 12, 13))
     return control <= len(head) // 100
-
-
-def as_text(data: bytes) -> str:
-    """A file's bytes as text: UTF-8, else Latin-1 (as :func:`toolchain.fileio.read_text`)."""
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
 
 
 def _mnemonics() -> frozenset[str]:
