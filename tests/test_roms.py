@@ -179,3 +179,62 @@ def test_an_error_in_rom_basic_names_where_the_line_was_typed(roms: RomSet, tmp_
                                        "--roms", str(roms.paths["kernal"].parent)])
     assert result.exit_code == 1
     assert result.stderr.startswith(f"{listing}:2:1: error: ?DIVISION BY ZERO  ERROR IN 20: ")
+
+
+# BASIC errors raised by machine code: USR's vector after power-on ($B248), a JMP to
+# BASIC's ?SYNTAX ($AF08), error X through $A437
+ERRORS_IN_MACHINE_CODE = {
+    "usr": "10 print usr(1)\n",
+    "syntax": '10 print "a";\n20 sys 44808\n',
+    "error x": "10 poke 781,19:sys 42039\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(ERRORS_IN_MACHINE_CODE))
+def test_a_basic_error_in_called_machine_code_ends_the_calling_line_as_on_the_real_rom(
+        roms: RomSet, tmp_path: Path, name: str) -> None:
+    """BASIC in ROM reports the error in the line that called the machine code; the
+    compiled runner does the same, on the ROMs and on c64tc's models."""
+    from tests.conftest import basic_in_rom, printed_rows
+
+    source = ERRORS_IN_MACHINE_CODE[name]
+    in_rom, rom_rows = basic_in_rom(source, tmp_path)
+    assert in_rom.stop is Stop.ERROR
+    listing = tmp_path / "called.bas"
+    listing.write_text(source)
+    for machine in (C64(roms=roms), C64()):
+        result, ran = run_program(load_program(listing), machine=machine)
+        assert (result.stop, result.message) == (in_rom.stop, in_rom.message)
+        assert printed_rows(ran) == rom_rows
+
+
+def test_a_basic_error_in_machine_code_started_with_sys_shows_as_on_the_real_rom(roms: RomSet) -> None:
+    """Machine code started as a typed SYS that jumps to BASIC's ?SYNTAX ERROR: the
+    message without a line (direct mode), READY."""
+    code = Prg(0xC000, bytes([0xA9, 0x41, 0x20, 0xD2, 0xFF, 0x4C, 0x08, 0xAF]))  # LDA #"A", CHROUT, JMP $AF08
+    with_roms, modelled = both(code, "", roms, 0xC000)
+    assert with_roms.screen.transcript() == modelled.screen.transcript()
+    assert modelled.screen.transcript().endswith("A\n?SYNTAX  ERROR\nREADY.\n")
+
+
+def test_basics_error_entries_and_messages_are_the_roms(roms: RomSet) -> None:
+    """The error messages c64tc's models print are the ROM's table's, and each entry
+    point the models know loads its error number and jumps to ERROR ($A437)."""
+    from toolchain.c64.kernal import BASIC_ERRORS, ERROR_ENTRIES
+
+    basic = roms.basic
+
+    def word(address: int) -> int:
+        return basic[address - 0xA000] | basic[address - 0xA000 + 1] << 8
+
+    for number, name in BASIC_ERRORS.items():
+        address, text = word(0xA326 + 2 * number), bytearray()
+        while not text or not text[-1] & 0x80:
+            text.append(basic[address - 0xA000])
+            address += 1
+        assert bytes(byte & 0x7F for byte in text).decode("ascii") == name
+    for entry, number in ERROR_ENTRIES.items():
+        code = basic[entry - 0xA000 : entry - 0xA000 + 5]
+        assert code[:2] == bytes([0xA2, number]), f"${entry:04X}"  # LDX #number
+        # then JMP $A437, or ERROR itself follows
+        assert entry + 2 == 0xA437 or code[2:] == bytes([0x4C, 0x37, 0xA4]), f"${entry:04X}"

@@ -22,6 +22,7 @@ from toolchain.c64.drive import END_OF_FILE, DriveUnsupported
 from toolchain.c64.editor import ENTRY_POINTS as EDITOR_ENTRY_POINTS
 from toolchain.c64.memory import (
     BRK_VECTOR,
+    CURLIN,
     IRQ_VECTOR,
     JIFFY_CLOCK,
     NMI_VECTOR,
@@ -892,6 +893,67 @@ def ready(machine: C64) -> None:
     for byte in b"\rREADY.\r":
         machine.chrout(byte)
     machine.stop(Stop.READY, "the program went to BASIC's READY.")
+
+
+# BASIC's errors by number, the X that its error routine takes: the messages of BASIC
+# 901226-01 at the addresses its table at $A326 gives (1-9 are the KERNAL's numbers;
+# tests/test_c64_basic_errors.py reads them from the ROM)
+BASIC_ERRORS = {
+    1: "TOO MANY FILES", 2: "FILE OPEN", 3: "FILE NOT OPEN", 4: "FILE NOT FOUND",
+    5: "DEVICE NOT PRESENT", 6: "NOT INPUT FILE", 7: "NOT OUTPUT FILE", 8: "MISSING FILE NAME",
+    9: "ILLEGAL DEVICE NUMBER", 10: "NEXT WITHOUT FOR", 11: "SYNTAX", 12: "RETURN WITHOUT GOSUB",
+    13: "OUT OF DATA", 14: "ILLEGAL QUANTITY", 15: "OVERFLOW", 16: "OUT OF MEMORY",
+    17: "UNDEF'D STATEMENT", 18: "BAD SUBSCRIPT", 19: "REDIM'D ARRAY", 20: "DIVISION BY ZERO",
+    21: "ILLEGAL DIRECT", 22: "TYPE MISMATCH", 23: "STRING TOO LONG", 24: "FILE DATA",
+    25: "FORMULA TOO COMPLEX", 26: "CAN'T CONTINUE", 27: "UNDEF'D FUNCTION", 28: "VERIFY",
+    29: "LOAD",
+}  # fmt: skip (30, "BREAK", ends with a 0 for STROUT: BREAK's message, not an error's)
+ERROR_VECTOR = 0x0300  # IERROR: BASIC's error routine jumps through it ($A437)
+ERROR_VECTOR_DEFAULT = 0xE38B  # where it points after power-on
+
+# Where BASIC's routines raise an error: LDX #number, JMP $A437 (BASIC 901226-01).  A
+# program's USR(X) goes to $B248 until the program sets the USR vector ($0311).
+ERROR_ENTRIES = {0xA435: 16, 0xA8E3: 17, 0xAD99: 22, 0xAF08: 11, 0xB248: 14, 0xB97E: 15}
+
+
+def _raise_basic_error(number: int) -> Routine:
+    def raise_error(machine: C64) -> int:
+        machine.cpu.x = number
+        return 0xA437
+
+    return raise_error
+
+
+for _address, _number in ERROR_ENTRIES.items():
+    routine(_address, f"BASIC's ?{BASIC_ERRORS[_number]} ERROR")(_raise_basic_error(_number))
+
+
+@routine(0xA437, "BASIC's error routine (ERROR)")
+def basic_error(machine: C64) -> int:
+    """$A437: JMP (IERROR), which a program may have pointed at its own code."""
+    return read_word(machine.memory, ERROR_VECTOR)
+
+
+@routine(ERROR_VECTOR_DEFAULT, "BASIC's error vector's default")
+def basic_error_default(machine: C64) -> int:
+    """$E38B: X with bit 7 set is READY. without an error ($A474), else the error's
+    message ($A43A)."""
+    return 0xA474 if machine.cpu.x & 0x80 else 0xA43A
+
+
+@routine(0xA43A, "BASIC's error message")
+def basic_error_message(machine: C64) -> int:
+    """$A43A: error X ends the calling BASIC statement (the compiled runner's SYS and
+    USR), or, for machine code started from direct mode, CLRCHN and
+    "\\r?NAME  ERROR", " IN line" in a program (CURLIN's high byte not $FF), READY."""
+    number = machine.cpu.x
+    machine.basic_error_in_call(number)
+    clrchn(machine)
+    line = read_word(machine.memory, CURLIN)
+    text = f"\r?{BASIC_ERRORS.get(number, '')}  ERROR" + ("" if line >> 8 == 0xFF else f" IN {line}")
+    for byte in text.encode("latin-1"):
+        machine.chrout(byte)
+    return 0xA474
 
 
 @routine(0xFCE2, "reset")

@@ -206,6 +206,11 @@ class C64:
         # whose return to $E147 is still to come: with BASIC in ROM, a return there that
         # is none of these is the ROM's own SYS returning, and BASIC goes on
         self.python_returns = 0
+        # set by the compiled BASIC runner: a BASIC error that the machine code it calls
+        # raises ($A43A; USR's default vector $B248 is ?ILLEGAL QUANTITY) is the calling
+        # statement's error, reported in its line as the ROM's BASIC does
+        self.errors_to_caller = False
+        self.caller_error: str | None = None
         self.rom_hooks: dict[int, Callable[[], None]] = {
             0xE5CD: self._waits_for_key, 0xF13E: self._polls_for_key, 0xE8F6: self._scrolls,
             0xE544: self._clears, 0xFE66: self._brk, 0xA480: self._back_in_basic,
@@ -463,8 +468,16 @@ class C64:
             raise MachineStopped(Stop.INPUT_EXHAUSTED, "the program waits for a typed line, but the input is "
                            "used up")
 
+    def basic_error_in_call(self, number: int) -> None:
+        """BASIC's error ``number`` reached in machine code: for the compiled runner the
+        call ends with it (:attr:`caller_error`, its name); else nothing happens here."""
+        if self.errors_to_caller and not self.basic_in_rom:
+            self.caller_error = kernal.BASIC_ERRORS.get(number, "")
+            raise MachineStopped(Stop.ERROR, f"?{self.caller_error}  ERROR")
+
     def _basic_error(self) -> None:
         """$A43A: BASIC reports error X (in a program: the run's ending, unless it goes on)."""
+        self.basic_error_in_call(self.cpu.x)
         line = read_word(self.memory, CURLIN)
         if line >> 8 == DIRECT_MODE:
             return

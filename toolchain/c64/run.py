@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolchain.c64.io import Ticker
-from toolchain.c64.machine import C64, DEFAULT_MAX_CYCLES, Keyboard
+from toolchain.c64.machine import C64, DEFAULT_MAX_CYCLES, DIRECT_MODE, Keyboard
+from toolchain.c64.memory import CURLIN
 from toolchain.c64.outcome import PAL_CLOCK_HZ, RunResult, Stop
 from toolchain.c64.roms import RomSet
 from toolchain.cpu.core import CPU
@@ -190,6 +191,9 @@ class Session:
             machine.type_command(command)
         if not self.program.is_basic:
             assert self.program.sys_address is not None
+            # the SYS typed at READY.: BASIC's main loop marks the line as direct mode
+            # (CURLIN's high byte $FF, $A490) before it runs it
+            machine.memory[CURLIN + 1] = DIRECT_MODE
             if every is None:
                 return machine.sys(self.program.sys_address, max_cycles, trace)
             ticker = Ticker(every[0], every[1], machine.cpu.cycles)

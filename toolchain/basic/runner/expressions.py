@@ -582,11 +582,13 @@ class ExpressionCompiler:
         string_argument = keyword in ("LEN", "VAL", "ASC")
         if (kind is Kind.STRING) != string_argument:
             raise CompileError("TYPE MISMATCH")
+        if keyword == "USR":  # machine code: BASIC's pointers and CURLIN as at this site
+            return Expression(f"rt.usr({code}, {self.site()})", Kind.NUMBER, False)
         simple = {
             # INT keeps a FAC of 2**31 and more as it is, rounding byte and all ($BCCC):
             # not exact, it is rounded where it is stored or pushed
             "SGN": ("floats.sgn({})", True), "INT": ("_floor({})", False), "ABS": ("abs({})", exact),
-            "USR": ("rt.usr({})", False), "FRE": ("rt.free()", True), "POS": ("io.position()", True),
+            "FRE": ("rt.free()", True), "POS": ("io.position()", True),
             "SQR": ("_sqr({})", False), "RND": ("rt.rnd({})", True), "LOG": ("_log({})", False),
             "EXP": ("_exp({})", False), "COS": ("_cos({})", False), "SIN": ("_sin({})", False),
             "TAN": ("_tan({})", False), "ATN": ("_atn({})", False),

@@ -32,9 +32,7 @@ from toolchain.c64.outcome import Stop
 UNCHANGED: list[Any] = []
 
 # The KERNAL's error numbers as BASIC reports them (BASIC's errors 1-9 are the KERNAL's)
-KERNAL_ERRORS = {1: "TOO MANY FILES", 2: "FILE OPEN", 3: "FILE NOT OPEN", 4: "FILE NOT FOUND",
-                 5: "DEVICE NOT PRESENT", 6: "NOT INPUT FILE", 7: "NOT OUTPUT FILE", 8: "MISSING FILE NAME",
-                 9: "ILLEGAL DEVICE NUMBER"}
+KERNAL_ERRORS = {number: name for number, name in kernal.BASIC_ERRORS.items() if number <= 9}
 CLOCK = "_T"  # the generated code's clock (statements.CLOCK)
 CHROUT_CYCLES, SCROLL_CYCLES = round(costs.WEIGHTS["chrout"]), round(costs.WEIGHTS["scroll"])
 LONGEST_INPUT_LINE = 88  # INLIN's buffer ($A560): one more character is ?STRING TOO LONG

@@ -233,6 +233,7 @@ class Runtime:
     def __init__(self, program: bytes, machine: C64) -> None:
         self.program = self.loaded = program
         self.machine = machine
+        machine.errors_to_caller = True  # an error in machine code is the calling statement's
         self._stretch_key = -1  # what stretch() was worked out for: $D011's DEN, the IRQ vector
         # stretch() while the KERNAL's own handler runs in Python, by $D011's DEN
         self._kernal_stretch = (costs.stretch(False, True), costs.stretch(True, True))
@@ -707,16 +708,21 @@ class Runtime:
         self._vectors_changed()
         if result.stop is Stop.INPUT_EXHAUSTED:
             raise Ended(Stop.INPUT_EXHAUSTED, result.message)
+        if result.stop is Stop.ERROR and machine.caller_error is not None:
+            name, machine.caller_error = machine.caller_error, None
+            raise BasicError(name)
         if result.stop is not Stop.RETURNED:
             raise Ended(result.stop, f"SYS {address}: {result.message}")
 
-    def usr(self, value: float) -> float:
+    def usr(self, value: float, site: int | None = None) -> float:
+        """USR: the number in FAC, machine code called through the USR vector ($0311;
+        after power-on $B248, ?ILLEGAL QUANTITY), FAC its result."""
         memory = self.machine.memory
         data = floats.to_bytes(value)
         memory[0x61] = data[0]
         memory[0x62:0x66] = bytes([data[1] | 0x80]) + data[2:]
         memory[0x66] = 0xFF if value < 0 else 0
-        self.sys(memory[0x0311] | memory[0x0312] << 8)
+        self.sys(memory[0x0311] | memory[0x0312] << 8, site)
         mantissa = bytes([memory[0x62] & 0x7F | (memory[0x66] & 0x80)]) + bytes(memory[0x63:0x66])
         return floats.from_bytes(bytes([memory[0x61]]) + mantissa)
 
