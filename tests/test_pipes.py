@@ -80,6 +80,22 @@ def test_a_wrong_kind_on_standard_input_is_named() -> None:
                                       "49152` runs it\n")
 
 
+@pytest.mark.parametrize(("command", "wanted"), [("detok", "a BASIC program"), ("list", "a BASIC program"),
+                                                  ("run", "a program (a PRG or a BASIC listing)")])
+def test_nothing_on_standard_input_is_no_program(command: str, wanted: str) -> None:
+    """c64tc tok bad.bas -o - | c64tc list -: the pipe brings nothing (tok failed), and
+    list, as detok, says so with status 1 instead of listing an empty program."""
+    result = c64tc(command, "-")
+    assert (result.returncode, result.stdout) == (1, b"")
+    assert result.stderr.decode() == f"-: error: standard input is an empty file, not {wanted}\n"
+
+
+def test_nothing_on_standard_input_is_an_empty_listing_for_tok() -> None:
+    """tok takes only listings: an empty one is the empty program, as petcat makes it."""
+    result = c64tc("tok", "-", "-o", "-")
+    assert result.returncode == 0 and result.stdout == b"\x01\x08\x00\x00"
+
+
 def test_binary_output_is_refused_on_a_terminal(tmp_path: Path) -> None:
     """-o - and --raw write bytes to standard output only when it is not a terminal."""
     prg = tmp_path / "x.prg"

@@ -489,8 +489,9 @@ def read_program(argument: str | Path | InputFile, command: str, wanted: str, ac
     A BASIC listing is tokenized, with ``errata`` merged over it (the same line number
     replaces a line, a number alone deletes it); an MSE dump is verified and made a
     PRG; binary data that is no BASIC program is taken as a machine-code PRG when
-    machine code is accepted.  ``hint`` is the command's own advice for a file of
-    the wrong kind."""
+    machine code is accepted.  Empty standard input is an empty listing only for a
+    command that takes no PRG.  ``hint`` is the command's own advice for a file of the
+    wrong kind."""
     file = argument if isinstance(argument, InputFile) else read_input(argument)
     kind = file.kind.kind
     errata_files = [read_input(path) for path in errata]
@@ -502,7 +503,10 @@ def read_program(argument: str | Path | InputFile, command: str, wanted: str, ac
     for erratum in errata_files:
         if not is_listing(erratum):
             raise wrong_kind(erratum, "a BASIC listing (an erratum)", command)
-    if Kind.BASIC_LISTING in accept and is_listing(file):
+    # nothing on standard input where a PRG would do as well is no empty listing but no
+    # program (most likely the command before the pipe failed): refused as detok refuses it
+    nothing_piped = file.is_stdin and kind is Kind.EMPTY and bool(PRG_KINDS & set(accept))
+    if Kind.BASIC_LISTING in accept and is_listing(file) and not nothing_piped:
         from toolchain.basic.tokenizer import C64_BASIC_START, link, merge, tokenize_lines
 
         listings = [tokenize_lines(as_text(f.data), f.name) for f in (file, *errata_files)]
