@@ -340,6 +340,20 @@ def test_temporary_files_of_a_killed_process_are_removed(tmp_path: Path) -> None
     ["d64", "extract", "{d64}", "p", "-o", "{d64}"],
     ["disasm", "{d64}:p", "-o", "{d64}"],
     ["screen", "{scr}", "-o", "{scr}"],
+    ["run", "{prg}", "--screenshot", "{prg}"],
+    ["run", "{prg}", "--screenshot", "{txt}", "--screenshot-every", "100", "--film", "{prg}"],
+    ["run", "{prg}", "--printer", "{prg}"],
+    ["run", "{prg}", "--audio", "{prg}"],
+    ["run", "{bas}", "--screenshot", "{bas}"],
+    ["run", "{d64}:p", "--screenshot", "{d64}"],
+    ["run", "{prg}", "--disk", "{d64}", "--printer", "{d64}"],
+    ["run", "{prg}", "--input-file", "{txt}", "--audio", "{txt}"],
+    ["run", "{prg}", "--sys", "$c000", "--monitor-commands", "{txt}", "--screenshot", "{txt}"],
+    ["run", "{prg}", "--sys", "$c000", "--monitor-commands", "{scr}", "--labels", "{txt}", "--printer",
+     "{txt}"],
+    ["vice", "{prg}", "--check", "--screenshot", "{prg}"],
+    ["vice", "{d64}:p", "--check", "--audio", "{d64}"],
+    ["vice", "{prg}", "--check", "--expect-screen", "{txt}", "--screenshot", "{txt}"],
 ])
 def test_an_output_that_is_its_own_input_is_refused_and_the_input_kept(tmp_path: Path,
                                                                       command: list[str]) -> None:
@@ -348,10 +362,11 @@ def test_an_output_that_is_its_own_input_is_refused_and_the_input_kept(tmp_path:
     the disk image it came from, were lost data)."""
     repo = Path(__file__).resolve().parent.parent
     files = {"asm": tmp_path / "a.asm", "bas": tmp_path / "p.bas", "prg": tmp_path / "p.prg",
-             "d64": tmp_path / "s.d64", "scr": tmp_path / "screen.txt"}
+             "d64": tmp_path / "s.d64", "scr": tmp_path / "screen.txt", "txt": tmp_path / "text.txt"}
     files["asm"].write_bytes((repo / "sources" / "superhirn2.asm").read_bytes())
     files["bas"].write_bytes((repo / "sources" / "mastermind.bas").read_bytes())
     files["scr"].write_bytes(bytes(1000))  # a screen of @, its output rendered as text
+    files["txt"].write_text("x\n")  # typed input, monitor commands, an expected screen...
     assert CliRunner().invoke(main, ["tok", str(files["bas"]), "-o", str(files["prg"])]).exit_code == 0
     assert CliRunner().invoke(main, ["d64", "create", str(files["d64"])]).exit_code == 0
     assert CliRunner().invoke(main, ["d64", "add", str(files["d64"]), str(files["prg"])]).exit_code == 0

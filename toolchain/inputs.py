@@ -10,6 +10,7 @@ being misread ("build/seeds.d64 is a D64 disk image, not a BASIC program: ...").
   disk or tape image, SID tune (PSID/RSID), other binary data, or empty;
 * :func:`read_input` reads an argument: a file, ``-`` (standard input) or
   ``IMAGE:NAME`` (a file on a disk image, ``build/seeds.d64:"fox hunt"``);
+  :func:`input_path` says which file that is (the image of ``IMAGE:NAME``);
 * :func:`read_program` reads "a program" for a command, from a PRG, a BASIC listing
   (with errata merged over it), an MSE dump or ``IMAGE:NAME``, and refuses any other
   kind with :func:`wrong_kind`'s message.
@@ -34,7 +35,8 @@ if TYPE_CHECKING:
 
 __all__ = ["BASIC_LINES", "PRG_KINDS", "RUNNABLE", "TEXT_KINDS", "FileKind", "InputFile", "Kind",
            "ProgramInput", "as_text", "assembler_statements", "broken_basic", "classify", "fitting_commands",
-           "is_listing", "is_text", "read_input", "read_program", "shown_argument", "wrong_kind"]
+           "input_path", "is_listing", "is_text", "read_input", "read_program", "shown_argument",
+           "wrong_kind"]
 
 
 class Kind(Enum):
@@ -338,6 +340,18 @@ def read_input(argument: str | Path) -> InputFile:
         return InputFile(text, name, data, kind, found.image, found.file_type)
     data = read_bytes(text)
     return InputFile(text, text, data, classify(data, "" if text == STDIO else text))
+
+
+def input_path(argument: str | Path | None) -> Path | None:
+    """The file an argument is read from: its path, or the disk image of ``IMAGE:NAME``;
+    None for standard input (or no argument).  What a command's outputs must not replace
+    (:func:`toolchain.fileio.refuse_replacing_inputs`)."""
+    if argument is None or str(argument) == STDIO:
+        return None
+    from toolchain.disk import parse_image_reference
+
+    reference = parse_image_reference(argument)
+    return reference.image if reference is not None else Path(argument)
 
 
 def _with_names_on_disk(error: UserError, image: Path) -> UserError:

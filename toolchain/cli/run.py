@@ -20,7 +20,7 @@ from toolchain.cli.progress import RunProgress
 from toolchain.cli.run_options import LiveOptions, OutputOptions, RunOptions, SoundOptions
 from toolchain.cli.tune import say_recorded
 from toolchain.diagnostics import UserError, counted
-from toolchain.fileio import STDIO, read_text, write_atomic, write_stdout
+from toolchain.fileio import STDIO, read_text, refuse_replacing_inputs, write_atomic, write_stdout
 
 if TYPE_CHECKING:
     from toolchain.c64.outcome import RunResult
@@ -80,6 +80,21 @@ def _check_usage(options: RunOptions) -> None:
                                "after it)")
     if outputs.screenshot is not None and not Path(outputs.screenshot).name:
         raise click.UsageError(f"--screenshot {outputs.screenshot!r} names no file: give NAME.png")
+
+
+def _refuse_outputs_over_inputs(options: RunOptions) -> None:
+    """No picture, film, printer output or sound of the run is written over a file it
+    reads (the program or its disk image, errata, typed input, the disk in the drive,
+    monitor commands, labels): refused before the run, as every command refuses it
+    (fileio.refuse_replacing_inputs)."""
+    from toolchain.inputs import input_path
+
+    machine, outputs, monitoring = options.machine, options.outputs, options.monitoring
+    inputs = [input_path(argument) for argument in (*options.inputs(), machine.disk_path,
+                                                    monitoring.monitor_commands, *monitoring.label_files)]
+    for output in (outputs.screenshot, outputs.film_path, machine.printer_path, options.sound.audio_path):
+        if output is not None:
+            refuse_replacing_inputs(output, inputs)
 
 
 def _check_options(program: Program, options: RunOptions) -> None:
@@ -206,6 +221,7 @@ def run_program(options: RunOptions) -> None:
     from toolchain.inputs import Kind, read_input
 
     _check_usage(options)
+    _refuse_outputs_over_inputs(options)
     given = read_input(options.path)
     if given.kind.kind is Kind.SID_TUNE:
         from toolchain.cli.tune import play_tune

@@ -11,7 +11,7 @@ import click
 
 from toolchain.cli.common import ADDRESS, COUNT, TYPED_INPUT, reports_user_errors
 from toolchain.diagnostics import UserError
-from toolchain.fileio import read_text
+from toolchain.fileio import read_text, refuse_replacing_inputs
 
 if TYPE_CHECKING:
     from toolchain.vice import Target
@@ -105,6 +105,7 @@ def vice_command(target: str | None, program: str | None, sys_address: int | Non
     (Superhirn II: SYS 13312).
     """
     from toolchain import vice
+    from toolchain.inputs import input_path
 
     if target is None:
         target = "build/seeds.d64"
@@ -118,6 +119,10 @@ def vice_command(target: str | None, program: str | None, sys_address: int | Non
         picture_format(screenshot)  # a format that cannot be written: said before VICE runs
     if audio is not None and not check:
         raise click.UsageError("--audio needs --check (the sound of a headless run)")
+    inputs = [input_path(target), labels, expect_screen]
+    for output in (screenshot, audio):
+        if output is not None:
+            refuse_replacing_inputs(output, inputs)  # said before VICE runs
     with tempfile.TemporaryDirectory(prefix="c64tc-vice-") as folder:
         start = resolve_target(target, program, sys_address, Path(folder))
         executable = vice.find_emulator(emulator)
