@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tests.conftest import DATA, REPO, SHARED
 from toolchain.asm import AssemblyOptions, assemble
 from toolchain.cli import main
-from toolchain.cpu.disassembler import listing, read_label_file, source, trace_code
+from toolchain.cpu.disassembler import listing, source, trace_code
 
 SUPERHIRN_PRG = (DATA / "superhirn2-mse.bin").read_bytes()[:-1]  # the dump was saved one byte long
 
@@ -102,12 +102,67 @@ def test_undocumented_opcodes_are_data_unless_asked() -> None:
     assert " .byt $82" in _round_trip(bytes([0x82, 0x01]), 0x1000, undocumented=True)  # $82 assembles as $80
 
 
-def test_names_from_label_files() -> None:
-    names = read_label_file("al C:3400 .start\nal C:3437 .next_code\n")
-    names |= read_label_file("symbols by name:\n  runde   $033E  equate\n")
-    assert names == {0x3400: "start", 0x3437: "next_code", 0x033E: "runde"}
+def test_names_from_label_files(tmp_path: Path) -> None:
+    names = {0x3400: "start", 0x3437: "next_code", 0x033E: "runde"}
     text = _round_trip(SUPERHIRN_PRG[2:], 0x3400, names=names)
     assert "start lda #$93" in text and "runde = $033e" in text and " sta runde" in text
+    (tmp_path / "sh.prg").write_bytes(SUPERHIRN_PRG)
+    (tmp_path / "sh.labels").write_text("al C:3400 .Start\nal C:3437 .next_code\nal C:3400 .again\n")
+    (tmp_path / "sh.symbols").write_text("symbols by name:\n  runde   $033E  equate\n")
+    result = CliRunner().invoke(main, ["disasm", str(tmp_path / "sh.prg"), "--format", "source",
+                                       "--labels", str(tmp_path / "sh.labels"),
+                                       "--symbols", str(tmp_path / "sh.symbols")])
+    assert result.exit_code == 0 and result.output.split("\n", 1)[1] == text.split("\n", 1)[1]
+
+
+# a label file with a good line, then lines that start as label lines but are none
+BAD_LABELS = [
+    "al C:3400 .start",
+    "al C:34G0 .next",  # a bad address
+    "al C:3400",  # no name
+    "al C:3400 .start and more",  # garbage after the label
+    "al %$&!",  # garbage for an address
+    "al C:3400 start",  # no dot
+    "symbols by name:",  # a heading, passed over
+    "  runde   $03G3  equate",  # a bad address
+    "  runde   $033E",  # no kind
+    "  runde   $033E  lable",
+    "al",
+]
+BAD_LABEL_ERRORS = [
+    "2:4: error: 'C:34G0' is not an address (1 to 4 hex digits): 'al C:3400 .name' expected",
+    "3:10: error: the label's name is missing: 'al C:3400 .name' expected",
+    "4:18: error: unexpected 'and' after the label: 'al C:3400 .name' expected",
+    "5:4: error: '%$&!' is not an address (1 to 4 hex digits): 'al C:3400 .name' expected",
+    "6:11: error: a label's name starts with a dot: '.start'",
+    "8:11: error: '$03G3' is not an address ('$' and 1 to 4 hex digits)",
+    "9:16: error: 'label' or 'equate' is missing after the value: 'name  $3400  label' expected",
+    "10:18: error: 'lable' is neither 'label' nor 'equate'",
+    "11:3: error: an address and a name are missing: 'al C:3400 .name' expected",
+]
+
+
+@pytest.mark.parametrize("command", [
+    ["disasm", "{prg}", "--labels", "{labels}", "-o", "{out}"],
+    ["disasm", "{prg}", "--symbols", "{labels}", "-o", "{out}"],
+    ["monitor", "{prg}", "--labels", "{labels}", "--monitor-commands", "{mon}"],
+    ["run", "{prg}", "--sys", "$3400", "--labels", "{labels}", "--monitor-commands", "{mon}"],
+])
+def test_a_bad_line_in_a_label_file_is_an_error_with_its_place(tmp_path: Path, command: list[str]) -> None:
+    """disasm reads label files as the monitor does, one parser: a line that starts as a
+    label line but is none is an error at its line and column, every one of them, and
+    nothing is written (disasm took what its pattern matched and passed over the rest)."""
+    files = {"prg": tmp_path / "sh.prg", "labels": tmp_path / "bad.labels", "mon": tmp_path / "x.mon",
+             "out": tmp_path / "sh.txt"}
+    files["prg"].write_bytes(SUPERHIRN_PRG)
+    files["labels"].write_text("\n".join(BAD_LABELS) + "\n")
+    files["mon"].write_text("x\n")
+    result = CliRunner().invoke(main, [part.format(**files) for part in command])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    errors = [line for line in result.output.splitlines() if ": error: " in line]
+    assert errors == [f"{files['labels']}:{error}" for error in BAD_LABEL_ERRORS]
+    assert result.output.splitlines()[-1] == f"{len(BAD_LABEL_ERRORS)} errors; no output written"
+    assert not files["out"].exists()
 
 
 def test_listing_like_vices_monitor() -> None:

@@ -8,7 +8,7 @@ import click
 
 from toolchain.cli.common import ADDRESS, reports_user_errors
 from toolchain.diagnostics import UserError
-from toolchain.fileio import STDIO, read_text, write_atomic
+from toolchain.fileio import STDIO, write_atomic
 
 _WANTED = "machine code (a PRG, an MSE dump, or raw bytes with --load-address)"
 
@@ -73,7 +73,8 @@ def disasm_command(file: str, output_format: str, start: int | None, end: int | 
 
     Numbers are decimal unless written $c000 or 0xc000.
     """
-    from toolchain.cpu.disassembler import listing, read_label_file, source
+    from toolchain.cpu.disassembler import listing, source
+    from toolchain.monitor.labels import read_labels
 
     for name, value in (("--start", start), ("--end", end), ("--load-address", load_address),
                         *(("--entry", e) for e in entries)):
@@ -90,8 +91,8 @@ def disasm_command(file: str, output_format: str, start: int | None, end: int | 
                                f"(${load:04X}-${last:04X})")
     names: dict[int, str] = {}
     for label_file in (*label_files, *symbol_files):
-        for address, label in read_label_file(read_text(label_file)).items():
-            names.setdefault(address, label)
+        for label, address in read_labels(label_file):  # the monitor's label files, checked as it checks them
+            names.setdefault(address, label.removeprefix(".").lower())
     stop = min(stop, last)
     if output_format == "listing":
         text = listing(image, load, first, stop, names)

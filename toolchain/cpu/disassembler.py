@@ -127,22 +127,6 @@ def _valid_name(name: str, reserved: frozenset[str]) -> bool:
     return bool(re.fullmatch(r"[a-z_][a-z0-9_]*", name)) and name not in reserved | {"a", "x", "y"}
 
 
-def read_label_file(text: str) -> dict[int, str]:
-    """Names by address from a VICE label file (``al C:3400 .name``) or the symbol table
-    that ``c64tc asm --symbols`` prints (``name  $3400  label``)."""
-    import re
-
-    names: dict[int, str] = {}
-    for line in text.splitlines():
-        vice = re.match(r"\s*al\s+(?:C:)?([0-9a-fA-F]{1,4})\s+\.(\S+)", line)
-        table = re.match(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s+\$([0-9A-Fa-f]{4})\s+(?:label|equate)\s*$", line)
-        if vice:
-            names.setdefault(int(vice.group(1), 16), vice.group(2).lower())
-        elif table:
-            names.setdefault(int(table.group(2), 16), table.group(1).lower())
-    return names
-
-
 def source(image: bytes, start: int, entries: list[int] | None = None, names: dict[int, str] | None = None,
            undocumented: bool = False, title: str | None = None) -> str:
     """Re-assemblable source in the Profi-Ass dialect: ``c64tc asm`` turns it back into

@@ -15,9 +15,13 @@ from toolchain.fileio import read_text
 
 __all__ = ["Labels", "read_labels"]
 
-_VICE_LINE = re.compile(r"\s*(?:al|add_label)\s+(?:[cC]:)?\$?([0-9a-fA-F]{1,4})\s+"
-                        r"(\.[_@?:a-zA-Z][_@?:.a-zA-Z0-9]*)\s*$")
-_SYMBOL_LINE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s+\$([0-9A-Fa-f]{1,4})\s+(?:label|equate)\s*$")
+_VICE_COMMANDS = ("al", "add_label")
+_VICE_ADDRESS = re.compile(r"(?:[cC]:)?\$?([0-9a-fA-F]{1,4})")
+_VICE_NAME = re.compile(r"\.[_@?:a-zA-Z][_@?:.a-zA-Z0-9]*")
+_SYMBOL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_SYMBOL_VALUE = re.compile(r"\$([0-9A-Fa-f]{1,4})")
+_SYMBOL_KINDS = ("label", "equate")
+_VICE_FORM = "'al C:3400 .name' expected"
 
 
 class Labels:
@@ -69,8 +73,11 @@ class Labels:
 
 
 def read_labels(path: str) -> list[tuple[str, int]]:
-    """The labels of a VICE label file or a ``c64tc asm --symbols`` table.  A file with
-    none, or a line that looks like a label line but is not one, is a UserError."""
+    """The labels of a VICE label file or a ``c64tc asm --symbols`` table, for the
+    monitor and ``disasm --labels/--symbols`` alike.  Other lines (the table's headings)
+    are passed over; a file with no label, or a line that starts as a label line (``al``,
+    or a name and a ``$`` value) but is not one, is a UserError (every such line,
+    ``FILE:LINE:COL``)."""
     try:
         text = read_text(path)
     except UnicodeDecodeError:
@@ -79,16 +86,57 @@ def read_labels(path: str) -> list[tuple[str, int]]:
     found: list[tuple[str, int]] = []
     problems: list[Diagnostic] = []
     for number, line in enumerate(text.splitlines(), start=1):
-        if vice := _VICE_LINE.match(line):
-            found.append((vice.group(2), int(vice.group(1), 16)))
-        elif table := _SYMBOL_LINE.match(line):
-            found.append(("." + table.group(1), int(table.group(2), 16)))
-        elif re.match(r"\s*(al|add_label)\b", line):
-            problems.append(Diagnostic(path, number, 1, "not a label line: 'al C:3400 .name' expected",
-                                       source_line=line))
+        label, problem = _label_line(line)
+        if problem is not None:
+            column, message = problem
+            problems.append(Diagnostic(path, number, column, message, source_line=line))
+        elif label is not None:
+            found.append(label)
     if problems:
         raise UserError(problems)
     if not found:
         raise UserError.single(path, "no labels in this file (expected VICE's 'al C:3400 .name' lines, as "
                                "'c64tc asm --vice-labels' writes them, or 'c64tc asm --symbols' output)")
     return found
+
+
+def _label_line(line: str) -> tuple[tuple[str, int] | None, tuple[int, str] | None]:
+    """(the label of one line, or None when the line is none) and (column, message) of
+    what is wrong with a line that starts as a label line but is not one."""
+    words = list(re.finditer(r"\S+", line))
+    end = len(line.rstrip()) + 1  # where a missing word would be
+
+    def word(index: int) -> str:
+        return words[index].group()
+
+    def column(index: int) -> int:
+        return words[index].start() + 1 if index < len(words) else end
+
+    if words and word(0) in _VICE_COMMANDS:  # al C:3400 .name
+        if len(words) < 2:
+            return None, (end, f"an address and a name are missing: {_VICE_FORM}")
+        address = _VICE_ADDRESS.fullmatch(word(1))
+        if address is None:
+            return None, (column(1), f"'{word(1)}' is not an address (1 to 4 hex digits): {_VICE_FORM}")
+        if len(words) < 3:
+            return None, (end, f"the label's name is missing: {_VICE_FORM}")
+        if _VICE_NAME.fullmatch("." + word(2)):
+            return None, (column(2), f"a label's name starts with a dot: '.{word(2)}'")
+        if _VICE_NAME.fullmatch(word(2)) is None:
+            return None, (column(2), f"'{word(2)}' is not a label name (a dot, a letter, then letters, "
+                          "digits and _ @ ? : .)")
+        if len(words) > 3:
+            return None, (column(3), f"unexpected '{word(3)}' after the label: {_VICE_FORM}")
+        return (word(2), int(address.group(1), 16)), None
+    if len(words) < 2 or not _SYMBOL_NAME.fullmatch(word(0)) or not word(1).startswith("$"):
+        return None, None  # no label line: a heading of the symbol table, a blank line
+    value = _SYMBOL_VALUE.fullmatch(word(1))  # name  $3400  label
+    if value is None:
+        return None, (column(1), f"'{word(1)}' is not an address ('$' and 1 to 4 hex digits)")
+    if len(words) < 3:
+        return None, (end, "'label' or 'equate' is missing after the value: 'name  $3400  label' expected")
+    if word(2) not in _SYMBOL_KINDS:
+        return None, (column(2), f"'{word(2)}' is neither 'label' nor 'equate'")
+    if len(words) > 3:
+        return None, (column(3), f"unexpected '{word(3)}' after the symbol: 'name  $3400  label' expected")
+    return ("." + word(0), int(value.group(1), 16)), None
