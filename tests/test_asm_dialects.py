@@ -234,6 +234,31 @@ def test_acme_errors_that_say_what_to_do(source: str, message: str) -> None:
     assert len(errors) == 1 and message in errors[0], errors
 
 
+# what the real assembler refuses, c64tc refuses too (found by comparing generated programs)
+REFUSED = [
+    ("64tass", " .char ~%000000001", "too large for a 8 bit signed integer bits"),
+    ("64tass", " lda #~%000000001", "too large for a 8 bit unsigned integer bits"),
+    ("64tass", " .byte -$100", "too large for a 8 bit unsigned integer bits"),
+    ("64tass", " .rta 65536", "does not fit in '.rta' (0..65535)"),
+    ("64tass", " .byte 'AB'", "too large for a 8 bit unsigned integer str 'AB'"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("dialect", "line", "message"), REFUSED)
+def test_what_the_real_assembler_refuses_c64tc_refuses(dialect: str, line: str, message: str,
+                                                        tmp_path: Path) -> None:
+    origin = "*= $1000" if dialect == "64tass" else "* = $1000"
+    source = f"{origin}\n{line}\n"
+    path = "t.s" if dialect == "64tass" else "t.a"
+    errors = _errors(source, dialect, path, ascii=dialect == "64tass")
+    assert len(errors) == 1 and message in errors[0], errors
+    if shutil.which(dialect):
+        probe = tmp_path / path
+        probe.write_text(f"; {dialect}{' -a' if dialect == '64tass' else ''}\n{source}")
+        data, messages = measure.real_output(probe)
+        assert data is None, f"{dialect} accepts it"
+
+
 def test_errors_in_a_macro_name_the_macro() -> None:
     errors = _errors("*= $1000\nm .macro\n lda #\\2\n .endm\n #m 1\n", "64tass")
     assert errors and "missing macro argument \\2 (in macro 'm'" in errors[0]

@@ -70,7 +70,7 @@ _BINARY = [
     BinaryOperator("in", "in", 8, word=True), BinaryOperator("!in", "notin", 8),
     BinaryOperator("<?", "min", 9), BinaryOperator(">?", "max", 9),
     BinaryOperator("|", "or", 10), BinaryOperator("^", "xor", 11), BinaryOperator("&", "and", 12),
-    BinaryOperator("<<", "shl", 13), BinaryOperator(">>", "shr", 13),
+    BinaryOperator("<<", "tass_shl", 13), BinaryOperator(">>", "tass_shr", 13),
     BinaryOperator("+", "add", 14), BinaryOperator("-", "sub", 14),
     BinaryOperator("*", "mul", 15), BinaryOperator("/", "div_floor", 15),
     BinaryOperator("%", "mod_floor", 15),
@@ -321,7 +321,7 @@ def _split_arguments(text: str) -> list[str]:
 
 _ASSIGN_OPS = [("::=", "reassign", ""), (":?=", "default", ""), (":=", "var", ""), ("<?=", "update", "min"),
                (">?=", "update", "max"), ("**=", "update", "pow"), ("..=", "update", "concat"),
-               ("<<=", "update", "shl"), (">>=", "update", "shr"), ("||=", "update", "lor"),
+               ("<<=", "update", "tass_shl"), (">>=", "update", "tass_shr"), ("||=", "update", "lor"),
                ("&&=", "update", "land"), ("+=", "update", "add"), ("-=", "update", "sub"),
                ("*=", "update", "mul"), ("/=", "update", "div_floor"), ("%=", "update", "mod_floor"),
                ("|=", "update", "or"), ("^=", "update", "xor"), ("&=", "update", "and"),
@@ -1015,10 +1015,20 @@ class TassAssembly(DialectAssembly):
                 out += bytes(width)
                 continue
             if isinstance(value, str):
-                value = self.string_number(op, value, expr)
-                if value is None:
+                # an encoded string is bytes to 64tass: unsigned in as many bytes as it has,
+                # for .char and .sint too (bytesobj.c uvalx; ".char 'A'" is $c1 with -a)
+                data = self.encode_text(op, value, expr.column)
+                if data is None:
                     out += bytes(width)
                     continue
+                if len(data) > width:
+                    kind = "signed" if signed else "unsigned"
+                    self.error(op, f"too large for a {8 * width} bit {kind} integer {V.describe(value)}",
+                               expr.column)
+                    data = b""
+                number = int.from_bytes(data, "little") - (1 if op.name == "rta" else 0)
+                out += (number & ((1 << (8 * width)) - 1)).to_bytes(width, "little")
+                continue
             number = self.fit(op, value, width, signed, expr, rta=op.name == "rta")
             out += (number & ((1 << (8 * width)) - 1)).to_bytes(width, "little")
         self.emit_with_holes(op, out, holes)
@@ -1027,27 +1037,29 @@ class TassAssembly(DialectAssembly):
         _numeric_data
 
     def fit(self, op: Op, value: Any, width: int, signed: bool, expr: Expr, rta: bool = False) -> int:
+        """A data value in ``width`` bytes, as 64tass's uval/ival convert it: an int in the
+        directive's range; a bit string whose value fits the width unsigned, signed or not
+        (an inverted one: whose length fits); ``.rta`` checks the address, then takes 1."""
         bits = 8 * width
-        if isinstance(value, V.Bits) and value.length <= bits:
-            return value.value & ((1 << bits) - 1)
+        if isinstance(value, V.Bits):
+            # bitsobj.c uvalx: "~%000000001" is too large for 8 bits, "$00ff" fits .char
+            fits = value.length <= bits if value.value < 0 else value.value >> bits == 0
+            if not fits:
+                kind = "signed" if signed else "unsigned"
+                self.error(op, f"too large for a {bits} bit {kind} integer {V.describe(value)}", expr.column)
+                return 0
+            return value.value - (1 if rta else 0)
         try:
             number = V.integer(value)
         except V.ValueError_ as exc:
             self.error(op, str(exc), expr.column)
             return 0
-        if rta:
-            number -= 1
         low, high = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
         if not low <= number <= high:
             self.error(op, f"value {number} does not fit in '.{op.name}' ({low}..{high})", expr.column)
             return 0
-        return number
-
-    def string_number(self, op: Op, text: str, expr: Expr) -> int | None:
-        data = self.encode_text(op, text, expr.column)
-        if data is None:
-            return None
-        return int.from_bytes(data, "little")
+        # 64tass 1.58 observed: ".rta 0" is $ffff, ".rta 65536" is too large
+        return number - 1 if rta else number
 
     def text_number(self, text: str) -> Any:
         data = self.encode_text(None, text, 0)
@@ -2178,8 +2190,15 @@ class TassAssembly(DialectAssembly):
         return (-128, 127) if ins.signed else (0, 255)
 
     def operand_number(self, ins: DialectInstruction, value: Any) -> int | None:
-        if isinstance(value, V.Bits) and value.length <= 8 and ins.syntax is Syntax.IMMEDIATE:
-            return value.value & 0xFF
+        if isinstance(value, V.Bits) and ins.syntax is Syntax.IMMEDIATE:
+            # a bit string fits an immediate as it fits .byte (bitsobj.c uvalx), signed or
+            # not (64tass 1.58 observed: "lda #-$80", "lda #+$00ff"; "lda #~%000000001" fails)
+            if (value.length > 8) if value.value < 0 else (value.value >> 8 != 0):
+                assert ins.expr is not None
+                self.error(ins, f"too large for a 8 bit {'signed' if ins.signed else 'unsigned'} integer "
+                           f"{V.describe(value)}", ins.expr.column)
+                return None
+            return ((value.value & 0xFF) ^ 0x80) - 0x80 if ins.signed else value.value & 0xFF
         if isinstance(value, V.Bits) and value.value < 0 and value.length <= 16:
             return value.value & 0xFFFF
         return super().operand_number(ins, value)

@@ -222,6 +222,29 @@ def _shift_right(x: int | float, y: int | float) -> int | float:
     return x >> min(y, INT_LIMIT + 64)
 
 
+def _tass_shift(left: bool) -> Callable[[object, object], object]:
+    """64tass's << and >>.  A bit string stays a bit string, its length growing or
+    shrinking by the count (64tass 1.58 observed: ".byte ~$f << 4" is 0, ".byte ~$ff >> 1"
+    is $80, ".byte $ff << 1" is too large for a byte); a float count multiplies by a
+    power of two (".byte 3 << 1.5" is 8, ".byte 255 >> 1.5" is 90), where ACME floors it."""
+
+    def apply(a: object, b: object) -> object:
+        x, y = _numbers(a, b)
+        if isinstance(x, float) or isinstance(y, float):
+            try:
+                return float(x) * 2.0 ** (y if left else -y)
+            except OverflowError:
+                raise ValueError_(f"shift by {y} is too large") from None
+        if not isinstance(a, Bits):
+            return _shift_left(x, y) if left else _shift_right(x, y)
+        count = y if left else -y
+        if count > INT_LIMIT + 64:
+            raise ValueError_(f"shift by {count} is too large")
+        value = a.value << count if count >= 0 else a.value >> -count
+        return Bits(value, max(a.length + count, 0))
+    return apply
+
+
 def _bitwise(function: Callable[[int, int], int]) -> Callable[[object, object], object]:
     def apply(a: object, b: object) -> object:
         if isinstance(a, Bits) and isinstance(b, Bits):
@@ -320,11 +343,17 @@ def _contains(a: object, b: object) -> bool:
 
 
 def _negate(a: object) -> object:
+    if isinstance(a, Bits):
+        # 64tass negates a bit string in its own length (bitsobj.c; 64tass 1.58 observed:
+        # ".word -$2" is $fffe, ".byte -$ff" is 1, ".byte -$100" is too large for a byte)
+        return Bits(-a.value, a.length)
     n = number(a)
     return -n
 
 
 def _positive(a: object) -> object:
+    if isinstance(a, Bits):
+        return a  # 64tass 1.58 observed: ".word +~$2" is $fffd, a bit string still
     return number(a)
 
 
@@ -426,6 +455,8 @@ BINARY: dict[str, Callable[[object, object], object]] = {
     "pow": _arith(_pow),
     "shl": _arith(_shift_left),
     "shr": _arith(_shift_right),
+    "tass_shl": _tass_shift(left=True),
+    "tass_shr": _tass_shift(left=False),
     "lsr": _lsr32,
     "and": _bitwise(lambda x, y: x & y),
     "or": _bitwise(lambda x, y: x | y),
