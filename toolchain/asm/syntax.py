@@ -39,6 +39,9 @@ class BinaryOperator:
     priority: int
     right: bool = False  # right-associative
     word: bool = False  # a word (ACME's DIV, 64tass's x and in): needs a boundary after it
+    # binds tighter than the prefix operators to its left, as Python's ** (64tass's **:
+    # "-2 ** 2" is -4 and "2 ** -1 ** 2" is 2 ** -1, 64tass 1.58 observed)
+    over_prefix: bool = False
 
 
 @dataclass(frozen=True)
@@ -151,10 +154,10 @@ def parse_expression(text: str, start: int, syntax: ExpressionSyntax) -> tuple[E
     def base() -> int:
         return groups[-1].operators_base if groups else 0
 
-    def reduce_to(priority: int, right_assoc: bool) -> None:
+    def reduce_to(priority: int, right_assoc: bool, over_prefix: bool = False) -> None:
         while len(operators) > base():
             top = operators[-1]
-            if top[0] == "?":
+            if top[0] == "?" or (over_prefix and top[0] == "prefix"):
                 break
             if top[2] > priority or (top[2] == priority and not right_assoc):
                 reduce_one()
@@ -322,7 +325,7 @@ def parse_expression(text: str, start: int, syntax: ExpressionSyntax) -> tuple[E
             operator = syntax.match_binary(text, j)
             if operator is None:
                 return _finish(output, operators, groups, text, j)
-            reduce_to(operator.priority, operator.right)
+            reduce_to(operator.priority, operator.right, operator.over_prefix)
             operators.append(("binary", operator.op, operator.priority, j + 1, operator.right))
             i = j + len(operator.spelling)
             break

@@ -75,7 +75,7 @@ _BINARY = [
     BinaryOperator("*", "mul", 15), BinaryOperator("/", "div_floor", 15),
     BinaryOperator("%", "mod_floor", 15),
     BinaryOperator("//", "mod_floor", 15),  # 64tass's deprecated modulo
-    BinaryOperator("**", "pow", 16, right=True),
+    BinaryOperator("**", "pow", 16, right=True, over_prefix=True),
     BinaryOperator("..", "concat", 19), BinaryOperator("x", "repeat", 20, word=True),
 ]  # fmt: skip
 _PREFIX = [
