@@ -197,7 +197,9 @@ def evaluate(expr: Expr, lookup: Lookup, pc: int | None) -> Any:
     """The value of any expression, without recursion: a post-order walk with an
     explicit stack of pending nodes and a stack of computed values."""
     values: list[Any] = []
-    pending: list[tuple[Expr, bool]] = [(expr, False)]
+    # (node, state): 0 (False) to compute, 1 (True) when its operands are computed, 2 when
+    # the operand a short-circuiting operation chose is computed
+    pending: list[tuple[Expr, int]] = [(expr, False)]
     while pending:
         node, children_done = pending.pop()
         kind = type(node)
@@ -219,6 +221,8 @@ def evaluate(expr: Expr, lookup: Lookup, pc: int | None) -> Any:
                 pending.append((node.operand, False))  # type: ignore[attr-defined]
         elif kind is Paren:
             pending.append((node.inner, False))  # type: ignore[attr-defined]
+        elif kind is Operation and node.op in _SHORT_CIRCUIT:  # type: ignore[attr-defined]
+            _short_circuit(node, children_done, values, pending, lookup)  # type: ignore[arg-type]
         elif kind is Operation or kind is Call or kind is Sequence or kind is Index:
             if children_done:
                 _finish(node, values, lookup)
@@ -230,6 +234,36 @@ def evaluate(expr: Expr, lookup: Lookup, pc: int | None) -> Any:
         else:
             values.append(node.value(lookup, pc))
     return values[0]
+
+
+# 64tass computes only the operand it needs of '&&', '||' and '? :' ("1 || 1/0" is 1,
+# "0 && nosuch" is 0, "1 ? 2 : nosuch" is 2: 64tass 1.58 observed); no ACME operator
+# short-circuits
+_SHORT_CIRCUIT = frozenset({"land", "lor", "cond"})
+
+
+def _short_circuit(node: Operation, state: int, values: list[Any], pending: list[tuple[Expr, int]],
+                   lookup: Lookup) -> None:
+    if not state:
+        pending.append((node, 1))
+        pending.append((node.operands[0], 0))
+        return
+    if state == 2:
+        if node.op != "cond":
+            _finish(node, values, lookup)
+        return
+    try:
+        first = values[-1]
+        truth = _values.truth(first.value if isinstance(first, _values.Immediate) else first)
+    except _values.ValueError_ as exc:
+        raise ExpressionError(str(exc), node.column) from None
+    if node.op == "cond":
+        values.pop()
+        pending.append((node, 2))
+        pending.append((node.operands[1] if truth else node.operands[2], 0))
+    elif truth == (node.op == "land"):
+        pending.append((node, 2))
+        pending.append((node.operands[1], 0))
 
 
 def _children(node: Expr) -> tuple[Expr | None, ...]:
@@ -257,7 +291,7 @@ def _finish(node: Expr, values: list[Any], lookup: Lookup) -> None:
             elif len(operands) == 2:
                 b = values.pop()
                 values[-1] = _values.apply_binary(op, values[-1], b)
-            else:  # cond: both branches are computed, as 64tass does
+            else:  # cond (evaluate() computes only the branch it needs)
                 no = values.pop()
                 yes = values.pop()
                 values[-1] = yes if _values.truth(values[-1]) else no
