@@ -366,11 +366,23 @@ def _acme_not(a: object) -> object:
 
 
 def _lsr32(a: object, b: object) -> object:
-    # ACME's >>> on its integers (64 bits on this build): shift as unsigned
+    # ACME's >>> on its integers (64 bits on this build): shift as unsigned, the count
+    # taken modulo 64 as the x86-64 shift does (alu.c: "(uintval_t) intval >> other")
     value = integer(a, "trunc") & 0xFFFFFFFFFFFFFFFF
-    shift = integer(b, "trunc")
-    result = value >> shift if 0 <= shift < 64 else 0
+    result = value >> (integer(b, "trunc") & 63)
     return result - (1 << 64) if result >= 1 << 63 else result
+
+
+def _acme_asr(a: object, b: object) -> object:
+    """ACME's >> (alu.c): an integer shifted arithmetically by the count modulo 64 (C's
+    shift on x86-64: "12 >> 64" is 12); a float divided by the C int "1 << count" (so
+    modulo 32: "300.0 >> 65" is 150.0)."""
+    x, y = _numbers(a, b)
+    count = int(y)
+    if isinstance(x, float):
+        divisor = 1 << (count & 31)
+        return x / (divisor - (1 << 32) if divisor >= 1 << 31 else divisor)
+    return x >> (count & 63)
 
 
 def _acme_bitwise(function: Callable[[int, int], int]) -> Callable[[object, object], object]:
@@ -407,9 +419,15 @@ def _acme_pow(a: object, b: object) -> object:
 
 
 def _acme_shift_left(x: int | float, y: int | float) -> int | float:
-    if isinstance(x, int) and isinstance(y, int):
-        return (x << y) & 0xFFFFFFFFFFFFFFFF if 0 <= y < 64 else (0 if y >= 64 else x >> -y)
-    return _shift_left(x, y)
+    # ACME (alu.c): an integer's C shift (the count modulo 64 on x86-64: "1 << 64" is 1,
+    # "1 << -1" is 1 << 63); a float times pow(2.0, count)
+    count = int(y)
+    if isinstance(x, int):
+        return (x << (count & 63)) & 0xFFFFFFFFFFFFFFFF
+    try:
+        return x * 2.0**count
+    except OverflowError:
+        raise ValueError_(f"{x} << {count} has no value") from None
 
 
 def _cmp(a: object, b: object) -> int:
@@ -455,6 +473,7 @@ BINARY: dict[str, Callable[[object, object], object]] = {
     "pow": _arith(_pow),
     "shl": _arith(_shift_left),
     "shr": _arith(_shift_right),
+    "acme_asr": _wrap64(_acme_asr),
     "tass_shl": _tass_shift(left=True),
     "tass_shr": _tass_shift(left=False),
     "lsr": _lsr32,
