@@ -241,6 +241,14 @@ REFUSED = [
     ("64tass", " .byte -$100", "too large for a 8 bit unsigned integer bits"),
     ("64tass", " .rta 65536", "does not fit in '.rta' (0..65535)"),
     ("64tass", " .byte 'AB'", "too large for a 8 bit unsigned integer str 'AB'"),
+    ("acme", " lda #$0007", "leading zeros make this a 16-bit value, and an immediate is one byte"),
+    ("acme", "x = $0007\n lda #x", "leading zeros make this a 16-bit value"),
+    ("acme", " ldx #0x000007", "leading zeros make this a 24-bit value"),
+    ("acme", " lda+2 #5", "'lda+2' asks for a 16-bit operand, and an immediate is one byte"),
+    ("acme", " lda ($0005),y", "'lda' has only the zero-page form for (zp),y"),
+    ("acme", " stx $0005,y", "'stx' has only the zero-page form for address,y"),
+    ("acme", " stx+2 5,y", "'stx+2': 'stx' has only the zero-page form"),
+    ("acme", " lda (5),x", "'(address),x' is no 6502 addressing mode"),
 ]  # fmt: skip
 
 

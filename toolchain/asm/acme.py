@@ -67,6 +67,7 @@ from toolchain.asm.syntax import (
     parse_expression,
     skip_blanks,
 )
+from toolchain.cpu.opcodes import Mode
 from toolchain.diagnostics import counted
 
 # -- expressions --------------------------------------------------------------------------------
@@ -89,6 +90,7 @@ _BINARY = [
     BinaryOperator("mod", "mod_trunc", 34, word=True),
     BinaryOperator("^", "pow64", 37, right=True),
 ]  # fmt: skip
+_COMPARISONS = frozenset({"eq", "ne", "le", "lt", "ge", "gt"})
 _PREFIX = [
     PrefixOperator("<", "lo", 28), PrefixOperator(">", "hi", 28), PrefixOperator("^", "bank", 28),
     PrefixOperator("-", "neg", 36), PrefixOperator("!", "acme_not", 38),
@@ -453,6 +455,11 @@ class AcmeParser:
                 raise ParseError(f"index register must be x or y, not '{text[j:j + 1]}'", j + 1)
             if isinstance(expr, Paren) and register == "y":
                 return Syntax.INDIRECT_Y, expr.inner
+            if isinstance(expr, Paren):
+                # ACME reads "(5),x" as indirect, then indexed by x: no 6502 mode (ACME 0.97
+                # observed: "CPU does not support this addressing mode"); "(5)+1,x" is not
+                raise ParseError("'(address),x' is no 6502 addressing mode: write '(address,x)' or "
+                                 "'address,x'", i + 1)
             return (Syntax.INDEXED_X if register == "x" else Syntax.INDEXED_Y), expr
         self._end(text, k)
         if isinstance(expr, Paren):
@@ -789,28 +796,32 @@ class AcmeAssembly(DialectAssembly):
         """What an expression carries besides its value, as ACME's numbers do: the size
         leading zeros asked for (2 or 3; through symbols defined so, too) and whether a
         symbol in it was ever undefined when used.  A byte operator ('<', '>', '^') drops
-        both: its result surely fits a byte."""
-        stack: list[Expr] = [expr]
+        both: its result surely fits a byte; a comparison drops the size (alu.c: "FORCEBITS
+        are cleared"; ACME 0.97 observed: "lda $0007 = 7" is zero page)."""
+        stack: list[tuple[Expr, bool]] = [(expr, True)]
         force = 0
         unsure = False
         while stack:
-            node = stack.pop()
+            node, sized = stack.pop()
             kind = type(node)
             if kind is ForcedNumber:
-                force = max(force, node.force)  # type: ignore[attr-defined]
+                if sized:
+                    force = max(force, node.force)  # type: ignore[attr-defined]
             elif kind is Symbol:
                 key = self.resolve(node.name, node.column)  # type: ignore[attr-defined]
                 symbol_force, symbol_unsure = self.symbol_flags.get(key, (0, False))
-                force = max(force, symbol_force)
+                if sized:
+                    force = max(force, symbol_force)
                 unsure = unsure or symbol_unsure or key in self.ever_undefined
             elif kind is Operation:
                 if node.op in ("lo", "hi", "bank"):  # type: ignore[attr-defined]
                     continue
-                stack.extend(node.operands)  # type: ignore[attr-defined]
+                keeps = sized and node.op not in _COMPARISONS  # type: ignore[attr-defined]
+                stack.extend((operand, keeps) for operand in node.operands)  # type: ignore[attr-defined]
             elif kind is Paren:
-                stack.append(node.inner)  # type: ignore[attr-defined]
+                stack.append((node.inner, sized))  # type: ignore[attr-defined]
             elif kind is Call:
-                stack.extend(node.args)  # type: ignore[attr-defined]
+                stack.extend((arg, sized) for arg in node.args)  # type: ignore[attr-defined]
         return force, unsure
 
     def size_of(self, ins: DialectInstruction, value: Any, known: bool) -> int:
@@ -840,7 +851,36 @@ class AcmeAssembly(DialectAssembly):
             return self.encode_byte(ord(text) & 0xFF)
         return super().text_value(statement, text)
 
+    def choose(self, ins: DialectInstruction, modes: frozenset[Mode], value: Any, known: bool) -> Mode | None:
+        mode = super().choose(ins, modes, value, known)
+        if mode in (Mode.ZP, Mode.ZPX, Mode.ZPY, Mode.IZX, Mode.IZY) and ins.expr is not None:
+            # a mode with a zero-page form only: a postfix or leading zeros asking for 16
+            # bits are errors (ACME 0.97 observed: "stx+2 5,y", "lda ($0005),y")
+            if ins.force >= 2:
+                self.error(ins, f"'{ins.mnemonic}+{ins.force}': '{ins.mnemonic}' has only the zero-page "
+                           f"form for {ins.syntax.value}")
+                return None
+            force, _ = self.flags_of(ins.expr)
+            if force >= 2:
+                self.error(ins, f"number out of range: leading zeros make this a {8 * force}-bit value, "
+                           f"and '{ins.mnemonic}' has only the zero-page form for {ins.syntax.value}",
+                           ins.expr.column)
+                return None
+        return mode
+
     def operand_number(self, ins: DialectInstruction, value: Any) -> int | None:
+        if ins.syntax is Syntax.IMMEDIATE and ins.expr is not None:
+            # an immediate is one byte: a postfix or leading zeros asking for more are
+            # errors in ACME 0.97 (observed: "lda+2 #5", "lda #$0007", "x = $0007 / lda #x")
+            if ins.force >= 2:
+                self.error(ins, f"'{ins.mnemonic}+{ins.force}' asks for a {8 * ins.force}-bit operand, "
+                           "and an immediate is one byte")
+                return None
+            force, _ = self.flags_of(ins.expr)
+            if force >= 2:
+                self.error(ins, f"number out of range: leading zeros make this a {8 * force}-bit value, "
+                           "and an immediate is one byte", ins.expr.column)
+                return None
         if isinstance(value, float):
             return int(value)
         return super().operand_number(ins, value)
