@@ -114,6 +114,32 @@ def _unicode_table() -> dict[str, int]:
 TASS_NONE = _unicode_table()
 #: 64tass ``screen`` (Unicode source): character -> screen code.
 TASS_SCREEN = {char: petscii_to_screen(byte) for char, byte in TASS_NONE.items()}
+
+def _screen_ranges() -> list[tuple[int, int, int]]:
+    """``none``'s ranges through petscii_to_screen, split where the codes stop running on:
+    64tass's petscii_screen_trans (encodings.c)."""
+    ranges: list[tuple[int, int, int]] = []
+    for first, last, byte in TASS_UNICODE_RANGES:
+        start = first
+        for code in range(first, last + 1):
+            if code == last or petscii_to_screen(byte + code + 1 - first) != \
+                    petscii_to_screen(byte + code - first) + 1:
+                ranges.append((start, code, petscii_to_screen(byte + start - first)))
+                start = code + 1
+    return ranges
+
+
+#: The ranges 64tass's built-in encodings start with (encodings.c: no_trans, no_screen_trans
+#: for raw sources, petscii_trans and petscii_screen_trans with -a), by (encoding, -a): a
+#: ``.cdef`` overlapping one of them but for an identical one is a "double defined range".
+TASS_BUILTIN_RANGES: dict[tuple[str, bool], list[tuple[int, int, int]]] = {
+    ("none", False): [(0x00, 0xFF, 0x00)],
+    ("screen", False): [(0x00, 0x1F, 0x80), (0x20, 0x3F, 0x20), (0x40, 0x5F, 0x00), (0x60, 0x7F, 0x40),
+                        (0x80, 0x9F, 0x80), (0xA0, 0xBF, 0x60), (0xC0, 0xFE, 0x40), (0xFF, 0xFF, 0x5E)],
+    ("none", True): TASS_UNICODE_RANGES,
+    ("screen", True): _screen_ranges(),
+}
+
 #: 64tass ``screen`` escapes: those of ``none`` that are characters, not control codes.
 TASS_SCREEN_ESCAPES = {name: petscii_to_screen(byte) for name, byte in TASS_ESCAPES.items()
                        if 0x20 <= byte < 0x80 or byte >= 0xA0}

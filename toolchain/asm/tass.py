@@ -29,6 +29,7 @@ from toolchain.asm import values as V
 from toolchain.asm.cpus import TASS_6502, TASS_6502I, InstructionSet
 from toolchain.asm.directives import TASS_DIRECTIVES, foreign_directive
 from toolchain.asm.encodings import (
+    TASS_BUILTIN_RANGES,
     TASS_ESCAPES,
     TASS_NONE,
     TASS_SCREEN,
@@ -1265,6 +1266,13 @@ class TassAssembly(DialectAssembly):
             else:
                 self.error(op, "'.cdef' takes \"first last\", byte or first, last, byte")
                 return
+            # 64tass (encoding.c new_trans): a range that overlaps one already defined,
+            # built in or not, is an error unless it is the same range
+            defined = TASS_BUILTIN_RANGES.get((encoding.name, self.ascii), []) + encoding.ranges
+            if any(first <= end and start <= last and (first, last, value) != (start, end, byte)
+                   for first, last, value in defined):
+                self.error(op, "double defined range", op.args[0].column)
+                return
             encoding.ranges.insert(0, (start, end, byte))
 
     def do_edef(self, op: Op) -> None:
@@ -1279,6 +1287,16 @@ class TassAssembly(DialectAssembly):
                 return
             data = self.pattern(op, value, op.args[1]) if not isinstance(value, (list, tuple)) or value \
                 else b""
+            # an escape defined already, built in or not, only as it is (encoding.c)
+            builtin: dict[str, int] = {}
+            if self.ascii and encoding.name in ("none", "screen"):
+                builtin = TASS_ESCAPES if encoding.name == "none" else TASS_SCREEN_ESCAPES
+            known = encoding.escapes.get(name)
+            if known is None and name[:1] == "{" and name[-1:] == "}" and name[1:-1] in builtin:
+                known = bytes((builtin[name[1:-1]],))
+            if known is not None and known != data:
+                self.error(op, "double defined escape", op.args[0].column)
+                return
             encoding.escapes[name] = data
 
     def encode_text(self, statement: Statement | None, text: str, column: int) -> bytes | None:
