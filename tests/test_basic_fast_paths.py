@@ -17,6 +17,7 @@ programs' errors here with what VICE prints.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -29,9 +30,10 @@ from hypothesis import strategies as st
 from tests.conftest import basic_in_rom, c64_roms, printed_rows
 from tests.test_floats_rom import BasicRom
 from toolchain.basic import floats, tokenize_text
-from toolchain.basic.runner import Runtime, compile_program
+from toolchain.basic.runner import Runtime, compile_program, costs
 from toolchain.basic.runner.contract import BasicError, ForFrame, Kind
 from toolchain.basic.runner.expressions import ExpressionCompiler
+from toolchain.basic.runner.io import CLOCK, BasicIO
 from toolchain.basic.runner.values import (
     Array,
     Undimensioned,
@@ -619,29 +621,44 @@ def test_elements_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
                    ([(7, 0), (6, 2), (5, 2)], -1.0, 2.0)])
 
 
-# -- STR$ of a variable, in line ---------------------------------------------------------------------
+# -- STR$: FOUT's text, on FOUT's time ------------------------------------------------------------
 
-def check_str_of_a_variable_is_format_number(number: float) -> None:
-    """STR$ of a variable compiles to format_number's shortcut in line (for whole
-    numbers from 0 up to 10**9 - 1) or a call: either way format_number's text."""
+@functools.cache
+def _io() -> BasicIO:
+    return BasicIO(C64())
+
+
+def str_evaluated(code: str, number: float) -> tuple[str, int]:
+    """The compiled STR$ expression's text for ``number``, and the cycles it added."""
+    io = _io()
+    before = io.clock[CLOCK]
+    text = helper(eval, code, {**helpers(), "N_I": number, "io": io})  # the compiler's own code
+    return text, io.clock[CLOCK] - before
+
+
+def check_str_is_format_number_on_fouts_time(number: float) -> None:
+    """STR$ of a variable (format_number's shortcut for whole numbers, or not): its text,
+    and FOUT's time for the number's digits (costs.fout_cycles) on the C64's clock."""
     code, _ = compiled(bytes([TOKEN["STR$"]]) + b"(I)")
-    assert "_str(N_I)" in code and " if " in code, code
-    assert evaluate((code, {}), "", number) == helper(floats.format_number, number)
+    assert "io.number_text(N_I)" in code, code
+    text, cycles = str_evaluated(code, number)
+    assert text == helper(floats.format_number, number)
+    assert cycles == costs.fout_cycles(number)
 
 
-def test_str_of_a_variable_is_format_number() -> None:
-    explore(150, check_str_of_a_variable_is_format_number, st.one_of(any_integers, stored_numbers),
+def test_str_is_format_number_on_fouts_time() -> None:
+    explore(150, check_str_is_format_number_on_fouts_time, st.one_of(any_integers, stored_numbers),
             edges=[(value,) for value in (0.0, -0.0, 1.0, -1.0, 0.5, 999999999.0, 1e9, 999999999.5,
                                           2.0**31, -999999999.0, 2311111.0, 1e-30)])
 
 
 def check_digits_of_str_are_format_number_after_its_first(number: float) -> None:
-    """MID$(STR$(I),2) (the digits without the sign's place, as Nikolaus takes them)
-    compiles to the shortcut without its space: format_number's text from its second
-    character on, for any number."""
+    """MID$(STR$(I),2) (the digits without the sign's place, as Nikolaus takes them):
+    format_number's text from its second character on, for any number."""
     code, _ = compiled(bytes([TOKEN["MID$"]]) + b"(" + bytes([TOKEN["STR$"]]) + b"(I),2)")
-    assert code.startswith('(f"{'), code
-    assert evaluate((code, {}), "", number) == helper(floats.format_number, number)[1:]
+    text, cycles = str_evaluated(code, number)
+    assert text == helper(floats.format_number, number)[1:]
+    assert cycles == costs.fout_cycles(number)
 
 
 def test_digits_of_str_are_format_number_after_its_first() -> None:

@@ -41,9 +41,11 @@ The features, and which ROM routine each stands for:
   (the float routines take longer for more mantissa bits; ``mul_byte``: each mantissa
   byte after the first that is not 0 of a number written right of ``*``, as FMULT
   runs its bit loop for each);
-* ``fn:NAME``: a function ($AFA7 on); ``array``, ``subscript``, ``array_skip``: an
-  element found by ISARY/$B1D1 (each subscript converted by INTIDX, the array table
-  searched array by array);
+* ``fn:NAME``: a function ($AFA7 on; ``mid_no_length``: MID$ without its length skips
+  CHKCOM and GETBYT, $B742: 1,196 cycles on the ROM, four MID$s measured; STR$ takes
+  FOUT's steps for its number's digits, ``fout_*``, when it runs); ``array``,
+  ``subscript``, ``array_skip``: an element found by ISARY/$B1D1 (each subscript
+  converted by INTIDX, the array table searched array by array);
 * ``read_item``, ``data_line``, ``data_statement``: READ taking a DATA item, and its
   search's stops on the way ($AC35: each line's link and number read, each statement
   DATAN skips looked at for DATA; the bytes DATAN passes count as ``rest_byte``; a
@@ -126,22 +128,22 @@ WEIGHTS: dict[str, float] = {
     "fn:ATN": 39000, "fn:CHR$": 1166, "fn:COS": 26300, "fn:EXP": 24300, "fn:FN": 1554, "fn:FRE": 5784,
     "fn:INT": 1420, "fn:LEFT$": 2174, "fn:LEN": 929, "fn:LOG": 20600, "fn:MID$": 3455, "fn:PEEK": 900,
     "fn:POS": 700, "fn:RIGHT$": 2178, "fn:RND": 3687, "fn:SGN": 876, "fn:SIN": 25400, "fn:SQR": 47200,
-    "fn:STR$": 8347, "fn:TAN": 50300, "fn:USR": 1000, "fn:VAL": 2607, "fout_digit_step": 49,
+    "fn:STR$": 2914, "fn:TAN": 50300, "fn:USR": 1000, "fn:VAL": 2607, "fout_digit_step": 49,
     "fout_divide10": 1983, "fout_exponent": 91, "fout_multiply": 1132, "fout_multiply_byte": 393,
     "fout_times10": 447, "fout_zero": -1821, "fout_zero_stripped": -17, "frac": 1926, "gc": 2000,
-    "gc_pair": 74, "int_read": 220, "line": 296, "line_skip": 57, "line_skip_same": 71, "mul_byte": 620,
-    "next_var": 140, "num": -190, "op:*": 1588, "op:+": 931, "op:-": 1025, "op:/": 3000, "op:AND": 1969,
-    "op:NOT": 1284, "op:OR": 2062, "op:^": 46500, "op:concat": 1045, "op:neg": 472, "op:rel": 1315,
-    "paren": 473, "print_comma": 175, "print_literal_byte": 32, "print_newline": -5, "print_number": 2743,
-    "print_semicolon": 70, "print_string": 623, "qint_bit": 45, "qint_byte": 30, "read_item": 838,
-    "rest_byte": 19, "scroll": 31461, "search_back": 76, "search_forward": 322, "space": 21,
-    "status_read": 300, "stmt:CLR": 0, "stmt:DATA": -11, "stmt:DEF": 1000, "stmt:DIM": 2500,
-    "stmt:END": -300, "stmt:FOR": -894, "stmt:GET": 1500, "stmt:GOSUB": 533, "stmt:GOTO": 202,
-    "stmt:IF": 399, "stmt:INPUT": 1500, "stmt:LET": -1993, "stmt:NEXT": 768, "stmt:ON": 800,
-    "stmt:POKE": 1393, "stmt:PRINT": -64, "stmt:READ": 177, "stmt:REM": 23, "stmt:RESTORE": -8,
-    "stmt:RETURN": 140, "stmt:STOP": -300, "stmt:SYS": 2100, "stmt:WAIT": 2100, "string_byte": 19,
-    "subscript": 1891, "then": 650, "then_line": 636, "time_read": 1150, "var": 75, "var_skip": 38,
-    "wait_invert": 700,
+    "gc_pair": 74, "int_read": 220, "line": 296, "line_skip": 57, "line_skip_same": 71,
+    "mid_no_length": -1196, "mul_byte": 620, "next_var": 140, "num": -190, "op:*": 1588, "op:+": 931,
+    "op:-": 1025, "op:/": 3000, "op:AND": 1969, "op:NOT": 1284, "op:OR": 2062, "op:^": 46500,
+    "op:concat": 1045, "op:neg": 472, "op:rel": 1315, "paren": 473, "print_comma": 175,
+    "print_literal_byte": 32, "print_newline": -5, "print_number": 2743, "print_semicolon": 70,
+    "print_string": 623, "qint_bit": 45, "qint_byte": 30, "read_item": 838, "rest_byte": 19, "scroll": 31461,
+    "search_back": 76, "search_forward": 322, "space": 21, "status_read": 300, "stmt:CLR": 0,
+    "stmt:DATA": -11, "stmt:DEF": 1000, "stmt:DIM": 2500, "stmt:END": -300, "stmt:FOR": -894,
+    "stmt:GET": 1500, "stmt:GOSUB": 533, "stmt:GOTO": 202, "stmt:IF": 399, "stmt:INPUT": 1500,
+    "stmt:LET": -1993, "stmt:NEXT": 768, "stmt:ON": 800, "stmt:POKE": 1393, "stmt:PRINT": -64,
+    "stmt:READ": 177, "stmt:REM": 23, "stmt:RESTORE": -8, "stmt:RETURN": 140, "stmt:STOP": -300,
+    "stmt:SYS": 2100, "stmt:WAIT": 2100, "string_byte": 19, "subscript": 1891, "then": 650, "then_line": 636,
+    "time_read": 1150, "var": 75, "var_skip": 38, "wait_invert": 700,
 }
 
 
@@ -323,8 +325,42 @@ def fout_features(value: float) -> Counter[str]:
 _FOUT_CYCLES: dict[float, int] = {}
 
 
+def _alternating_digit_sum(number: int) -> int:
+    """The digits of ``number`` added and subtracted in turn, from its last one (added)."""
+    total, sign = 0, 1
+    while number:
+        number, digit = divmod(number, 10)
+        total += sign * digit
+        sign = -sign
+    return total
+
+
+# A whole number's FOUT time without its steps (a counter's STR$ in a loop: Nikolaus
+# takes STR$ of 3.2 million numbers, none twice), by its digits: the digit loop turns
+# d + 1 times for a digit at an even place from the left, 10 - d at an odd one, so the
+# time is one per number of digits k plus fout_digit_step times the digits' sum
+# alternating from the first, which is that from the last times -1 for an even k; each
+# group of three digits from the right gives its part from the table.
+_DIGIT_STEP = round(WEIGHTS["fout_digit_step"])
+_GROUP_TURNS = tuple(_DIGIT_STEP * _alternating_digit_sum(group) for group in range(1000))
+_WHOLE_SIGN = tuple(1 if digits % 2 else -1 for digits in range(10))
+# (10**(k-1): its digits' alternating sum from the first is 1)
+_WHOLE_BASE = (0, *(cycles(fout_features(float(10 ** (digits - 1)))) - _DIGIT_STEP
+                    for digits in range(1, 10)))
+
+
+def whole_fout_cycles(whole: int, digits: int) -> int:
+    """fout_cycles of a whole number 0 < ``whole`` < 10**9 of so many ``digits`` (its
+    sign does not count), from the tables: the same cycles, without FOUT's steps."""
+    return _WHOLE_BASE[digits] + _WHOLE_SIGN[digits] * (
+        _GROUP_TURNS[whole % 1000] - _GROUP_TURNS[whole // 1000 % 1000] + _GROUP_TURNS[whole // 1000000])
+
+
 def fout_cycles(value: float) -> int:
     """The cycles of fout_features, as PRINT takes them when it prints a number."""
+    magnitude = -value if value < 0.0 else value
+    if 0.0 < magnitude < 1e9 and (whole := int(magnitude)) == magnitude:
+        return whole_fout_cycles(whole, len(str(whole)))
     found = _FOUT_CYCLES.get(value)
     if found is None:
         found = cycles(fout_features(value))

@@ -52,11 +52,6 @@ _ELEMENT = re.compile(rf"\bA[NIS]_[A-Z][A-Z0-9]?\.cells\[{_SUBSCRIPT}(?:, {_SUBS
 _NOT_PURE = ("rt.", "io.", "FN_", "_concat(", " if ", " and ", "lambda", ":=")
 
 
-# STR$ of a variable as function() compiles it: the temporary, the test, the variable
-_STR_SHORTCUT = re.compile(r'\(f" \{(\w+)\}" if (0\.0 <= (\w+) < 1e9 and \(\1 := int\(\3\)\) == \3) '
-                           r'else _str\(\3\)\)')
-
-
 def elements_read_once(code: str) -> str:
     """An expression's code with an array element it reads more than once looked up
     once: the first read keeps the value (``(_e1 := AN_K.cells[N_I])``), the later
@@ -554,6 +549,8 @@ class ExpressionCompiler:
             if keyword == "MID$" and self.peek() == COMMA:
                 self.position += 1
                 arguments.append(self.numeric())
+            elif keyword == "MID$":  # no CHKCOM and GETBYT for a length ($B742)
+                self.count("mid_no_length")
             self.expect(CLOSE_PARENTHESIS)
             failed = self.failing(Kind.STRING, *(Expression(code, Kind.NUMBER, True) for code in arguments))
             if failed is not None:
@@ -601,15 +598,8 @@ class ExpressionCompiler:
         if keyword == "VAL":
             # VAL of a text met before is a look-up (values.Values)
             return Expression(f"_VAL[{code}]", Kind.NUMBER, False, rounded=f"_VALR[{code}]")
-        if keyword == "STR$":
-            if code.isidentifier():
-                # floats.format_number's shortcut for a whole number from 0 to 10**9 - 1
-                # (the digits after a space), in line: no call for STR$ of a counter
-                whole = self.temporary("s")
-                return self.push(Expression(
-                    f'(f" {{{whole}}}" if 0.0 <= {code} < 1e9 and ({whole} := int({code})) == {code} '
-                    f"else _str({code}))", Kind.STRING, True))  # _STR_SHORTCUT knows this form
-            return self.push(Expression(f"_str({code})", Kind.STRING, True))
+        if keyword == "STR$":  # FOUT's time for the number's digits, when it runs
+            return self.push(Expression(f"io.number_text({code})", Kind.STRING, True))
         if keyword == "CHR$":
             return self.push(Expression(f"_chr({code})", Kind.STRING, True))
         raise CompileError("SYNTAX")
@@ -628,12 +618,6 @@ class ExpressionCompiler:
         count = 255.0 if length is None else self.constant(length)
         if count is None or not 0.0 <= count < 256.0:
             return call
-        digits = _STR_SHORTCUT.fullmatch(text)
-        if digits is not None and first == 2.0 and length is None:
-            # MID$(STR$(X),2): the shortcut's digits without the space put before them
-            # (a slice of a new string is a copy of it)
-            whole, condition, number = digits.groups()
-            return f'(f"{{{whole}}}" if {condition} else _str({number})[1:])'
         text = text if self.is_simple(text) else f"({text})"
         if first is not None:
             if not 1.0 <= first < 256.0:

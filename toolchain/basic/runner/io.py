@@ -193,6 +193,17 @@ class BasicIO:
         except MachineStopped as stopped:
             raise Ended(stopped.stop, stopped.message) from None
 
+    def number_text(self, value: float) -> str:
+        """STR$: FOUT's text for ``value``, on the C64's clock with FOUT's time for its
+        digits, as PRINT takes it (on the ROM, STR$ is FOUT and a time of its own: within
+        160 cycles for the 41 numbers of scripts/basic-costs --print, tests/test_basic_time)."""
+        if 0.0 < value < 1e9 and (whole := int(value)) == value:  # format_number's shortcut
+            text = f" {whole}"
+            self.clock[CLOCK] += costs.whole_fout_cycles(whole, len(text) - 1)
+            return text
+        self.clock[CLOCK] += costs.fout_cycles(value)
+        return floats.format_number(value)
+
     def column(self) -> int:
         return self.machine.cursor_column()
 

@@ -385,7 +385,7 @@ def helpers() -> dict[str, Any]:
         "_add_r": floats.add_stored, "_sub_r": floats.subtract_stored, "_mul_r": floats.multiply_stored,
         "_fdiv": _floats_call(_div), "_fpow": _floats_call(_pow), "_int16": _floats_call(_int16),
         "_byte": _byte, "_address": _address, "_cmp": _cmp, "_scmp": _scmp, "_concat": _concat,
-        "_str": floats.format_number, "_val": _val, "_mid": _mid, "_left": _left,
+        "_val": _val, "_mid": _mid, "_left": _left,
         "_right": _right, "_chr": _chr, "_asc": _asc, "_bool": _bool, "_and": _and, "_or": _or,
         "_not": _not, "_floor": floats.floor, "_sqr": _floats_call(floats.sqr),
         "_log": _floats_call(floats.log), "_exp": _floats_call(floats.exp), "_cos": _floats_call(floats.cos),
