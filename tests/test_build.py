@@ -161,7 +161,9 @@ def test_a_build_killed_while_writing_is_rolled_back(project: Path, previous: di
     (lambda t: t.replace('kind = "basic"', 'kind = "fortran"'),
      "program 'nikolaus': unknown kind 'fortran' (one of: asm, basic, mse)"),
     (lambda t: t.replace('kind = "roundtrip"', 'kind = "magic"'), "unknown check 'magic'"),
-    (lambda t: t.replace("[disk]", "[disk"), "error: TOML:"),
+    # the place with the caret on every Python (3.11's error has it only in its text)
+    (lambda t: t.replace("[disk]", "[disk"),
+     ":4:6: error: TOML: Expected ']' at the end of a table declaration\n[disk\n     ^"),
     (lambda t: t.replace('kind = "basic"', 'kind = "basic"\nlanguage = "de"'), "unknown key 'language'"),
     (lambda t: t.replace("sys = 13312", "sys = 70000"), ":24: error: program 'superhirn2', check dialogue: "
      "'sys' = 70000 is out of range ($0000-$FFFF)"),

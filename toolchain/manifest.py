@@ -214,6 +214,9 @@ def _typed_text_problem(text: str) -> str | None:
     return None
 
 
+_TOML_PLACE = re.compile(r"(?P<message>.*) \(at line (?P<line>\d+), column (?P<column>\d+)\)", re.DOTALL)
+
+
 def load_manifest(path: Path) -> Manifest:
     """The manifest, checked; a UserError lists every problem with its line."""
     text = read_text(path)
@@ -223,6 +226,10 @@ def load_manifest(path: Path) -> Manifest:
         line = getattr(exc, "lineno", 0) or 0
         column = getattr(exc, "colno", 0) or 0
         message = getattr(exc, "msg", str(exc))
+        # Python 3.11's error has the place only in its text: "... (at line 4, column 6)"
+        place = _TOML_PLACE.fullmatch(message) if not line else None
+        if place is not None:
+            message, line, column = place["message"], int(place["line"]), int(place["column"])
         rows = text.splitlines()
         source = rows[line - 1] if 0 < line <= len(rows) else None
         diagnostic = Diagnostic(str(path), line, column, f"TOML: {message}", source_line=source)
