@@ -44,7 +44,7 @@ def files(tmp_path: Path) -> dict[str, Path]:
 def test_machine_code_prg_is_loaded_and_started_with_sys(files: dict[str, Path]) -> None:
     target = vice.target_for(files["prg"])
     assert (target.load_address, target.sys_address, target.is_basic) == (0x3400, 13312, False)
-    commands = vice.monitor_commands(target, SEED_DIALOGUE, files["labels"])
+    commands = vice.monitor_commands(target, SEED_DIALOGUE, [(".start", 0x3400), (".text", 0x35DF)])
     assert commands.splitlines() == [
         "al C:3400 .start", "al C:35df .text", f'l "{files["prg"].resolve()}" 0',
         r"keybuf sys13312\n1\n1\n0\n0\n1\n2\n1\n2\n3\n0\n4\n", "x"]
@@ -97,6 +97,29 @@ def test_missing_vice_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch, files:
     assert result.exit_code == 1
     assert "x64sc was not found" in result.output and "--enable-headlessui" in result.output
     assert "Traceback" not in result.output
+
+
+def test_labels_for_vices_monitor_are_read_as_the_monitor_reads_them(
+        monkeypatch: pytest.MonkeyPatch, files: dict[str, Path]) -> None:
+    """--labels takes a VICE label file or a symbol table (as `monitor --labels` does),
+    and a bad line is an error with its place before VICE is looked for."""
+    symbols = files["prg"].parent / "sh.symbols"
+    symbols.write_text("start      $3400  label\ntext       $35DF  label\n")
+    given: dict[str, object] = {}
+
+    def headless(emulator: Path, target: vice.Target, typed: str, cycles: int, labels: object = None,
+                 **_: object) -> None:
+        given["labels"] = labels
+        raise UserError.single("x64sc", "not run in this test")
+
+    monkeypatch.setattr(vice, "find_emulator", lambda name: Path("x64sc"))
+    monkeypatch.setattr(vice, "run_headless", headless)
+    result = CliRunner().invoke(main, ["vice", "--check", str(files["prg"]), "--labels", str(symbols)])
+    assert given["labels"] == [(".start", 0x3400), (".text", 0x35DF)], result.output
+    bad = files["prg"].parent / "bad.labels"
+    bad.write_text("al C:3400 .start\nal C:zz .text\n")
+    result = CliRunner().invoke(main, ["vice", "--check", str(files["prg"]), "--labels", str(bad)])
+    assert result.exit_code == 1 and result.output.startswith(f"{bad}:2:"), result.output
 
 
 def test_keys_end_each_line_with_return() -> None:

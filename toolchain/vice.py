@@ -25,6 +25,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,8 +36,9 @@ from toolchain.diagnostics import UserError
 from toolchain.disk.prg import Prg
 from toolchain.display.charset import strip_row
 from toolchain.display.picture_files import picture_file
-from toolchain.fileio import read_bytes, read_text, write_atomic
+from toolchain.fileio import read_bytes, write_atomic
 
+Labels = Sequence[tuple[str, int]]  # (".name", address): the monitor's label files, read
 EMULATOR_ENV = "C64TC_VICE"
 DATA_ENV = "C64TC_VICE_DATA"  # VICE's data folder, for a VICE built but not installed
 BASIC_START = BASIC_PROGRAM_START
@@ -166,13 +168,12 @@ def _quoted(path: Path) -> str:
     return '"' + str(path).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def monitor_commands(target: Target, typed: str = "", labels: Path | None = None,
+def monitor_commands(target: Target, typed: str = "", labels: Labels | None = None,
                      screen_file: Path | None = None) -> str:
-    """The monitor command file: labels, loading and starting, the typed input, and
-    (for a check) the screen dumps."""
-    lines = []
-    if labels is not None:
-        lines += [line for line in read_text(labels).splitlines() if line.startswith("al ")]
+    """The monitor command file: labels (name and address, as monitor.labels.read_labels
+    reads a label file or symbol table), loading and starting, the typed input, and (for
+    a check) the screen dumps."""
+    lines = [f"al C:{address:04x} {name}" for name, address in labels or ()]
     keys = ""
     if target.is_basic:
         # typed like the machine code below, not autostarted: the typed input then
@@ -265,7 +266,7 @@ def on_disk(target: Target, folder: Path) -> Target:
     return Target(disk, name.upper(), target.load_address, None)
 
 
-def start(emulator: Path, target: Target, typed: str = "", labels: Path | None = None,
+def start(emulator: Path, target: Target, typed: str = "", labels: Labels | None = None,
           warp: bool = False) -> int:
     """Start VICE with its window and wait for the user to close it."""
     state = Path(tempfile.mkdtemp(prefix="c64tc-vice-"))
@@ -284,7 +285,7 @@ class CheckResult:
     log: str
 
 
-def run_headless(emulator: Path, target: Target, typed: str, cycles: int, labels: Path | None = None,
+def run_headless(emulator: Path, target: Target, typed: str, cycles: int, labels: Labels | None = None,
                  timeout: float = 600, screenshot: Path | None = None, audio: Path | None = None,
                  sid_model: str = "8580") -> CheckResult:
     """Run VICE without a window for ``cycles`` cycles; return the final screen.

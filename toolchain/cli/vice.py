@@ -72,7 +72,8 @@ def _is_listing_text(image: str, name: str) -> bool:
               "it loads).")
 @click.option("--warp", is_flag=True, help="Start in warp mode.")
 @click.option("--labels", type=click.Path(path_type=Path),
-              help="VICE label file (c64tc asm --vice-labels) for the monitor.")
+              help="Labels for VICE's monitor: a VICE label file (c64tc asm --vice-labels) or a symbol "
+                   "table (c64tc asm --symbols).")
 @click.option("--emulator", help=f"Path of x64sc (default: ${'C64TC_VICE'}, then the PATH).")
 @click.option("--check", is_flag=True, help="Run headless and compare the final screen.")
 @click.option("--input", "input_text", default="", help="Keys to type; " + TYPED_INPUT)
@@ -123,6 +124,10 @@ def vice_command(target: str | None, program: str | None, sys_address: int | Non
     for output in (screenshot, audio):
         if output is not None:
             refuse_replacing_inputs(output, inputs)  # said before VICE runs
+    from toolchain.monitor.labels import read_labels
+
+    # a VICE label file or a symbol table, checked as the monitor checks it
+    named = read_labels(str(labels)) if labels is not None else None
     with tempfile.TemporaryDirectory(prefix="c64tc-vice-") as folder:
         start = resolve_target(target, program, sys_address, Path(folder))
         executable = vice.find_emulator(emulator)
@@ -132,8 +137,8 @@ def vice_command(target: str | None, program: str | None, sys_address: int | Non
                                        "window to play in.  `c64tc vice --check` runs the program on it "
                                        "(--input, --expect, --screenshot); to play, install a VICE with a "
                                        "window (GTK3 or SDL) and name it with --emulator or C64TC_VICE")
-            sys.exit(vice.start(executable, start, input_text, labels, warp))
-        result = vice.run_headless(executable, start, input_text, max_cycles, labels, screenshot=screenshot,
+            sys.exit(vice.start(executable, start, input_text, named, warp))
+        result = vice.run_headless(executable, start, input_text, max_cycles, named, screenshot=screenshot,
                                    audio=audio, sid_model=sid_model)
     click.echo("\n".join(result.screen).rstrip("\n") + "\n", nl=False)
     if audio is not None:
