@@ -1850,7 +1850,21 @@ class TassAssembly(DialectAssembly):
             lines = [*lines, SourceLine(last_line.path, last_line.number, before, None, 0)]
         assert op.label is not None
         self.frame.index = end + 1
-        self.macros[self.fold(op.label)] = _Macro(op.label, op.extra, lines, op.name, op)
+        if self.claim_name(op, op.label):
+            self.macros[self.fold(op.label)] = _Macro(op.label, op.extra, lines, op.name, op)
+
+    def claim_name(self, op: Op, name: str) -> bool:
+        """A macro's or function's name is a symbol of its scope too: defined twice, or
+        also as a label, it is a duplicate definition (64tass 1.58 observed)."""
+        key = self.define_key(name)
+        if key in self.kinds:
+            first = self.definitions.get(key)
+            where = f" (first defined at {self.where(first.line)})" if first is not None else ""
+            self.error(op, f"duplicate definition of '{name}'{where}")
+            return False
+        self.kinds[key] = "macro"
+        self.definitions[key] = op
+        return True
 
     do_segment = do_macro
 
@@ -1879,6 +1893,9 @@ class TassAssembly(DialectAssembly):
             self.error(closing, "'.endf' with a result (a function used in expressions) is not supported by "
                        "c64tc")
         assert op.label is not None
+        if not self.claim_name(op, op.label):
+            self.frame.index = found[0] + 1
+            return
         self.functions[self.fold(op.label)] = _Function(op.label, op.extra, self.frame.statements,
                                                         self.frame.index, found[0], self.scope)
         self.frame.index = found[0] + 1
