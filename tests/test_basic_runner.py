@@ -523,6 +523,18 @@ def test_a_program_that_takes_over_basics_statement_vector_is_told_it_runs_witho
     assert "statement vector ($0308) at $C000" in result.stderr and "--roms DIR --boot" in result.stderr
 
 
+def test_a_program_that_takes_over_basics_error_vector_is_told_it_runs_without_it(tmp_path: Path) -> None:
+    """IERROR ($0300) takes every error and END ($E386): a program pointing it at its own
+    code traps them, which compiled BASIC does not follow; it says so once."""
+    listing = tmp_path / "p.bas"
+    listing.write_text('10 poke 768,0:poke 769,192:print "on"\n20 print 1/0\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["run", str(listing), "--no-roms"])
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[:3] == ["ON", "", "?DIVISION BY ZERO  ERROR IN 20"]
+    told = "BASIC's error vector ($0300) at $C000: it takes over BASIC's errors and END"
+    assert result.stderr.count(told) == 1
+
+
 # -- errors are what they are (issue 21): the ROM's errors where the C64 has them, c64tc's
 # own failures as failures -----------------------------------------------------------------
 

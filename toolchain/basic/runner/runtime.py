@@ -211,6 +211,15 @@ CHECK_EVERY = 1 << 16  # ... between looking at limits and showing progress
 # BASIC's vectors that its interpreter goes through while a program runs ($0308: a
 # statement, $030A: an operand); the others serve direct mode, LIST and errors
 EXECUTE_VECTOR, EVALUATE_VECTOR = 0x0308, 0x030A
+ERROR_VECTOR = 0x0300  # IERROR: every error, and END and the program's end ($E386, X = $80)
+# BASIC's vectors whose change compiled BASIC tells of: what the program takes over, and
+# what compiled BASIC does instead
+_TAKEN_OVER = (
+    (EXECUTE_VECTOR, "statement", "it extends BASIC", "it runs the program's statements as BASIC V2 does"),
+    (EVALUATE_VECTOR, "expression", "it extends BASIC", "it runs the program's statements as BASIC V2 does"),
+    (ERROR_VECTOR, "error", "it takes over BASIC's errors and END",
+     "an error ends the program with the C64's message"),
+)
 
 
 
@@ -639,7 +648,7 @@ class Runtime:
             return
         self.machine.write(address, value)
         # a program POKEs a vector's low byte, then its high byte: judged after the high byte
-        if address in (IRQ_VECTOR, IRQ_VECTOR + 1, EXECUTE_VECTOR + 1, EVALUATE_VECTOR + 1):
+        if address in (IRQ_VECTOR, IRQ_VECTOR + 1, EXECUTE_VECTOR + 1, EVALUATE_VECTOR + 1, ERROR_VECTOR + 1):
             self._vectors_changed()
 
     def wait(self, address: float, mask: float, invert: float) -> None:
@@ -839,18 +848,20 @@ class Runtime:
         """After a POKE into the vectors or a SYS: whether a program's IRQ handler runs,
         and whether the program has taken over BASIC's statement or expression vector
         (IGONE $0308, IEVAL $030A), which the ROM's interpreter calls for every statement
-        and every operand: a BASIC extension.  Compiled BASIC goes on without it (most
-        extensions pass ordinary statements on, as 8409_list-stop does), and says so once."""
+        and every operand: a BASIC extension; or its error vector (IERROR $0300), which
+        every error and END go through (an error trap, an "ON ERROR GOTO").  Compiled
+        BASIC goes on without it (most extensions pass ordinary statements on, as
+        8409_list-stop does), and says so once."""
         memory = self.machine.memory
         self.irq_hooked = read_word(memory, IRQ_VECTOR) != STANDARD_IRQ_HANDLER
-        for vector, name in ((EXECUTE_VECTOR, "statement"), (EVALUATE_VECTOR, "expression")):
+        for vector, name, taken, instead in _TAKEN_OVER:
             value = read_word(memory, vector)
             if value != BASIC_VECTOR_VALUES[(vector - 0x0300) // 2] and vector not in self.warned_vectors:
                 self.warned_vectors.add(vector)
                 self.machine.warn(
-                    f"the program points BASIC's {name} vector (${vector:04X}) at ${value:04X}: it extends "
-                    "BASIC, which c64tc's compiled BASIC does not follow (it runs the program's statements "
-                    "as BASIC V2 does); BASIC in the C64's ROM follows it: --roms DIR --boot")
+                    f"the program points BASIC's {name} vector (${vector:04X}) at ${value:04X}: {taken}, "
+                    f"which c64tc's compiled BASIC does not follow ({instead}); BASIC in the C64's ROM "
+                    "follows it: --roms DIR --boot")
 
     def jiffies(self) -> float:
         """TI: the jiffy clock."""
