@@ -256,6 +256,8 @@ REFUSED = [
     ("acme", " stx $0005,y", "'stx' has only the zero-page form for address,y"),
     ("acme", " stx+2 5,y", "'stx+2': 'stx' has only the zero-page form"),
     ("acme", " lda (5),x", "'(address),x' is no 6502 addressing mode"),
+    ("acme", " !fill 1, 256", "256 does not fit in 8 bits"),
+    ("acme", " !fill 1, -129", "-129 does not fit in 8 bits"),
 ]  # fmt: skip
 
 

@@ -868,6 +868,17 @@ class AcmeAssembly(DialectAssembly):
                 return None
         return mode
 
+    def encode(self, ins: DialectInstruction, mode: Mode, opcode: int, value: int) -> None:
+        if mode not in (Mode.REL, Mode.IMM) and value < 0 and (self.mode_rule(ins.mnemonic, ins.syntax)[0] is None
+                                                               or ins.force):
+            # an addressing mode that is not chosen by the value takes a negative one in
+            # two's complement, as ACME's output of a number does (ACME 0.97 observed:
+            # "jmp (-1)" is 6c ff ff, "sta (-1),y" is 91 ff; "sta (-129),y" does not fit)
+            bits = 8 * mode.operand_length
+            if value >= -(1 << (bits - 1)):
+                value &= (1 << bits) - 1
+        super().encode(ins, mode, opcode, value)
+
     def operand_number(self, ins: DialectInstruction, value: Any) -> int | None:
         if ins.syntax is Syntax.IMMEDIATE and ins.expr is not None:
             # an immediate is one byte: a postfix or leading zeros asking for more are
@@ -1091,7 +1102,11 @@ class AcmeAssembly(DialectAssembly):
         value = 0
         if len(op.args) > 1:
             given = self.evaluate_or_report(op, op.args[1])
-            value = V.integer(given, "trunc") & 0xFF if given is not None else 0
+            value = V.integer(given, "trunc") if given is not None else 0
+            if not -128 <= value <= 255:  # as !byte (ACME 0.97 observed: "!fill 1, 256")
+                self.error(op, f"number out of range: {value} does not fit in 8 bits", op.args[1].column)
+                return
+            value &= 0xFF
         if not 0 <= count <= 0x10000:
             self.error(op, f"'!fill' amount {count} is outside 0..65536")
             return
@@ -1099,8 +1114,18 @@ class AcmeAssembly(DialectAssembly):
 
     def do_skip(self, op: Op) -> None:
         count = self.known_now(op, op.args[0], "the amount") if op.args else None
-        if count is not None:
-            self.reserve(op, V.integer(count, "trunc"))
+        if count is None:
+            return
+        count = V.integer(count, "trunc")
+        if self.pc is not None and count > 0:
+            # skipped bytes are part of the output file, as they are in memory (ACME 0.97
+            # observed: "nop / !skip 2" writes ea 00 00; "!skip 1 / nop" starts with 00)
+            address = self.pc + self.offset
+            end = min(address + count, 0x10000)
+            if 0 <= address < end:
+                self.written[address:end] = b"\x01" * (end - address)
+                self.spans.append((address, end, op.line))
+        self.reserve(op, count)
 
     def do_align(self, op: Op) -> None:
         if not 2 <= len(op.args) <= 3:
