@@ -869,8 +869,8 @@ class AcmeAssembly(DialectAssembly):
         return mode
 
     def encode(self, ins: DialectInstruction, mode: Mode, opcode: int, value: int) -> None:
-        if mode not in (Mode.REL, Mode.IMM) and value < 0 and (self.mode_rule(ins.mnemonic, ins.syntax)[0] is None
-                                                               or ins.force):
+        fixed = ins.force or self.mode_rule(ins.mnemonic, ins.syntax)[0] is None
+        if mode not in (Mode.REL, Mode.IMM) and value < 0 and fixed:
             # an addressing mode that is not chosen by the value takes a negative one in
             # two's complement, as ACME's output of a number does (ACME 0.97 observed:
             # "jmp (-1)" is 6c ff ff, "sta (-1),y" is 91 ff; "sta (-129),y" does not fit)
