@@ -1103,7 +1103,9 @@ class AcmeAssembly(DialectAssembly):
         if len(op.args) > 1:
             given = self.evaluate_or_report(op, op.args[1])
             value = V.integer(given, "trunc") if given is not None else 0
-            if not -128 <= value <= 255:  # as !byte (ACME 0.97 observed: "!fill 1, 256")
+            # as !byte, when a byte is written (ACME 0.97 observed: "!fill 1, 256" fails,
+            # "!fill 0, 256" does not)
+            if not -128 <= value <= 255 and count > 0:
                 self.error(op, f"number out of range: {value} does not fit in 8 bits", op.args[1].column)
                 return
             value &= 0xFF
