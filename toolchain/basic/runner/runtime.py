@@ -97,6 +97,11 @@ class DataItem(NamedTuple):
     quoted: bool
     line: int
     end: int = 0  # DATPTR after READ took it: the comma, colon or zero after the item
+    # more than spaces between a closing quote and the comma, colon or end (``"AB"C``):
+    # READ takes the item, then finds neither a comma nor the statement's end ($AC91)
+    # and reports ?SYNTAX ERROR in the DATA line ($AB4D; VICE: `DATA "ABC"DEF` read
+    # into a string stops with ?SYNTAX  ERROR IN the DATA's line)
+    trailing: bool = False
 
 
 class Compiled(NamedTuple):
@@ -153,17 +158,20 @@ def _data_search_stops(lines: list[Line]) -> tuple[list[int], list[int]]:
 
 def _items_after(body: bytes, position: int, line: int, address: int = 0) -> list[DataItem]:
     """The items of one DATA statement: up to a colon outside quotes; a quoted item
-    keeps its commas and colons, what follows its closing quote is ignored."""
+    keeps its commas and colons; anything but spaces after its closing quote makes
+    READ's ?SYNTAX ERROR (DataItem.trailing)."""
     items = []
     while True:
         while position < len(body) and body[position] == 0x20:
             position += 1
+        trailing = False
         if position < len(body) and body[position] == QUOTE:
             end = body.find(b'"', position + 1)
             end = len(body) if end < 0 else end
             item, quoted = body[position + 1 : end], True
             position = end + 1
             while position < len(body) and body[position] not in (COMMA, COLON):
+                trailing = trailing or body[position] != 0x20  # CHRGOT passes spaces
                 position += 1
         else:
             end = position
@@ -171,7 +179,7 @@ def _items_after(body: bytes, position: int, line: int, address: int = 0) -> lis
                 end += 1
             item, quoted = body[position:end], False
             position = end
-        items.append(DataItem(item, quoted, line, address + position))
+        items.append(DataItem(item, quoted, line, address + position, trailing))
         if position < len(body) and body[position] == COMMA:
             position += 1
             continue
@@ -483,10 +491,12 @@ class Runtime:
         for kind in kinds:
             if self.data_position >= len(self.data):
                 raise BasicError("OUT OF DATA")
-            item, quoted, line, _ = self.data[self.data_position]
+            item, quoted, line, _, trailing = self.data[self.data_position]
             scan, number = self._data_cycles()[self.data_position]
             self.namespace[CLOCK] += scan if kind is Kind.STRING else scan + number
             self.data_position += 1
+            if trailing:
+                raise BasicError("SYNTAX", line)
             if kind is Kind.STRING:
                 # the string's descriptor points at the DATA item in the program's text
                 values.append(Text(item.decode("latin-1")))
