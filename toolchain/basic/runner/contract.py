@@ -168,13 +168,16 @@ Frame = ForFrame | GosubFrame
 
 
 class BasicError(Exception):
-    """An error as the C64 reports it (``?SYNTAX  ERROR IN 270``)."""
+    """An error as the C64 reports it (``?SYNTAX  ERROR IN 270``).  ``unnumbered``: the
+    ROM reports it as in direct mode, without ``IN`` (GET's bad number: $AB53 sets
+    CURLIN's high byte to $FF before ?SYNTAX ERROR); ``line`` is still where it was."""
 
-    def __init__(self, name: str, line: int | None = None, note: str = "") -> None:
+    def __init__(self, name: str, line: int | None = None, note: str = "", unnumbered: bool = False) -> None:
         super().__init__(name)
         self.name = name
         self.line = line
         self.note = note
+        self.unnumbered = unnumbered
 
 
 class ProgramEnded(Exception):

@@ -297,8 +297,14 @@ class BasicIO:
         if channel is not None:
             reader = self._reader(channel)
         values: list[Any] = []
+        left = ""  # a comma or colon a number's key left in GET's buffer
         try:
             for kind in kinds:
+                if left == ",":  # the next variable reads the buffer's zero after it, no key
+                    left = ""
+                    values.append("" if kind is Kind.STRING else 0.0)
+                    continue
+                left = ""
                 if reader is not None:
                     byte = reader()  # GETIN from a serial device: CHRIN ($F13E, $F166)
                     text = chr(byte) if byte else ""
@@ -306,12 +312,23 @@ class BasicIO:
                     text = self._key()
                 if kind is Kind.STRING:
                     values.append(text)
-                elif not text:
-                    values.append(0.0)
-                elif 0x30 <= ord(text) <= 0x39:
+                    continue
+                # GET puts the key into the buffer at $0200 with a zero after it and
+                # reads it as READ and INPUT do ($AB92, $AC35): CHRGET (passing a space),
+                # FIN ($BCF3), then CHRGOT must find the end, a colon or a comma ($AC91);
+                # anything else is ?SYNTAX ERROR reported as in direct mode (no IN:
+                # $AB53 puts $FF in CURLIN's high byte; VICE: GET N with Q typed)
+                if text and 0x30 <= ord(text) <= 0x39:
                     values.append(float(ord(text) - 0x30))
+                elif text in ("", " ", ":", "+", "-", ".", "E", ","):  # FIN reads them as 0
+                    values.append(0.0)
+                    left = text if text in (",", ":") else ""
                 else:
-                    raise BasicError("SYNTAX")
+                    raise BasicError("SYNTAX", unnumbered=True)
+            # a comma or colon is still in the buffer after the last variable: what
+            # INPUT says of a line not used up ($ACEA; VICE: GET N with : or , typed)
+            if left and not channel:  # not from a file: $13 holds GET#'s channel
+                self.output.text("?EXTRA IGNORED\r")
         finally:
             if reader is not None:
                 self.clear_channels()

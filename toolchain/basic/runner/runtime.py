@@ -1092,10 +1092,12 @@ class Runtime:
             except BasicError as error:
                 self.statements = executed + _groups_started(step, chunk, groups)
                 line = error.line if error.line is not None else self._line_of(error, index)
-                self._print_error(error.name, line)
-                message = f"?{error.name}  ERROR IN {line}"
-                if error.note:
-                    message += f" ({error.note})"
+                self._print_error(error.name, DIRECT_LINE if error.unnumbered else line)
+                message = f"?{error.name}  ERROR" if error.unnumbered else f"?{error.name}  ERROR IN {line}"
+                note = f"in line {line}, which the C64 does not name" if error.unnumbered else ""
+                note = "; ".join(filter(None, (note, error.note)))
+                if note:
+                    message += f" ({note})"
                 return self._finish(Stop.ERROR, message, started, line)
             except floats.FloatError as error:
                 self.statements = executed + _groups_started(step, chunk, groups)
