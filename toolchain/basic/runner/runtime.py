@@ -885,14 +885,22 @@ class Runtime:
         return f"{seconds // 3600:02d}{seconds // 60 % 60:02d}{seconds % 60:02d}"
 
     def set_time(self, text: str) -> None:
-        """TI$ = "HHMMSS": the jiffy clock set ($A9E7 and the KERNAL's SETTIM)."""
-        if len(text) != 6 or not text.isdigit():
+        """TI$ = "HHMMSS": the jiffy clock set ($A9E7 and the KERNAL's SETTIM).  The ROM
+        checks the length and each character, not the ranges: a character is a digit
+        for it when CHRGET's test from $0080 says so, which passes every code from "0"
+        up ($30-$FF; below: ?ILLEGAL QUANTITY, $AA1D), worth its code less $30 as a
+        signed byte ($BD7E adds it through $BC3C); the pairs are hours, minutes and
+        seconds at any value (FIN's add, MUL10 and times 6, $A9ED-$AA11), and SETTIM
+        takes the three low bytes of the jiffies' two's complement (QINT).  VICE:
+        TI$="999999" reads back 230018 (99:99:99 is 21,746,340 jiffies, less 2^24),
+        "0A0000" 170000, CHR$(200) for the second digit 712040; UDTIM sets the clock
+        to 0 at 24 hours or past."""
+        if len(text) != 6 or min(map(ord, text)) < 0x30:
             raise BasicError("ILLEGAL QUANTITY")
-        hours, minutes, seconds = int(text[:2]), int(text[2:4]), int(text[4:])
-        if hours > 23 or minutes > 59 or seconds > 59:
-            raise BasicError("ILLEGAL QUANTITY")
+        digits = [(ord(character) - 0x30 ^ 0x80) - 0x80 for character in text]
+        hours, minutes, seconds = (10 * digits[i] + digits[i + 1] for i in (0, 2, 4))
         self.catch_up()
-        jiffies = (hours * 3600 + minutes * 60 + seconds) * 60
+        jiffies = (hours * 3600 + minutes * 60 + seconds) * 60 % 0x1000000
         memory = self.machine.memory
         memory[JIFFY_CLOCK : JIFFY_CLOCK + 3] = jiffies.to_bytes(3, "big")
 
