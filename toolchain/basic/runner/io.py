@@ -235,27 +235,41 @@ class BasicIO:
 
     def _parse_input(self, line: bytes, kinds: tuple[Kind, ...], read_more: Callable[[], bytes],
                      from_file: bool = False) -> list[Any] | None:
-        """The items of INPUT (``from_file``: INPUT#, which prints no ``??``, no ``?EXTRA
-        IGNORED``, and reports a bad number as ?FILE DATA instead of ?REDO FROM START)."""
+        """The items of INPUT as the ROM reads the line ($AC0D-$ACFB; ``from_file``: INPUT#,
+        which prints no ``??``, no ``?EXTRA IGNORED``, and reports a bad item as ?FILE
+        DATA instead of ?REDO FROM START).  Each item is taken from where CHRGET finds
+        it (spaces passed): a string in quotes up to the next quote, one without up to a
+        comma or colon (STRLT2), a number as far as FIN reads; then CHRGOT must find a
+        comma, a colon or the line's end ($AC91).  A colon ends the line as its end does
+        (CHRGOT's zero flag): the next variable asks ``??`` for another line, and one
+        left after the last variable is ``?EXTRA IGNORED`` as a comma is ($ACEA); a
+        line typed after ``??`` is read even when empty (a string "", a number 0).
+        VICE: ``A:B`` into A$ gives A and ?EXTRA IGNORED, ``X:Y`` into A$,B$ asks ??."""
         values: list[Any] = []
-        position = 0
+        position = -1  # TXTPTR: $01FF, which holds a comma ($ABD3), before the buffer
+
+        def chrgot() -> int:  # the character at TXTPTR, spaces passed (0 at the end)
+            nonlocal position
+            while 0 <= position < len(line) and line[position] == 0x20:
+                position += 1
+            return COMMA if position < 0 else line[position] if position < len(line) else 0
+
         for index, kind in enumerate(kinds):
-            if index and position >= len(line):
+            if chrgot() in (0, COLON):  # no more on this line: another ($AC2F, $AC4A)
                 if not from_file:
                     self.output.text("??")
                     self.output.byte(0x1D)
                 line = read_more()
-                position = 0
-                if not line and not from_file:
-                    return None
-            while position < len(line) and line[position] == 0x20:
-                position += 1
+                position = -1
+            position += 1  # CHRGET ($AC51)
+            chrgot()
             if kind is Kind.STRING:
                 if position < len(line) and line[position] == QUOTE:
                     end = line.find(b'"', position + 1)
-                    end = len(line) if end < 0 else end
+                    closed = end >= 0
+                    end = end if closed else len(line)
                     values.append(line[position + 1 : end].decode("latin-1"))
-                    position = end + 1
+                    position = end + closed
                 else:
                     end = position
                     while end < len(line) and line[end] not in (COMMA, COLON):
@@ -263,33 +277,19 @@ class BasicIO:
                     values.append(line[position:end].decode("latin-1"))
                     position = end
             else:
-                end = position
-                while end < len(line) and line[end] != COMMA:
-                    end += 1
-                item = line[position:end]
                 try:
-                    value, stop = floats.parse_number(item)
+                    value, position = floats.parse_number(line, min(position, len(line)))
                 except floats.FloatError as error:
                     raise BasicError(error.error) from None
-                if item[stop:].strip(b" "):
-                    if from_file:
-                        raise BasicError("FILE DATA")
-                    self.output.text("?REDO FROM START\r")
-                    return None
                 values.append(value)
-                position = end
-            while position < len(line) and line[position] == 0x20:
-                position += 1
-            if position < len(line):
-                if line[position] != COMMA:
-                    if kind is Kind.STRING:
-                        if from_file:
-                            raise BasicError("FILE DATA")
-                        self.output.text("?REDO FROM START\r")
-                        return None
-                position += 1
-                if index == len(kinds) - 1 and not from_file:
-                    self.output.text("?EXTRA IGNORED\r")
+            after = chrgot()
+            if after not in (0, COLON, COMMA):  # $AB4D
+                if from_file:
+                    raise BasicError("FILE DATA")
+                self.output.text("?REDO FROM START\r")
+                return None
+        if chrgot() and not from_file:
+            self.output.text("?EXTRA IGNORED\r")
         return values
 
     def get(self, kinds: tuple[Kind, ...], channel: float | None) -> list[Any]:
