@@ -254,7 +254,7 @@ class BasicIO:
                 position += 1
             return COMMA if position < 0 else line[position] if position < len(line) else 0
 
-        for index, kind in enumerate(kinds):
+        for kind in kinds:
             if chrgot() in (0, COLON):  # no more on this line: another ($AC2F, $AC4A)
                 if not from_file:
                     self.output.text("??")
