@@ -958,6 +958,9 @@ def basic_error_message(machine: C64) -> int:
 
 @routine(0xFCE2, "reset")
 def reset(machine: C64) -> None:
+    """The C64 starts again and waits at READY. with no program: c64tc ends the run
+    there, on the power-on screen."""
+    machine.restart_without_roms()
     machine.stop(Stop.READY, "the program reset the C64 (SYS 64738): c64tc ends the run there")
 
 

@@ -201,6 +201,7 @@ class C64:
         # READY. with nothing more typed ends the run, as its last error or BREAK says
         self.booting = False
         self.basic_in_rom = False
+        self.reset_by_program = False  # SYS 64738 without ROM images (restart_without_roms)
         self.basic_ending: tuple[Stop, str] | tuple[Stop, str, int] | None = None
         # calls c64tc made from Python (SYS, a ROM routine, an interrupt of compiled BASIC)
         # whose return to $E147 is still to come: with BASIC in ROM, a return there that
@@ -551,6 +552,27 @@ class C64:
         if result.stop is not Stop.READY:
             raise MachineStopped(result.stop, f"the C64's reset did not reach READY.: {result.message}")
         self.output_log.clear()  # what the reset printed is not the program's output
+
+    def restart_without_roms(self) -> None:
+        """SYS 64738 (the reset at $FCE2) without ROM images: what the KERNAL's and
+        BASIC's start-up leave, as :meth:`power_on` shows it.  The start-up clears zero
+        page and pages 2 and 3 ($FD50) and sets them again (RESTOR, CINT, BASIC's
+        vectors and pointers: the memory of power-on, the jiffy clock and the keyboard
+        buffer empty), writes the chips ($FDA3, $E5A0: KERNAL_RESET_WRITES), clears the
+        screen and prints the banner, and NEW ($A644) leaves no program (its first two
+        bytes zero, the rest of RAM as it was).  VICE: a program's SYS 64738 ends on the
+        power-on screen, its colours and the VIC's registers
+        (tests/data/machine/sys-reset)."""
+        initial = self._initial.ram
+        self.write(0, initial[0])  # the processor port first: the banking as after reset
+        self.write(1, initial[1])
+        self.memory[2:0x400] = initial[2:0x400]
+        for address, value in KERNAL_RESET_WRITES:
+            self.write(address, value)
+        start = read_word(self.memory, TXTTAB)
+        self.memory[start : start + 2] = b"\0\0"
+        self.reset_by_program = True
+        self.power_on()
 
     def type_command(self, command: str) -> None:
         """A direct-mode command as typed at READY. (RUN, SYS 49152): echoed and ended by

@@ -730,6 +730,10 @@ class Runtime:
         if result.stop is Stop.ERROR and machine.caller_error is not None:
             name, machine.caller_error = machine.caller_error, None
             raise BasicError(name)
+        if machine.reset_by_program:  # SYS 64738: BASIC started again, NEW'd ($A644)
+            machine.reset_by_program = False
+            self._use_program(b"\0\0", compile_program(b"\0\0", line_hooks=self.line_hooks))
+            self.clear()
         if result.stop is not Stop.RETURNED:
             raise Ended(result.stop, f"SYS {address}: {result.message}")
 
