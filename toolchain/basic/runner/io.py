@@ -157,6 +157,7 @@ class BasicIO:
     def __init__(self, machine: C64) -> None:
         self.machine = machine
         self.clock: dict[str, Any] = {CLOCK: 0}  # the runtime's namespace, whose _T is BASIC's clock
+        self.redone: list[Any] = []  # the values INPUT's last ?REDO FROM START had assigned
         self.restart()
 
     def restart(self) -> None:
@@ -221,17 +222,24 @@ class BasicIO:
         return line
 
     def input(self, prompt: str, kinds: tuple[Kind, ...]) -> list[Any] | None:
-        """INPUT: '? ' prompt, items split at commas, '??' for more, ?REDO FROM START."""
+        """INPUT: '? ' prompt, items split at commas, '??' for more, ?REDO FROM START.
+        The ROM assigns each variable as it reads its item, before it checks what
+        follows ($AC83, $AC8E, then $AC91): the variables a line that ends in ?REDO FROM
+        START reached keep their new values, which an empty line after it then leaves
+        (the values returned: fewer than ``kinds``).  VICE: A=5:B=6:INPUT A,B with
+        ``1,X`` and then an empty line prints 1 0."""
+        assigned: list[Any] = []
         while True:
             self.output.text(prompt)
             self.output.text("?")
             self.output.byte(0x1D)
             line = self._read_line()
             if not line:
-                return None
+                return assigned or None
             values = self._parse_input(line, kinds, self._read_line)
             if values is not None:
                 return values
+            assigned = self.redone + assigned[len(self.redone):]
 
     def _parse_input(self, line: bytes, kinds: tuple[Kind, ...], read_more: Callable[[], bytes],
                      from_file: bool = False) -> list[Any] | None:
@@ -287,6 +295,7 @@ class BasicIO:
                 if from_file:
                     raise BasicError("FILE DATA")
                 self.output.text("?REDO FROM START\r")
+                self.redone = values  # assigned up to this item, this one too
                 return None
         if chrgot() and not from_file:
             self.output.text("?EXTRA IGNORED\r")

@@ -725,10 +725,12 @@ class StatementCompiler(ExpressionCompiler):
         kinds = ", ".join("K.STRING" if target.kind is Kind.STRING else "K.NUMBER" for target in targets)
         return f"({kinds},)"
 
-    def assign_targets(self, values: str, targets: list[Target]) -> None:
+    def assign_targets(self, values: str, targets: list[Target], partial: bool = False) -> None:
+        """``partial``: ``values`` may hold fewer values than there are targets (INPUT's
+        variables a ?REDO FROM START left assigned): the first ones are assigned."""
         for position, (name, kind, indexes) in enumerate(targets):
             value = f"{values}[{position}]"
-            self.emit(f"if {values} is not UNCHANGED:")
+            self.emit(f"if len({values}) > {position}:" if partial else f"if {values} is not UNCHANGED:")
             self.indent += 1
             # what FIN read (the FAC, rounding byte and all) is stored rounded, as any
             # number is (MOVMF, $BBD4)
@@ -747,7 +749,7 @@ class StatementCompiler(ExpressionCompiler):
         self.emit(f"values = {call.format(self.value_kinds(targets))}")
         # an empty line leaves the variables and goes on after the INPUT statement ($ABEA)
         self.emit("if values is None: values = UNCHANGED")
-        self.assign_targets("values", targets)
+        self.assign_targets("values", targets, partial=True)
         return False
 
     def statement_GET(self, number: int) -> bool:
