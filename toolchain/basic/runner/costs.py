@@ -60,17 +60,23 @@ The features, and which ROM routine each stands for:
 * ``rest_byte``: a byte skipped by DATAN/REMN ($A906/$A909): the rest of the line
   after REM or a false IF, a DATA statement, the rest of a GOSUB's statement after
   RETURN;
-* ``string_byte``, ``gc``, ``gc_pair``: a byte a concatenation copies into the string
-  space (MOVSTR, $B67A), and when the string space is used up, a garbage collection
+* ``string_byte``, ``let_copy``, ``gc``, ``gc_pair``: a byte a concatenation copies into
+  the string space (MOVSTR, $B67A: 18 cycles, measured on the ROM with concatenations
+  and copies of 1 to 200 bytes), LET's copy of a string another variable holds in
+  string space ($AA52, beyond the bytes: 214 cycles; a literal or DATA item keeps its
+  pointer), and when the string space is used up, a garbage collection
   ($B526): for each string in use a look through every descriptor (``gc_pair`` for
   each pair), each byte moved up; added at run time;
 * ``print_string``, ``print_number``, ``print_comma``, ``print_semicolon``,
-  ``print_newline``, ``print_literal_byte``: PRINT's items ($AAA0: STROUT for a
-  string, FOUT and STROUT for a number), a comma (the cursor right to the next zone is
-  printed), a semicolon (the chain of compares down to it and CHRGET, $AAE8), the
-  RETURN at the end when no ``;`` or ``,`` ends the statement, and each byte of a
-  quoted string STRLIT scans before PRINT prints it; FOUT's steps for the number's
-  digits (``fout_*``: :func:`fout_features`) are added when it is printed;
+  ``print_newline``: PRINT's items ($AAA0: STROUT for a string, FOUT and STROUT for a
+  number), a comma (the cursor right to the next zone is printed), a semicolon (the
+  chain of compares down to it and CHRGET, $AAE8), the RETURN at the end when no ``;``
+  or ``,`` ends the statement; FOUT's steps for the number's digits (``fout_*``:
+  :func:`fout_features`) are added when it is printed;
+* ``literal_byte``: each byte of a quoted string that STRLIT ($B487) scans to its
+  closing quote, in PRINT and in any expression (fitted with PRINT's weights; it was
+  PRINT's alone until 2026-12, and ``A$="XXXXXXXXXX"`` took 35 cycles a byte less
+  than on the ROM);
 * ``chrout``, ``scroll``: a character PRINT sends through CHROUT ($FFD2, the screen
   editor's $E716) and a row the screen scrolls up by ($E8EA): added when they happen,
   since the text printed is known only then.  ``chrout`` is a letter's time; the
@@ -121,7 +127,7 @@ from toolchain.basic import floats
 # A=FN Z(FN Z(B)) comes out within 0.7%); the search for the function among the
 # variables counts as a variable's (``var_skip``).
 WEIGHTS: dict[str, float] = {
-    "array": 2153, "array_skip": 40, "assign": 2736, "assign_int": 3276, "assign_str": 2757, "byte": -14,
+    "array": 2153, "array_skip": 40, "assign": 2736, "assign_int": 3276, "assign_str": 2820, "byte": -14,
     "chrout": 322, "colon": 202, "data_line": 43, "data_statement": 92, "exp": 1300, "fdiv_one": 44,
     "fin_align_bit": 46, "fin_align_byte": 60, "fin_carry": 26, "fin_digit": 789, "fin_first": -86,
     "fin_float_bit": 29, "fin_mul_zero": -187, "fin_zero_digit": 99, "fn:ABS": 571, "fn:ASC": 821,
@@ -131,19 +137,19 @@ WEIGHTS: dict[str, float] = {
     "fn:STR$": 2914, "fn:TAN": 50300, "fn:USR": 1000, "fn:VAL": 2607, "fout_digit_step": 49,
     "fout_divide10": 1983, "fout_exponent": 91, "fout_multiply": 1132, "fout_multiply_byte": 393,
     "fout_times10": 447, "fout_zero": -1821, "fout_zero_stripped": -17, "frac": 1926, "gc": 2000,
-    "gc_pair": 74, "int_read": 220, "line": 296, "line_skip": 57, "line_skip_same": 71,
-    "mid_no_length": -1196, "mul_byte": 620, "next_var": 140, "num": -190, "op:*": 1588, "op:+": 931,
-    "op:-": 1025, "op:/": 3000, "op:AND": 1969, "op:NOT": 1284, "op:OR": 2062, "op:^": 46500,
-    "op:concat": 1045, "op:neg": 472, "op:rel": 1315, "paren": 473, "print_comma": 175,
-    "print_literal_byte": 32, "print_newline": -5, "print_number": 2743, "print_semicolon": 70,
-    "print_string": 623, "qint_bit": 45, "qint_byte": 30, "read_item": 838, "rest_byte": 19, "scroll": 31461,
-    "search_back": 76, "search_forward": 322, "space": 21, "status_read": 300, "stmt:CLR": 0,
-    "stmt:DATA": -11, "stmt:DEF": 1000, "stmt:DIM": 2500, "stmt:END": -300, "stmt:FOR": -894,
-    "stmt:GET": 1500, "stmt:GOSUB": 533, "stmt:GOTO": 202, "stmt:IF": 399, "stmt:INPUT": 1500,
-    "stmt:LET": -1993, "stmt:NEXT": 768, "stmt:ON": 800, "stmt:POKE": 1393, "stmt:PRINT": -64,
-    "stmt:READ": 177, "stmt:REM": 23, "stmt:RESTORE": -8, "stmt:RETURN": 140, "stmt:STOP": -300,
-    "stmt:SYS": 2100, "stmt:WAIT": 2100, "string_byte": 19, "subscript": 1891, "then": 650, "then_line": 636,
-    "time_read": 1150, "var": 75, "var_skip": 38, "wait_invert": 700,
+    "gc_pair": 74, "int_read": 220, "let_copy": 214, "line": 296, "line_skip": 57, "line_skip_same": 71,
+    "literal_byte": 32, "mid_no_length": -1196, "mul_byte": 620, "next_var": 140, "num": -190, "op:*": 1588,
+    "op:+": 931, "op:-": 1025, "op:/": 3000, "op:AND": 1969, "op:NOT": 1284, "op:OR": 2062, "op:^": 46500,
+    "op:concat": 1045, "op:neg": 472, "op:rel": 1315, "paren": 473, "print_comma": 175, "print_newline": -5,
+    "print_number": 2743, "print_semicolon": 70, "print_string": 623, "qint_bit": 45, "qint_byte": 30,
+    "read_item": 838, "rest_byte": 19, "scroll": 31461, "search_back": 76, "search_forward": 322,
+    "space": 21, "status_read": 300, "stmt:CLR": 0, "stmt:DATA": -11, "stmt:DEF": 1000, "stmt:DIM": 2500,
+    "stmt:END": -300, "stmt:FOR": -894, "stmt:GET": 1500, "stmt:GOSUB": 533, "stmt:GOTO": 202,
+    "stmt:IF": 399, "stmt:INPUT": 1500, "stmt:LET": -1993, "stmt:NEXT": 768, "stmt:ON": 800,
+    "stmt:POKE": 1393, "stmt:PRINT": -64, "stmt:READ": 177, "stmt:REM": 23, "stmt:RESTORE": -8,
+    "stmt:RETURN": 140, "stmt:STOP": -300, "stmt:SYS": 2100, "stmt:WAIT": 2100, "string_byte": 18,
+    "subscript": 1891, "then": 650, "then_line": 636, "time_read": 1150, "var": 75, "var_skip": 38,
+    "wait_invert": 700,
 }
 
 

@@ -453,11 +453,12 @@ class ExpressionCompiler:
                 self.count(feature, times)
             self.position = end
             return Expression(repr(value), Kind.NUMBER, value == floats.rounded(value))
-        if byte == QUOTE:
+        if byte == QUOTE:  # STRLIT ($B487) scans the text to its closing quote
             self.position += 1
             end = self.body.find(b'"', self.position)
             if end < 0:
                 end = len(self.body)
+            self.count("literal_byte", end - self.position)
             text = self.body[self.position : end].decode("latin-1")
             self.position = min(end + 1, len(self.body))
             return self.push(Expression(repr(text), Kind.STRING, True))

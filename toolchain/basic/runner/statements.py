@@ -54,6 +54,8 @@ INPUT_BUFFER = 0x0200  # where a direct-mode line is crunched and run from
 # calls in generated code that show how much memory the variables take (FRE, PEEK of
 # BASIC's pointers, USR's machine code)
 MEMORY_OBSERVERS = ("rt.free(", "rt.peek(", "rt.usr(")
+# a string variable or an element of a string array, as the expression compiler reads it
+_A_VARIABLES_STRING = re.compile(r"S_\w+|AS_\w+\.cells\[[^\]]*\]")
 # calls in generated code that run the program's code (FN) or the machine's, or the
 # runtime's: anything else in an expression reads, computes and assigns temporaries
 RUNS_CODE = ("rt.", "io.", "FN_", "_concat(", "lambda")
@@ -352,6 +354,9 @@ class StatementCompiler(ExpressionCompiler):
             return value.code  # it raises before LET looks at its kind
         if value.kind.is_string != kind.is_string:
             raise CompileError("TYPE MISMATCH")
+        if kind is Kind.STRING and _A_VARIABLES_STRING.fullmatch(value.code):
+            # another variable's string: LET copies it when it lies in string space
+            return f"_copied({value.code})"
         if kind is Kind.INTEGER:
             # assigning to an integer rounds first, then floors ($A9C4)
             return f"_int16({self.stored(value)})"
@@ -681,9 +686,6 @@ class StatementCompiler(ExpressionCompiler):
                 method = "tab" if byte == TOKEN["TAB("] else "spc"
                 self.emit(f"{output}.{method}(_byte({amount}))")
                 continue
-            if byte == QUOTE:  # STRLIT scans the text to its closing quote before it is printed
-                end = self.body.find(b'"', self.position + 1)
-                self.count("print_literal_byte", (end if end >= 0 else len(self.body)) - self.position - 1)
             code, kind, _, _, _ = self.expression()
             self.count("print_string" if kind is Kind.STRING else "print_number")
             self.emit(f"{output}.{'text' if kind is Kind.STRING else 'number'}({code})")
