@@ -117,6 +117,18 @@ def test_pointers_read_as_the_rom_keeps_them() -> None:
                         "DATA 7  60  2240", "CONT 2203"]
 
 
+def test_input_get_and_def_are_illegal_in_direct_mode() -> None:
+    """ERRDIR ($B3A6): INPUT after its prompt, GET and GET# at once, DEF after the
+    function's name end with ?ILLEGAL DIRECT (VICE: INPUTA typed by the dynamic keyboard;
+    BASIC in ROM: the same screens, test_the_screen_is_the_real_roms); INPUT# is allowed."""
+    for command, error in (("geta", "ILLEGAL DIRECT"), ("get#1,a$", "ILLEGAL DIRECT"),
+                           ("deffna(x)=x", "ILLEGAL DIRECT"), ("input#1,a$", "FILE NOT OPEN")):
+        _, rows = run(f"10 {queue(command)}\n")
+        assert rows[:4] == [command.upper(), "", f"?{error}  ERROR", "READY."]
+    _, rows = run(DIRECT_PROGRAMS["input-prompt"])
+    assert rows[:4] == ['INPUT"X";A', "X", "?ILLEGAL DIRECT  ERROR", "READY."]
+
+
 DIRECT_PROGRAMS = {
     "enter-and-list": f"10 {queue('20 ?7', 'list')}\n",
     "delete-goto": f"10 a=a+1:?a:{queue('30', 'goto 20')}\n20 ?a:end\n30 rem\n",
@@ -124,6 +136,8 @@ DIRECT_PROGRAMS = {
     "errors": f"10 {queue('prunt', '?1/0')}\n",
     "zero": f"10 {queue('?1/0')}\n",
     "list-range": f"10 {queue('list -10')}\n20 rem\n",
+    "input-prompt": '10 print "{clr}input"chr$(34)"x"chr$(34)";a":poke 631,19:poke 632,13:poke 198,2:end\n',
+    "get-def": f"10 {queue('geta', 'deffna(x)=x', home=True)}\n",
 }
 
 

@@ -700,6 +700,10 @@ class StatementCompiler(ExpressionCompiler):
         if self.peek() == QUOTE:
             prompt = self.primary()[0]
             self.expect(SEMICOLON)
+        if number == DIRECT_LINE:  # the prompt is printed before ERRDIR's check ($ABCB, $ABCE)
+            if prompt != "''":
+                self.emit(f"io.output.text({prompt})")
+            raise CompileError("ILLEGAL DIRECT")
         return self.input_items(f"io.input({prompt}, {{}})")
 
     def statement_INPUT_FILE(self, number: int) -> bool:
@@ -761,6 +765,8 @@ class StatementCompiler(ExpressionCompiler):
             channel = self.numeric()
             self.expect(COMMA)
         targets = self.targets()
+        if number == DIRECT_LINE:  # GET and GET# check for direct mode first ($AB7B)
+            raise CompileError("ILLEGAL DIRECT")
         self.emit(f"values = io.get({self.value_kinds(targets)}, {channel})")
         self.assign_targets("values", targets)
         return False
@@ -835,6 +841,8 @@ class StatementCompiler(ExpressionCompiler):
         if self.take() != TOKEN["FN"]:
             raise CompileError("SYNTAX")
         name, kind = self.variable_name()
+        if number == DIRECT_LINE:  # after the function's name, ERRDIR ($B3B6)
+            raise CompileError("ILLEGAL DIRECT")
         self.expect(OPEN_PARENTHESIS)
         parameter, parameter_kind = self.variable_name()
         if kind is not Kind.NUMBER or parameter_kind is not Kind.NUMBER:
