@@ -1167,7 +1167,13 @@ class C64:
 
     def chrin(self) -> int:
         """CHRIN from the keyboard ($F157): the next character of the line typed (and
-        echoed) when the last one is used up, RETURN at its end."""
+        echoed) when the last one is used up, RETURN at its end; from the screen (the
+        input device 3, $F166): the logical line at the cursor read from the cursor on,
+        no key waited for (VICE: OPEN 1,3:INPUT#1,A$ on an empty screen reads its
+        spaces, prints RETURN and goes on)."""
+        if self.memory[kernal.INPUT_DEVICE] == kernal.SCREEN:
+            byte = self.editor.chrin_screen()  # the line's characters: it never waits for a key
+            return 0x0D if byte is None else byte
         byte = self.editor.chrin()
         if byte is None:
             raise MachineStopped(Stop.INPUT_EXHAUSTED, "the program waits for a typed line, but the input is "

@@ -465,15 +465,17 @@ class BasicIO:
         self.output = self.channel_output(number)
 
     def _reader(self, number: float) -> Callable[[], int] | None:
-        """CHKIN on the file: how to read its bytes (None for the keyboard or the screen,
-        which read typed keys)."""
+        """CHKIN on the file: how to read its bytes (None for the keyboard, which reads
+        typed keys; the screen reads the line at the cursor, CHRIN's $F166)."""
         logical = _byte(number)
         device = self._file(logical)
-        if device in (kernal.KEYBOARD, kernal.SCREEN):
+        if device == kernal.KEYBOARD:
             return None
         error = self._kernal(kernal.input_channel, logical)
         if error:
             raise self._kernal_error(error, device)
+        if device == kernal.SCREEN:
+            return self.machine.chrin
         return lambda: self._kernal(kernal.input_byte)
 
     def load(self, name: str, device: float, secondary: float, verify: bool) -> None:
