@@ -221,6 +221,16 @@ class BasicIO:
         machine.print_byte(0x0D)
         return line
 
+    def _read_file_line(self) -> bytes:
+        """A typed line for INPUT# from the keyboard (OPEN 1,0): INLIN prints no RETURN
+        after it when a file is the input ($AAD3: the channel in $13 is not 0), nor
+        does the editor (the output is the screen, $E663), so the cursor stays after the
+        typed text (VICE: PRINT "NAME: ";:INPUT#1,A$:PRINT "X" prints X after it)."""
+        try:
+            return self.machine.read_line()
+        except MachineStopped as stopped:  # the input is used up
+            raise Ended(stopped.stop, stopped.message) from None
+
     def input(self, prompt: str, kinds: tuple[Kind, ...]) -> list[Any] | None:
         """INPUT: '? ' prompt, items split at commas, '??' for more, ?REDO FROM START.
         The ROM assigns each variable as it reads its item, before it checks what
@@ -354,9 +364,11 @@ class BasicIO:
 
     def input_file(self, channel: float, kinds: tuple[Kind, ...]) -> list[Any] | None:
         reader = self._reader(channel)
-        if reader is None:  # the keyboard or the screen as a file: a typed line
-            line = self._read_line()
-            values = self._parse_input(line, kinds, self._read_line, from_file=True)
+        if reader is None:  # the keyboard as a file: a typed line
+            line = self._read_file_line()
+            while not line:  # an empty line is read again ($ABEF)
+                line = self._read_file_line()
+            values = self._parse_input(line, kinds, self._read_file_line, from_file=True)
             if values is None:
                 raise BasicError("FILE DATA")
             return values
