@@ -632,7 +632,8 @@ def str_evaluated(code: str, number: float) -> tuple[str, int]:
     """The compiled STR$ expression's text for ``number``, and the cycles it added."""
     io = _io()
     before = io.clock[CLOCK]
-    text = helper(eval, code, {**helpers(), "N_I": number, "io": io})  # the compiler's own code
+    namespace = {**helpers(), "N_I": number, "_fout_text": io.number_text}
+    text = helper(eval, code, namespace)  # the compiler's own code
     return text, io.clock[CLOCK] - before
 
 
@@ -640,7 +641,7 @@ def check_str_is_format_number_on_fouts_time(number: float) -> None:
     """STR$ of a variable (format_number's shortcut for whole numbers, or not): its text,
     and FOUT's time for the number's digits (costs.fout_cycles) on the C64's clock."""
     code, _ = compiled(bytes([TOKEN["STR$"]]) + b"(I)")
-    assert "io.number_text(N_I)" in code, code
+    assert "_fout_text(N_I)" in code, code
     text, cycles = str_evaluated(code, number)
     assert text == helper(floats.format_number, number)
     assert cycles == costs.fout_cycles(number)

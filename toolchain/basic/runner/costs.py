@@ -345,10 +345,13 @@ def _alternating_digit_sum(number: int) -> int:
 # takes STR$ of 3.2 million numbers, none twice), by its digits: the digit loop turns
 # d + 1 times for a digit at an even place from the left, 10 - d at an odd one, so the
 # time is one per number of digits k plus fout_digit_step times the digits' sum
-# alternating from the first, which is that from the last times -1 for an even k; each
-# group of three digits from the right gives its part from the table.
+# alternating from the first, which is that from the last times -1 for an even k; the
+# five digits from the right and the four before them give their parts from a table
+# (the fifth place from the right is odd: the part of those before it is subtracted).
 _DIGIT_STEP = round(WEIGHTS["fout_digit_step"])
-_GROUP_TURNS = tuple(_DIGIT_STEP * _alternating_digit_sum(group) for group in range(1000))
+_THREE_DIGITS = tuple(_alternating_digit_sum(group) for group in range(1000))
+_FIVE_DIGIT_TURNS = tuple(_DIGIT_STEP * (_THREE_DIGITS[group % 1000] - _THREE_DIGITS[group // 1000])
+                          for group in range(100_000))
 _WHOLE_SIGN = tuple(1 if digits % 2 else -1 for digits in range(10))
 # (10**(k-1): its digits' alternating sum from the first is 1)
 _WHOLE_BASE = (0, *(cycles(fout_features(float(10 ** (digits - 1)))) - _DIGIT_STEP
@@ -359,7 +362,7 @@ def whole_fout_cycles(whole: int, digits: int) -> int:
     """fout_cycles of a whole number 0 < ``whole`` < 10**9 of so many ``digits`` (its
     sign does not count), from the tables: the same cycles, without FOUT's steps."""
     return _WHOLE_BASE[digits] + _WHOLE_SIGN[digits] * (
-        _GROUP_TURNS[whole % 1000] - _GROUP_TURNS[whole // 1000 % 1000] + _GROUP_TURNS[whole // 1000000])
+        _FIVE_DIGIT_TURNS[whole % 100_000] - _FIVE_DIGIT_TURNS[whole // 100_000])
 
 
 def fout_cycles(value: float) -> int:

@@ -600,7 +600,7 @@ class ExpressionCompiler:
             # VAL of a text met before is a look-up (values.Values)
             return Expression(f"_VAL[{code}]", Kind.NUMBER, False, rounded=f"_VALR[{code}]")
         if keyword == "STR$":  # FOUT's time for the number's digits, when it runs
-            return self.push(Expression(f"io.number_text({code})", Kind.STRING, True))
+            return self.push(Expression(f"_fout_text({code})", Kind.STRING, True))
         if keyword == "CHR$":
             return self.push(Expression(f"_chr({code})", Kind.STRING, True))
         raise CompileError("SYNTAX")

@@ -20,6 +20,7 @@ from typing import Any
 from toolchain.basic import floats
 from toolchain.basic.runner import costs
 from toolchain.basic.runner.contract import BasicError, Ended, Kind
+from toolchain.basic.runner.costs import whole_fout_cycles
 from toolchain.basic.runner.expressions import COLON, COMMA, QUOTE
 from toolchain.basic.runner.values import _byte
 from toolchain.c64 import kernal
@@ -200,7 +201,7 @@ class BasicIO:
         160 cycles for the 41 numbers of scripts/basic-costs --print, tests/test_basic_time)."""
         if 0.0 < value < 1e9 and (whole := int(value)) == value:  # format_number's shortcut
             text = f" {whole}"
-            self.clock[CLOCK] += costs.whole_fout_cycles(whole, len(text) - 1)
+            self.clock[CLOCK] += whole_fout_cycles(whole, len(text) - 1)
             return text
         self.clock[CLOCK] += costs.fout_cycles(value)
         return floats.format_number(value)
