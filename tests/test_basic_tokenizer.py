@@ -142,6 +142,19 @@ def test_list_shows_what_the_c64_shows() -> None:
     assert listing[-3] == '500 PRINT "LOESUNG"C"{left}:";'
 
 
+def test_list_spells_out_tokens_after_rem_and_in_data() -> None:
+    """The ROM's LIST tracks only quotes (QPLOP, $A71A): a token byte after REM or in
+    DATA (a shifted letter typed there, $C1) lists as its keyword, as petcat -2 (VICE
+    3.10) writes it: tests/data/basic/rem-data-tokens.petcat.txt."""
+    prg = Prg.from_bytes((BASIC_DATA / "rem-data-tokens.prg").read_bytes())
+    petcat = (BASIC_DATA / "rem-data-tokens.petcat.txt").read_text()
+    assert list_prg(prg).splitlines() == ['10 REM PRINTATN"{lgrn}"', '20 DATA ATN,"{lgrn}",PRINT:PRINT']
+    assert [line.split(" ", 1)[1].upper() for line in list_prg(prg).splitlines()] == \
+        [line.lstrip().split(" ", 1)[1].upper() for line in petcat.splitlines()]
+    # detok keeps its text, which reads back to the same bytes
+    assert tokenize_text(detokenize(prg)).to_bytes() == prg.to_bytes()
+
+
 # hypothesis: any program a C64 could hold (non-zero bytes in each line) survives the round trip
 # any non-zero byte, with a bias to the bytes that interact: quotes, colons, spaces, the
 # DATA/REM/GO/TO/GOTO/OR tokens, letters that spell keywords, shifted letters, pi

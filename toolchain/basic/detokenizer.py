@@ -138,8 +138,24 @@ def listed_body(body: bytes, shifted_as_codes: bool = False) -> str:
                    for _, byte, in_code in scan_tokens(body))
 
 
+def _as_list_shows(body: bytes) -> str:
+    """A line as the ROM's LIST ($A6C9) shows it: its only state is the quote flag ($0F,
+    toggled by each quote, $A6F3); every token byte outside quotes is spelled out
+    (QPLOP, $A71A: BPL, pi, BIT $0F), after REM and in DATA too, where CRUNCH left
+    typed shifted characters ($C1, shifted A, lists as ATN; petcat -2 writes the same).
+    Bytes $CC-$FE print what the ROM finds past its keyword table: not modelled, shown
+    as characters."""
+    out: list[str] = []
+    quote = False
+    for byte in body:
+        out.append(keyword_of(byte) if not quote and is_token(byte) else list_character(byte))
+        if byte == 0x22:
+            quote = not quote
+    return "".join(out)
+
+
 def list_program(data: bytes, load_address: int, path: str = "<prg>") -> str:
     """The program as the C64's LIST shows it in its default (upper case) character set:
     keywords and unshifted letters in capitals; other characters as petcat names."""
-    rows = [f"{line.number} {listed_body(line.body)}" for line in split_program(data, load_address, path)]
+    rows = [f"{line.number} {_as_list_shows(line.body)}" for line in split_program(data, load_address, path)]
     return "\n".join(rows) + ("\n" if rows else "")
