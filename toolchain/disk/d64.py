@@ -598,6 +598,13 @@ def new_image(disk: DiskFormat, disk_name: str, disk_id: str) -> bytes:
             work = Path(folder) / "new"
             DiskImage.create(disk.package_type, work, name, ident)
             data = work.read_bytes()
+        if disk.name == "d81":
+            # The 1581's NEW fills its header's name area, $04-$1C of 40/0, with $A0 before
+            # writing the name and id, so the two bytes after the DOS version and type
+            # ("3D") are $A0 too; the d64 package leaves them 0.  As VICE's vdrive does
+            # (vdrive-bam.c: memset(bam + bam_name, 0xa0, 25) for the 1581), and so c1541.
+            header = disk.block_offset(*disk.header)
+            data = data[: header + 0x1B] + b"\xa0\xa0" + data[header + 0x1D :]
     else:
         data = empty_image(disk, name, ident)  # the d64 package cannot create these
     report = checker.check(data, disk)
