@@ -78,3 +78,23 @@ def test_adding_deleting_and_renaming_make_c1541s_image(tmp_path: Path, extensio
     d64.rename(image, "file 508", "renamed 508")
     d64.add(image, "again 509", _contents(509))
     assert _what_counts(image.read_bytes()) == _what_counts(_reference(f"files.{extension}"))
+
+
+@pytest.mark.parametrize("name", ["a{b", "a}b", "a|b", "a~b", "a`b"])
+def test_names_with_characters_petscii_has_not_are_refused(tmp_path: Path, name: str) -> None:
+    """` { | } ~ are no PETSCII characters: stored as ASCII ($60, $7B-$7E) they would be
+    graphics no C64 key types, which list as {$7b} and the like.  c1541 cannot write
+    them either (VICE's charset_p_topetscii: ` becomes ', the others unmapped)."""
+    image = tmp_path / "n.d64"
+    d64.create(image, "names", "ab")
+    source = tmp_path / "x.seq"
+    source.write_bytes(b"hello")
+    before = image.read_bytes()
+    result = CliRunner().invoke(main, ["d64", "add", str(image), str(source), "--type", "seq",
+                                       "--name", name])
+    assert result.exit_code == 1
+    assert f"{name}: error: a disk file name cannot contain ` {{ | }} or ~: they are no PETSCII characters" \
+        in result.output
+    assert image.read_bytes() == before
+    result = CliRunner().invoke(main, ["d64", "create", str(tmp_path / "m.d64"), "--name", name])
+    assert result.exit_code == 1 and "a disk name cannot contain" in result.output

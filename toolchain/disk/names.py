@@ -12,6 +12,10 @@ from toolchain.petscii import BYTE_TEXT
 
 MAX_NAME_LENGTH = 16
 _FORBIDDEN_IN_NAMES = set(b'*?,:="')  # DOS wildcards and separators
+# ASCII characters PETSCII has not: $60 and $7B-$7E are graphics there (the same as the
+# shifted $C0, $DB-$DE), which no key types as such.  c1541 cannot write them either: its
+# charset_p_topetscii (VICE charset.c) turns ` into ' and the others into "unmapped".
+_NOT_PETSCII = set(b"`{|}~")
 
 
 def petscii_name(name: str, what: str = "a disk file name") -> bytes:
@@ -27,6 +31,10 @@ def petscii_name(name: str, what: str = "a disk file name") -> bytes:
         raise UserError.single(name, f"{what} cannot contain * ? , : = or a quote")
     if any(b < 0x20 or b > 0x7E for b in raw):
         raise UserError.single(name, f"{what} cannot contain control characters")
+    if set(raw) & _NOT_PETSCII:
+        raise UserError.single(name, f"{what} cannot contain ` {{ | }} or ~: they are no PETSCII "
+                               "characters (stored as they are, $60 and $7B-$7E, they would be graphics "
+                               "no C64 key types)")
     return raw
 
 
