@@ -389,11 +389,15 @@ def test_help_fits_80_columns(tmp_path: Path) -> None:
 
 
 def test_list_and_functions_at_a_break(tmp_path: Path) -> None:
-    """LIST prints the program as the C64 lists it; a function defined at the break
-    works on the program's variables."""
-    result = run(tmp_path, STATEMENTS, "list 20-30\ndef fn t(x)=x*3\nprint fn t(i)\nx\n",
+    """LIST prints the program as the C64 lists it; DEF typed at the break is
+    ?ILLEGAL DIRECT, as in the C64's direct mode ($B3A6), and a function the program
+    defined works on the program's variables."""
+    program = STATEMENTS.replace("10 dim a$(5)", "10 def fn t(x)=x*3:dim a$(5)")
+    result = run(tmp_path, program, "list 20-30\ndef fn u(x)=x*2\nprint fn t(i)\nprint fn u(i)\nx\n",
                  "--break-line", "30")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert after(lines, "list 20-30") == ['20 A$(I)="N"+STR$(I)', "30 PRINT I;A$(I);A$(3)"]
+    assert after(lines, "def fn u(x)=x*2") == ["?ILLEGAL DIRECT  ERROR"]
     assert after(lines, "print fn t(i)") == [" 3"]
+    assert after(lines, "print fn u(i)") == ["?UNDEF'D FUNCTION  ERROR"]
