@@ -99,6 +99,22 @@ def test_repeats_and_numeric_codes() -> None:
     assert body('10 "{3 down}{rght*2}{147}{$0d}"') == b'"\x11\x11\x11\x1d\x1d\x93\x0d"'
 
 
+@pytest.mark.parametrize(("code", "expected"), [
+    # petcat 3.10 reads the numbers with strtol, which skips white space before them
+    # (measured: petcat -w2 writes these bytes)
+    ("{ 3 down}", b"\x11\x11\x11"), ("{ 65}", b"A"), ("{down* 2}", b"\x11\x11"),
+    # and refuses the rest, as c64tc does
+    ("{3  down}", None), ("{ down}", None), ("{down }", None), ("{ clr }", None),
+])
+def test_white_space_in_brace_codes_as_petcat_reads_it(code: str, expected: bytes | None) -> None:
+    text = f'10 print"{code}"'
+    if expected is None:
+        with pytest.raises(UserError):
+            body(text)
+    else:
+        assert body(text) == b'\x99"' + expected + b'"'
+
+
 # -- merging errata -------------------------------------------------------------------------
 
 def test_merge_replaces_and_deletes_in_line_order() -> None:

@@ -134,7 +134,9 @@ class Unit:
     column: int
 
 
-_LEADING_COUNT = re.compile(r"(\d+) ?")
+# petcat reads a brace code's numbers with strtol, which skips white space before them:
+# ``{ 3 down}``, ``{ 65}`` and ``{down* 2}`` are codes, ``{ down}`` is not
+_LEADING_COUNT = re.compile(r"\s*(\d+) ?")
 
 #: The largest repeat count (``{255 down}``): no line holds more bytes (a stored BASIC line,
 #: and so a Profi-Ass source line, is at most 255 bytes long), and a bound keeps a typo like
@@ -155,7 +157,8 @@ def _brace_code(content: str, column: int) -> tuple[int, int]:
     leading count (``3 down``), a name, an optional ``*count`` (``down*3``); a bare
     number is a decimal character code (``147``)."""
     repeat = 1
-    if content.isdigit():
+    if content.lstrip().isdigit():
+        content = content.lstrip()
         number = int(content) if len(content.lstrip("0")) <= 3 else 256
         if number > 255:
             shown = content if len(content) <= 12 else content[:12] + "..."
@@ -170,8 +173,8 @@ def _brace_code(content: str, column: int) -> tuple[int, int]:
         code = CODE_NAMES.get(content.lower())  # petcat wants lower-case hex; accept both
     if code is None and "*" in content:
         name, _, times = content.rpartition("*")
-        if times.isdigit() and name in CODE_NAMES:
-            code, repeat = CODE_NAMES[name], _repeat_count(times, column)
+        if times.lstrip().isdigit() and name in CODE_NAMES:
+            code, repeat = CODE_NAMES[name], _repeat_count(times.lstrip(), column)
     if code is None:
         shown = content if len(content) <= 40 else content[:40] + "..."
         raise PetsciiError(f"unknown control code name {{{shown}}}", column)
