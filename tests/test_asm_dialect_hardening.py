@@ -155,6 +155,7 @@ def _assemble_any(dialect: str, source: str, ascii: bool) -> None:
 @example(("64tass", "*= $1000\nm .macro\n lda #\\9\n .endm\n #m\n"), True)
 @example(("acme", "* = $1000\n !byte +\n"), False)
 @example(("64tass", "*= $ffff\n .byte 1, 2, 3\n"), True)
+@example(("acme", "* = $1000\n!for, 0, 2 {\n !byte 0\n}\n"), False)  # no loop variable
 def test_mutated_probes_give_a_program_or_messages(case: tuple[str, str], ascii: bool) -> None:
     dialect, source = case
     _assemble_any(dialect, source, ascii)

@@ -553,6 +553,9 @@ class AcmeParser:
             s = k
             e = _symbol_end(text, s + 1 if s < n and text[s] in ".@" else s)
             variable = text[s:e]
+            if e == s or (e == s + 1 and text[s] in ".@"):  # ACME: "No string given."
+                raise ParseError("'!for' needs its loop variable: '!for name, start, end' or "
+                                 "'!for name in list'", s + 1)
             p = skip_blanks(text, e)
             if text.startswith("in", p) and (p + 2 >= n or not text[p + 2].isalnum()):
                 expr, end = expression(text, p + 2)
