@@ -897,7 +897,7 @@ def ready(machine: C64) -> None:
 
 # BASIC's errors by number, the X that its error routine takes: the messages of BASIC
 # 901226-01 at the addresses its table at $A326 gives (1-9 are the KERNAL's numbers;
-# tests/test_c64_basic_errors.py reads them from the ROM)
+# tests/test_roms.py reads them from the ROM)
 BASIC_ERRORS = {
     1: "TOO MANY FILES", 2: "FILE OPEN", 3: "FILE NOT OPEN", 4: "FILE NOT FOUND",
     5: "DEVICE NOT PRESENT", 6: "NOT INPUT FILE", 7: "NOT OUTPUT FILE", 8: "MISSING FILE NAME",
