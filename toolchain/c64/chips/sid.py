@@ -79,10 +79,11 @@ ATTACK, DECAY_SUSTAIN, RELEASE = "attack", "decay", "release"
 
 
 # The fast path (see toolchain.c64.chips): the registers whose write only stores the byte
-# and charges the data bus (voice 3 and voice 2's frequency and control, voice 3's pulse
-# width and envelope do more: see compiled_write), and the bus a write-only register reads back.
+# and charges the data bus (voice 3 and voice 2's frequency and control, voice 3's
+# envelope do more: see compiled_write; voice 3's pulse width is read from its registers
+# when the waveform is), and the bus a write-only register reads back.
 _STORED = frozenset(range(0x20)) - {VOICE2_FREQUENCY, VOICE2_FREQUENCY + 1, VOICE2_CONTROL, FREQUENCY_LO,
-                                    FREQUENCY_HI, PULSE_LO, PULSE_HI, CONTROL, ATTACK_DECAY, SUSTAIN_RELEASE}
+                                    FREQUENCY_HI, CONTROL, ATTACK_DECAY, SUSTAIN_RELEASE}
 _BUS_EXPRESSION = "({chip}.bus_value if {now} < {chip}.bus_until else 0)"
 
 
@@ -133,15 +134,11 @@ if sid_envelope.hold_zero and sid_envelope.state == {RELEASE!r}:
 else:
     {{chip}}.rates_written({SUSTAIN_RELEASE}, {{value}}, {{now}})""",
 }
-# voice 3's control written with the byte it holds, at the held level 0, changes nothing
-# (Sid._write_control)
-_CONTROL_WRITTEN = """if ({value}) != {chip}.control or not {chip}.envelope.hold_zero:
-    {chip}.control_written({value}, {now})"""
-
-
 def _write_without_log_and_bus(register: int) -> str | None:
     """What ``Sid.write`` does to ``register`` besides the log and the bus, as source (see
-    Sid.compiled_write)."""
+    Sid.compiled_write).  A register with more to do than store the byte does it only for
+    a byte other than the one it holds: the same byte again changes nothing a read can
+    show (Sid.write; a player rewrites its registers every frame)."""
     store = f"{{chip}}.registers[{register}] = {{value}}"
     if register in _STORED:
         return store
@@ -149,17 +146,17 @@ def _write_without_log_and_bus(register: int) -> str | None:
         return store + (f"\nif (({{value}}) & {TEST} != 0) != {{chip}}.voice2.test:\n"
                         "    {chip}.voice2_test_written({value}, {now})")
     if register in (FREQUENCY_LO, FREQUENCY_HI):
-        return store + "\n" + _VOICE3_FREQUENCY_WRITTEN
-    if register in (VOICE2_FREQUENCY, VOICE2_FREQUENCY + 1):
-        return store + "\n" + _VOICE2_FREQUENCY_WRITTEN
-    if register == CONTROL:
-        return store + "\n" + _CONTROL_WRITTEN
-    if register in (ATTACK_DECAY, SUSTAIN_RELEASE):
-        return store + "\n" + _RATES_WRITTEN[register]
-    if register in (PULSE_LO, PULSE_HI):
-        return store + (f"\n{{chip}}.pulse_width = ({{chip}}.registers[{PULSE_LO}]"
-                        f" | {{chip}}.registers[{PULSE_HI}] << 8) & 0xFFF")
-    return None
+        effect = _VOICE3_FREQUENCY_WRITTEN
+    elif register in (VOICE2_FREQUENCY, VOICE2_FREQUENCY + 1):
+        effect = _VOICE2_FREQUENCY_WRITTEN
+    elif register == CONTROL:
+        effect = "{chip}.control_written({value}, {now})"
+    elif register in (ATTACK_DECAY, SUSTAIN_RELEASE):
+        effect = _RATES_WRITTEN[register]
+    else:
+        return None
+    return (f"if ({{value}}) != {{chip}}.registers[{register}]:\n"
+            f"    {store}\n" + "\n".join("    " + line for line in effect.splitlines()))
 
 
 def _noise_level(accumulator: int) -> int:
@@ -393,7 +390,6 @@ class Sid:
         self.bus_until = 0  # the bus value reads back before this cycle
         self.voice2 = _Oscillator()
         self.voice3 = _Oscillator()
-        self.pulse_width = 0
         self.control = 0
         self.shift_register = 0x7FFFFE  # reSID's reset value
         # the shift register holds every clock from bit 19's rises up to shift_since -
@@ -463,7 +459,9 @@ class Sid:
                 output &= folded << 1 & 0xFFF
         if waveforms & PULSE:
             # the comparison's result is used a cycle later (reSID); the test bit holds it high
-            if not oscillator.test and oscillator.at(now - 1) >> 12 < self.pulse_width:
+            registers = self.registers
+            pulse_width = (registers[PULSE_LO] | registers[PULSE_HI] << 8) & 0xFFF
+            if not oscillator.test and oscillator.at(now - 1) >> 12 < pulse_width:
                 output = 0
         if waveforms & NOISE:
             output &= noise_output(self._shift_register_at(now))
@@ -584,12 +582,12 @@ class Sid:
 
     @staticmethod
     def compiled_write(register: int) -> str | None:
-        """``write`` as source: the registers that only store the byte, and the
-        frequencies and pulse width, whose write stores and moves the oscillator's line
-        (the noise's clocks wait for a read of $D41B), voice 3's envelope registers
-        held at level 0 in release and its control written with the byte it holds (else
-        a call of the part of ``write`` they need), voice 2's control (the method's part
-        only when the test bit changes)."""
+        """``write`` as source: the registers that only store the byte (the pulse width
+        among them), and, for a byte other than the one they hold, the frequencies,
+        whose write moves the oscillator's line (the noise's clocks wait for a read of
+        $D41B), voice 3's envelope registers held at level 0 in release (else a call of
+        the part of ``write`` they need) and its control (a call); voice 2's control
+        (the method's part only when the test bit changes)."""
         stored = _write_without_log_and_bus(register)
         if stored is None:
             return None
@@ -645,11 +643,16 @@ class Sid:
         if self.write_log is not None:
             self.write_log.append((now, register, value))
         self.bus_value, self.bus_until = value, now + self.bus_ttl
+        if value == self.registers[register]:
+            # the byte the register holds: a frequency, control byte or rate the chip runs
+            # with already.  The oscillator's line and the envelope's rate counter go on as
+            # they were (a frequency's noise pipeline, voice3_frequency_written, matters
+            # only to a read within two cycles, which no 6502 instruction makes after its
+            # write); compiled_write leaves these out the same way
+            return
         self.registers[register] = value
         if register in (FREQUENCY_LO, FREQUENCY_HI):
             self.voice3_frequency_written(now)
-        elif register in (PULSE_LO, PULSE_HI):
-            self.pulse_width = (self.registers[PULSE_LO] | self.registers[PULSE_HI] << 8) & 0xFFF
         elif register == CONTROL:
             self._write_control(value, now)
         elif register in (ATTACK_DECAY, SUSTAIN_RELEASE):
