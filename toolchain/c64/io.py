@@ -568,9 +568,38 @@ class IOArea:
             return None
         if all(ROUTES[offset][0] == COLOUR for offset in (base - IO_BASE, base - IO_BASE + 0xFF)):
             return Source("mem[{address}] = ({value}) & 0x0F", guard="True")  # (colour RAM is one range)
+        in_line = self._indexed_in_line(base)
+        if in_line is not None:
+            return in_line
         return Source("io_writer(io, {address}, {value}, {now})",  # (the guard looked it up)
                       guard=f"(io_writer := io_writers[{{address}} - {IO_BASE}]) is not None "
                             "and io._event is not None")
+
+    def _indexed_in_line(self, base: int) -> Source | None:
+        """An indexed store whose 256 addresses all reach one chip (its registers
+        repeated), as the chip's own in-line part where it has one
+        (``compiled_indexed_write``: a condition on the register, known only as the
+        program runs, and what the store is then), else the call of the area's compiled
+        write for the address, under the guard of indexed_write_source.  A player's
+        register copy (STA $D400,X) rewrites mostly the bytes the SID holds: the SID's
+        part is then the log and the bus, without a call."""
+        index = ROUTES[base - IO_BASE][0]
+        if index < 0 or ENDS_BLOCK[index]:
+            return None
+        mask = REGISTERS[index] - 1
+        if any(ROUTES[offset] != (index, (IO_BASE + offset) & mask)
+               for offset in range(base - IO_BASE, base - IO_BASE + 0x100)):
+            return None
+        method = getattr(self.chips[index], "compiled_indexed_write", None)
+        parts = None if method is None else method()
+        if parts is None:
+            return None
+        condition, statements = (self._local(part, index) for part in parts)
+        register = self._local("{chip}_register", index)
+        return Source(f"{register} = {{address}} & {mask}\n"
+                      f"if {condition}:\n{_indented(statements)}\n    mem[{{address}}] = {{value}}\n"
+                      f"else:\n    io_writers[{{address}} - {IO_BASE}](io, {{address}}, {{value}}, {{now}})",
+                      guard="io._event is not None")
 
     def write_run_source(self, address: int) -> RunStore | None:
         """A store at ``address`` as one of a run of consecutive stores to the same chip

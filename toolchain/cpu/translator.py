@@ -1366,8 +1366,8 @@ class _BlockWriter:
         self.region.uses_io = True
         self.uses(" ".join(value.reads))
         fields = {"address": address, "value": value.text, "now": self.now()}
-        self.emit(f"if io_on and ({source.guard.format(**fields)}):\n{_INDENT}{source.code.format(**fields)}",
-                  indent)
+        self.emit(f"if io_on and ({source.guard.format(**fields)}):\n"
+                  f"{_indented(source.code.format(**fields))}", indent)
         self.emit("else:", indent)  # the I/O area hidden, or the store goes through the owner
         self.store(op, Code(f"mem[{address}] = {value.text}", value.reads), address, following, indent + 1,
                    mode)

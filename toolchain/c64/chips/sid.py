@@ -595,6 +595,16 @@ class Sid:
                 f"    wl.append(({{now}}, {register}, {{value}}))\n"
                 f"{_RUN_END}\n{stored}")
 
+    @staticmethod
+    def compiled_indexed_write() -> tuple[str, str]:
+        """A store indexed into the chip (toolchain.c64.io.IOArea._indexed_in_line) at
+        the register ``{chip}_register``: the condition under which it does only what
+        a write of the byte the register holds does (Sid.write: the log and the bus),
+        and those statements; else the register's compiled write is called."""
+        return ("{chip}.registers[{chip}_register] == {value}",
+                "if (wl := {chip}.write_log) is not None:\n"
+                "    wl.append(({now}, {chip}_register, {value}))\n" + _RUN_END)
+
     # A run of consecutive stores to the chip (the CPU's translated code: see
     # toolchain.c64.io.IOArea.write_run_source): each store does compiled_write_run's
     # part, the run appends its writes to the log first and charges the data bus once,
