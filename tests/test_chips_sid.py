@@ -253,7 +253,7 @@ _EFFECT_REGISTERS = (0x07, 0x08, 0x0B, FREQUENCY_LO, FREQUENCY_HI, CONTROL, ATTA
 def _write_with_every_effect(sid: Sid, register: int, value: int, now: int) -> None:
     """``Sid.write`` as it was before a write of the byte a register holds was left out:
     the byte stored and the register's effect carried out whatever the byte."""
-    sid.bus_value, sid.bus_until = value, now + sid.bus_ttl
+    sid.bus_value, sid.bus_charged = value, now
     sid.registers[register] = value
     if register in (FREQUENCY_LO, FREQUENCY_HI):
         sid.voice3_frequency_written(now)

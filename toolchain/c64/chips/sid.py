@@ -84,10 +84,10 @@ ATTACK, DECAY_SUSTAIN, RELEASE = "attack", "decay", "release"
 # when the waveform is), and the bus a write-only register reads back.
 _STORED = frozenset(range(0x20)) - {VOICE2_FREQUENCY, VOICE2_FREQUENCY + 1, VOICE2_CONTROL, FREQUENCY_LO,
                                     FREQUENCY_HI, CONTROL, ATTACK_DECAY, SUSTAIN_RELEASE}
-_BUS_EXPRESSION = "({chip}.bus_value if {now} < {chip}.bus_until else 0)"
+_BUS_EXPRESSION = "({chip}.bus_value if {now} < {chip}.bus_charged + {chip}.bus_ttl else 0)"
 
 
-_RUN_END = "{chip}.bus_value = {value}\n{chip}.bus_until = {now} + {chip}.bus_ttl"  # see Sid.RUN_END
+_RUN_END = "{chip}.bus_value = {value}\n{chip}.bus_charged = {now}"  # see Sid.RUN_END
 
 
 # Sid.voice2_frequency_written, voice3_frequency_written (but with the test bit set),
@@ -387,7 +387,7 @@ class Sid:
         self.delayed_wave = settings.delayed_wave
         self.registers = bytearray(32)
         self.bus_value = 0
-        self.bus_until = 0  # the bus value reads back before this cycle
+        self.bus_charged = -self.bus_ttl  # the cycle the bus took its value (it reads back bus_ttl cycles)
         self.voice2 = _Oscillator()
         self.voice3 = _Oscillator()
         self.control = 0
@@ -538,7 +538,7 @@ class Sid:
         return False
 
     def _bus(self, now: int) -> int:
-        return self.bus_value if now < self.bus_until else 0
+        return self.bus_value if now < self.bus_charged + self.bus_ttl else 0
 
     def peek(self, register: int, now: int) -> int:
         register &= 0x1F
@@ -644,7 +644,7 @@ class Sid:
         register &= 0x1F
         value = self.peek(register, now)
         if register in (OSCILLATOR_3, ENVELOPE_3):
-            self.bus_value, self.bus_until = value, now + self.bus_ttl
+            self.bus_value, self.bus_charged = value, now
         return value
 
     def write(self, register: int, value: int, now: int) -> None:
@@ -652,7 +652,7 @@ class Sid:
         value &= 0xFF
         if self.write_log is not None:
             self.write_log.append((now, register, value))
-        self.bus_value, self.bus_until = value, now + self.bus_ttl
+        self.bus_value, self.bus_charged = value, now
         if value == self.registers[register]:
             # the byte the register holds: a frequency, control byte or rate the chip runs
             # with already.  The oscillator's line and the envelope's rate counter go on as
