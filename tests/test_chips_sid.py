@@ -301,3 +301,27 @@ def test_writing_the_byte_a_register_holds_changes_no_read(
     now += 50_000
     assert [skipped.read(register, now) for register in (OSCILLATOR, ENVELOPE)] == \
         [carried_out.read(register, now) for register in (OSCILLATOR, ENVELOPE)]
+
+
+@settings(derandomize=True, max_examples=100, deadline=None)
+@given(st.sampled_from(["6581", "8580"]), st.integers(1_000, 200_000), st.integers(-2_000, 30_000),
+       st.integers(0, 0xFF))
+@example("6581", 1_000, 0, 0x23)  # the write as the fading begins: the reads differed by a step
+@example("6581", 1_000, 1_200, 0x23)
+def test_a_frequency_written_while_the_test_bit_holds_leaves_the_fading_alone(
+        model: str, held_at: int, written_after_fade: int, frequency: int) -> None:
+    """With the test bit set, the noise shift register fades to ones a bit at a time from
+    a while after the bit was set (reSID's shiftreg_bitfade); a frequency write only
+    stores the frequency (writeFREQ_HI), so the register reads as without it."""
+    def held_reads(write: bool) -> list[int]:
+        sid = Sid(model)
+        sid.write(FREQUENCY_HI, 0x91, 0)
+        sid.write(CONTROL, 0x80, 4)  # noise running: the shift register takes its bits
+        sid.write(CONTROL, 0x88, held_at)  # the test bit: held
+        begin = held_at + sid.shift_reset
+        if write:
+            sid.write(FREQUENCY_HI, frequency, max(held_at + 4, begin + written_after_fade))
+        step = sid.shift_reset_bit
+        return [sid.read(OSCILLATOR, begin + written_after_fade + 4 + k * step // 2) for k in range(10)]
+
+    assert held_reads(True) == held_reads(False)

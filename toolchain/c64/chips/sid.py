@@ -625,12 +625,14 @@ class Sid:
 
     def voice3_frequency_written(self, now: int) -> None:
         """Voice 3's frequency registers were written at ``now``: the new frequency from
-        now on, and the noise's clocks up to now kept in the pipeline (with the test bit
-        set, the shift register brought to now, as it fills while held)."""
+        now on, and the noise's clocks up to now kept in the pipeline.  With the test bit
+        set the shift register is left alone: it fades to ones by the time since the bit
+        was set (_shift_register_at), and reSID's frequency write only stores the
+        frequency (VICE 3.10 resid/wave.cc, writeFREQ_LO/HI).  Bringing it to ``now``
+        here applied the fading steps up to now twice."""
         oscillator = self.voice3
-        if oscillator.test:
-            self.shift_register = self._shift_register_at(now)
-        self.shift_since = now + NOISE_DELAY
+        if not oscillator.test:
+            self.shift_since = now + NOISE_DELAY
         registers = self.registers
         oscillator.set_frequency(registers[FREQUENCY_LO] | registers[FREQUENCY_HI] << 8, now)
 
