@@ -623,10 +623,10 @@ def _stall_schedule(registers: bytes, writes: tuple[tuple[int, int, int], ...]
             index += 1
             if line == FIRST_DMA_LINE and register == CONTROL_1 and value & 0x10:
                 allow = True  # DEN at any cycle of line $30
-        if line == LAST_DMA_LINE:
-            allow = False
         if allow and line >= FIRST_DMA_LINE and line & 7 == state[CONTROL_1] & 7:
             busy |= bad_bits << base
+        if line == LAST_DMA_LINE:
+            allow = False  # after the line: $F7 can be bad (YSCROLL 7; vic_render's Beam._line)
         enable = state[SPRITE_ENABLE]
         if not enable and not any(dma_until):
             continue

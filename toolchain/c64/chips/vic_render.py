@@ -346,9 +346,12 @@ class Beam:
         control = state.at(UPDATE_VC_CYCLE)[CONTROL_1]
         if line == FIRST_DMA_LINE and control & 0x10:
             self.allow_bad_lines = True
-        elif line == LAST_DMA_LINE:
-            self.allow_bad_lines = False
         bad_line = self.allow_bad_lines and (line & 7) == (control & 7)
+        if line == LAST_DMA_LINE:
+            # $F7 is the last line that can be bad (Bauer: "RASTER >= $30 and RASTER <=
+            # $f7"); VICE's vicii_cycle_start_of_line clears allow_bad_lines as line $F7
+            # ends, so YSCROLL 7 has a 25th row fetched there
+            self.allow_bad_lines = False
         if bad_line:
             self.idle = False
         at_left = state.at(LEFT_BORDER_CHECK)[CONTROL_1]
