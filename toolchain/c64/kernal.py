@@ -598,6 +598,58 @@ def vector(machine: C64) -> None:
             memory[IRQ_VECTOR + offset] = machine.read((table + offset) & 0xFFFF)
 
 
+# IOINIT ($FDA3) and CINT ($FF5B), KERNAL 901227-03; what they leave was measured on
+# VICE (tests/test_kernal_vice.py: ioinit, cint)
+_IOINIT_WRITES = (
+    (0xDC0D, 0x7F), (0xDD0D, 0x7F), (0xDC00, 0x7F),  # $FDA3: no CIA interrupts, keyboard column lines high
+    (0xDC0E, 0x08), (0xDD0E, 0x08), (0xDC0F, 0x08), (0xDD0F, 0x08),  # $FDAE: timers stopped, one-shot
+    (0xDC03, 0x00), (0xDD03, 0x00), (0xD418, 0x00), (0xDC02, 0xFF),  # $FDBC: port B inputs, volume 0
+    (0xDD00, 0x07), (0xDD02, 0x3F),  # $FDCB: VIC bank 0, serial lines released
+    (0x0001, 0xE7), (0x0000, 0x2F),  # $FDD5: the processor port
+)  # fmt: skip
+
+
+def _system_interrupt(machine: C64) -> None:
+    """$FDDD: CIA 1's timer A every $4025 cycles on a PAL C64 (PALNTS, $02A6, non-zero),
+    $4295 on NTSC; $FF6E: its interrupt on, CRA started continuous with force load (the
+    TOD's bit 7 kept); $EE8E: the serial clock line low.  A = the port value written."""
+    cpu = machine.cpu
+    latch = 0x4025 if machine.memory[0x02A6] else 0x4295
+    machine.write(0xDC04, latch & 0xFF)
+    machine.write(0xDC05, latch >> 8)
+    machine.write(0xDC0D, 0x81)
+    machine.write(0xDC0E, machine.read(0xDC0E) & 0x80 | 0x11)
+    value = machine.read(0xDD00) | 0x10
+    machine.write(0xDD00, value)
+    cpu.a, cpu.n, cpu.z = value, value >> 7, 0  # ORA #$10
+
+
+def ioinit(machine: C64) -> None:
+    """IOINIT ($FDA3): the CIAs, the SID's volume and the processor port as after reset,
+    then the system interrupt (:func:`_system_interrupt`); X = $FF, Y kept."""
+    for address, value in _IOINIT_WRITES:
+        machine.write(address, value)
+    machine.cpu.x = 0xFF
+    _system_interrupt(machine)
+
+
+def cint(machine: C64) -> None:
+    """CINT ($FF5B): the screen editor's initialisation ($E518: the VIC-II's registers,
+    the editor's variables, light blue, the screen cleared; the reverse and quote flags
+    stay as they were), then PALNTS ($02A6) from the raster line 311's interrupt flag
+    (1: c64tc's VIC-II is a PAL chip) and the system interrupt.  X and Y as $E518 leaves
+    them."""
+    _editor_call(machine, 0xE518)
+    machine.cpu.c = 1  # $E556's CPX #$1A ends the screen clear's row loop with the carry set
+    machine.memory[0x02A6] = 1
+    _system_interrupt(machine)
+
+
+for _address, _name, _function in ((0xFF84, "IOINIT", ioinit), (0xFDA3, "IOINIT", ioinit),
+                                   (0xFF81, "CINT", cint), (0xFF5B, "CINT", cint)):
+    routine(_address, _name)(_function)
+
+
 def _set_nz(cpu: CPU, value: int) -> None:
     """N and Z as the routine's last load leaves them (programs test them after a call)."""
     cpu.n, cpu.z = value >> 7 & 1, int(value == 0)
