@@ -467,9 +467,25 @@ def _editor_call(machine: C64, address: int) -> None:
         cpu.a, cpu.x, cpu.y = registers
 
 
+# The flags the editor's routines leave (KERNAL 901227-03, measured on VICE:
+# tests/test_kernal_vice.py, editor-flags): $E50A-$E513 end in LDY $D3; $E518, $E544,
+# $E566 and $E56C in $EA2C's ORA #$D8, $E9FF in DEY past 0 (N set, Z clear); $E518 and
+# $E544 clear the screen through $E556's CPX #$1A, which leaves the carry set.
+_ENDS_IN_CURSOR_COLUMN = (0xE50A, 0xE510, 0xE513)
+_ENDS_NEGATIVE = (0xE518, 0xE544, 0xE566, 0xE56C, 0xE9FF)
+_SETS_CARRY = (0xE518, 0xE544)
+
+
 def _editor_routine(address: int) -> Routine:
     def editor_routine(machine: C64) -> None:
         _editor_call(machine, address)
+        cpu = machine.cpu
+        if address in _ENDS_IN_CURSOR_COLUMN:
+            _set_nz(cpu, cpu.y)
+        elif address in _ENDS_NEGATIVE:
+            cpu.n, cpu.z = 1, 0
+        if address in _SETS_CARRY:
+            cpu.c = 1
 
     return editor_routine
 
@@ -640,7 +656,7 @@ def cint(machine: C64) -> None:
     (1: c64tc's VIC-II is a PAL chip) and the system interrupt.  X and Y as $E518 leaves
     them."""
     _editor_call(machine, 0xE518)
-    machine.cpu.c = 1  # $E556's CPX #$1A ends the screen clear's row loop with the carry set
+    machine.cpu.c = 1  # $E556's CPX #$1A (see _SETS_CARRY)
     machine.memory[0x02A6] = 1
     _system_interrupt(machine)
 
