@@ -414,6 +414,11 @@ def getin(machine: C64) -> None:
         if machine.keyboard.exhausted:
             machine.stop(Stop.INPUT_EXHAUSTED, "the program waits for a key, but the input is used up")
         key = 0
+    else:
+        # $E5B4 takes the key into Y, moves the buffer down with X counting up to the
+        # count it had ($E5C0 CPX $C6), then TYA, CLI, CLC: X is the count before the
+        # key was taken, Y the key, interrupts on (measured on VICE: getin)
+        cpu.x, cpu.y, cpu.i = machine.memory[0xC6] + 1, key, 0
     cpu.a = key
     cpu.z = int(key == 0)
     cpu.n = key >> 7
