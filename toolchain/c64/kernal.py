@@ -550,10 +550,14 @@ def _memory_pointer(machine: C64, pointer: int) -> None:
         memory[pointer], memory[pointer + 1] = cpu.x, cpu.y
 
 
+# The jiffy clock's routines (KERNAL 901227-03, measured on VICE: tests/test_kernal_vice.py,
+# clock): SETTIM ($F6E4) stores between SEI and CLI, RDTIM ($F6DD) loads and runs on into
+# SETTIM, so both return with interrupts on.
 @routine(0xFFDB, "SETTIM")
 def settim(machine: C64) -> None:
     memory, cpu = machine.memory, machine.cpu
     memory[JIFFY_CLOCK + 2], memory[JIFFY_CLOCK + 1], memory[JIFFY_CLOCK] = cpu.a, cpu.x, cpu.y
+    cpu.i = 0
 
 
 @routine(0xFFDE, "RDTIM")
@@ -561,11 +565,32 @@ def rdtim(machine: C64) -> None:
     memory, cpu = machine.memory, machine.cpu
     cpu.a, cpu.x, cpu.y = memory[JIFFY_CLOCK + 2], memory[JIFFY_CLOCK + 1], memory[JIFFY_CLOCK]
     _set_nz(cpu, cpu.y)
+    cpu.i = 0
 
 
 @routine(0xFFEA, "UDTIM")
 def udtim(machine: C64) -> None:
+    """UDTIM ($F69B): the clock counted, then ($F6BC) the keyboard row of RUN/STOP's
+    column read until two reads agree (CMP: carry set) into A and X (TAX), and kept in
+    STKEY ($91) unless it shows RUN/STOP ($F6C5 BMI): then the columns of $BD are read
+    ($F6C7; $DC00 gets the row back, as the ROM stores A there) and STKEY is only
+    written when they show no key (INX from $FF)."""
+    cpu, memory = machine.cpu, machine.memory
     machine.tick_jiffy_clock()
+    row = machine.read(0xDC01)
+    cpu.a = cpu.x = row
+    if not row & 0x80:
+        machine.write(0xDC00, 0xBD)
+        other = machine.read(0xDC01)
+        machine.write(0xDC00, row)
+        cpu.x = (other + 1) & 0xFF
+        if cpu.x:
+            _set_nz(cpu, cpu.x)
+            cpu.c = 1
+            return
+    memory[STOP_KEY] = row
+    _set_nz(cpu, cpu.x)
+    cpu.c = 1
 
 
 @routine(0xFFED, "SCREEN")
