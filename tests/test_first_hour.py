@@ -683,3 +683,16 @@ def test_d64_create_needs_a_format_its_name_does_not_say(tmp_path: Path) -> None
     assert not (tmp_path / "x.img").exists()
     assert c64tc("d64", "create", tmp_path / "x.img", "--format", "d81").exit_code == 0
     assert (tmp_path / "x.img").stat().st_size == 819200
+
+
+def test_d64_create_on_a_folder_says_it_is_a_folder(tmp_path: Path) -> None:
+    """`d64 create out` where out/ is a folder said "the image exists already (use --force
+    to replace it)", which is no image and which --force cannot replace."""
+    folder = tmp_path / "out.d64"
+    folder.mkdir()
+    for extra in ([], ["--force"], ["--format", "d64"]):
+        result = c64tc("d64", "create", folder, *extra)
+        assert result.exit_code == 1
+        assert result.stderr == (f"{folder}: error: cannot write: it is a directory, not a regular file "
+                                 "(c64tc only replaces regular files)\n")
+    assert not any(folder.iterdir())

@@ -70,7 +70,9 @@ def _names_the_kind(command: Callable[..., Any]) -> Callable[..., Any]:
 def d64_create(image: Path, disk_name: str, disk_id: str, disk_format: str | None, force: bool) -> None:
     """Create an empty disk image."""
     from toolchain.disk import d64
+    from toolchain.fileio import output_target
 
+    output_target(image)  # a directory or a device there is that, not an image that "exists already"
     d64.create(image, disk_name, disk_id, disk_format, force=force)
 
 
