@@ -116,14 +116,20 @@ def _ok(machine: C64) -> None:
 
 
 def _error(machine: C64, number: int) -> None:
-    """A KERNAL error: carry set, the number in A, and "I/O ERROR #n" when the
-    messages are on (the KERNAL's $F6FB-$F72A)."""
+    """A KERNAL error ($F6FB-$F72B): the number pushed, CLRCHN ($F716: input from the
+    keyboard and output to the screen again, a serial device told UNLISTEN or UNTALK),
+    then "I/O ERROR #n" on the screen when the messages are on (MSGFLG bit 6), and A the
+    number (N and Z from its PLA), X 3 (CLRCHN's), Y 0 ($F719; 12 after the message,
+    $F12F's index past its text), carry set.  Measured on VICE: io-errors."""
     cpu = machine.cpu
+    clrchn(machine)
+    cpu.y = 0
     if machine.memory[MESSAGES] & 0x40:
         for byte in f"\rI/O ERROR #{number}".encode("ascii"):
             machine.chrout(byte)
-    cpu.a = number
-    cpu.c = 1
+        cpu.y = 12
+    _load_a(cpu, number)
+    cpu.c, cpu.v = 1, 0  # V: $F71B's BIT $9D, or what printing the message leaves (measured)
 
 
 def _find_file(machine: C64, number: int) -> int | None:
@@ -329,16 +335,48 @@ def output_byte(machine: C64, byte: int) -> None:
 def open_file(machine: C64) -> None:
     """OPEN ($F34A): logical file, device, secondary address and name from SETLFS and
     SETNAM (see :func:`open_channel`)."""
-    memory = machine.memory
-    error = open_channel(machine, memory[LOGICAL_FILE], memory[DEVICE], memory[SECONDARY],
-                         _file_name(machine))
-    return _error(machine, error) if error else _ok(machine)
+    memory, cpu = machine.memory, machine.cpu
+    index, name = memory[OPEN_FILES], _file_name(machine)
+    error = open_channel(machine, memory[LOGICAL_FILE], memory[DEVICE], memory[SECONDARY], name)
+    if error:
+        return _error(machine, error)
+    # the registers of the ROM's exits: X the file's index in the tables ($F359); for the
+    # keyboard and the screen A the device ($F372, Z from its BEQ/CMP #3); for a serial
+    # device A the secondary address ($F3D5) and Y 0 when no name is sent ($F3D9), else Y
+    # the name's length ($F402; A is then what UNLISTEN read from CIA 2's port: kept)
+    cpu.x = index
+    device, secondary = memory[DEVICE], memory[SECONDARY]
+    if not _is_serial(device):
+        cpu.a, cpu.n, cpu.z = device, 0, 1
+    elif secondary & 0x80 or not name:
+        cpu.a = secondary
+        if not secondary & 0x80:
+            cpu.y = 0
+        _set_nz(cpu, cpu.y if not secondary & 0x80 else secondary)
+    else:
+        cpu.y = len(name)
+    return _ok(machine)
 
 
 @routine(0xF291, "CLOSE")
 def close_file(machine: C64) -> None:
-    """CLOSE ($F291): logical file A."""
-    close_channel(machine, machine.cpu.a)
+    """CLOSE ($F291): logical file A.  The registers of the ROM's exits: a file not open
+    leaves A, X $FF (its search, $F316, ran out: N set); else X is the file's index, and
+    the table's last entry moved into its place leaves A its secondary address and Y the
+    count ($F2F9-$F30A), or with none to move A is the index too ($F2F1, Z set)."""
+    memory, cpu = machine.memory, machine.cpu
+    index = _find_file(machine, cpu.a)
+    close_channel(machine, cpu.a)
+    if index is None:
+        cpu.x, cpu.n, cpu.z = 0xFF, 1, 0
+    else:
+        count = memory[OPEN_FILES]
+        cpu.x = index
+        if index == count:
+            cpu.a, cpu.n, cpu.z = index, 0, 1
+        else:
+            cpu.y = count
+            _load_a(cpu, memory[FILE_SECONDARIES + index])
     return _ok(machine)
 
 
@@ -346,23 +384,41 @@ def close_file(machine: C64) -> None:
 def chkin(machine: C64) -> None:
     """CHKIN ($F20E): logical file X becomes the input channel."""
     error = input_channel(machine, machine.cpu.x)
-    return _error(machine, error) if error else _ok(machine)
+    return _error(machine, error) if error else _channel_registers(machine)
 
 
 @routine(0xF250, "CHKOUT")
 def chkout(machine: C64) -> None:
     """CHKOUT ($F250): logical file X becomes the output channel."""
     error = output_channel(machine, machine.cpu.x)
-    return _error(machine, error) if error else _ok(machine)
+    return _error(machine, error) if error else _channel_registers(machine)
+
+
+def _channel_registers(machine: C64) -> None:
+    """What CHKIN and CHKOUT leave: A the device; X the file's index ($F314's search) for
+    the keyboard and the screen (Z set by their BEQ or CMP #3), the device for a serial
+    one (TAX, TXA) with N, V and Z from BIT ST ($F249, $F28A); carry clear."""
+    memory, cpu = machine.memory, machine.cpu
+    device = memory[DEVICE]
+    cpu.a = device
+    if _is_serial(device):
+        status = memory[STATUS]
+        cpu.x, cpu.n, cpu.v, cpu.z = device, status >> 7, status >> 6 & 1, int(device & status == 0)
+    else:
+        index = _find_file(machine, memory[LOGICAL_FILE])
+        cpu.x, cpu.n, cpu.z = index if index is not None else cpu.x, 0, 1
+    return _ok(machine)
 
 
 @routine(0xF333, "CLRCHN")
 def clrchn(machine: C64) -> None:
     """CLRCHN ($F333): input from the keyboard, output to the screen again (leaving
-    X = 3 and A = 0 with Z and C set, as the ROM's LDX #3 / CPX / LDA #0 do)."""
-    restore_channels(machine)
+    X = 3 and A = 0 with Z set, as the ROM's LDX #3 / CPX / LDA #0 do; the carry from
+    CPX $99: clear when a serial device was the input)."""
     cpu = machine.cpu
-    cpu.x, cpu.c = SCREEN, 1
+    carry = int(machine.memory[INPUT_DEVICE] <= SCREEN)  # $F33C CPX $99 (UNTALK keeps the carry)
+    restore_channels(machine)
+    cpu.x, cpu.c = SCREEN, carry
     _load_a(cpu, 0)
 
 
@@ -521,7 +577,16 @@ def setnam(machine: C64) -> None:
 
 @routine(0xFFB7, "READST")
 def readst(machine: C64) -> None:
-    _load_a(machine.cpu, machine.memory[STATUS])
+    """READST ($FE07): ST, the carry from comparing the current device ($BA) with 2; for
+    the RS-232 device (2) its status at $0297, which it clears ($FE0D)."""
+    memory, cpu = machine.memory, machine.cpu
+    device = memory[DEVICE]
+    cpu.c = int(device >= RS232)
+    if device == RS232:
+        cpu.a, memory[0x0297] = memory[0x0297], 0
+        _set_nz(cpu, cpu.a)  # $FE16 PLA
+        return
+    _load_a(cpu, memory[STATUS])
 
 
 @routine(0xFF90, "SETMSG")
