@@ -74,6 +74,7 @@ BORDER, BACKGROUND = 0x20, 0x21
 SPRITE_MULTICOLOUR_0, SPRITE_MULTICOLOUR_1, SPRITE_COLOUR = 0x25, 0x26, 0x27
 LAST_COLOUR = 0x2E
 GREY_DOT = 0x0F  # the 8565's pixel in the written colour register's place (light grey)
+COLOUR_REGISTERS = tuple(range(BORDER, LAST_COLOUR + 1))
 
 # the lines and cycles of the sequencer (VICE viciisc's PAL cycle table, cycles 0-62)
 FIRST_DMA_LINE, LAST_DMA_LINE = 0x30, 0xF7
@@ -384,7 +385,11 @@ class Beam:
         borders = self._border_spans(state, vertical_border)
         visible = self.draw and cycles == CYCLES_PER_LINE and FIRST_LINE <= line < FIRST_LINE + HEIGHT
         sprites_on = shown is not NO_SPRITES or self.shown is not NO_SPRITES
-        if visible and not sprites_on and borders == WHOLE_LINE:
+        # a line all border is drawn in its colours alone, unless a colour register is
+        # written in it: the 8565's grey dot shows in the border too (VICE
+        # draw_colors_8565 for $D020), which the general path below draws
+        if visible and not sprites_on and borders == WHOLE_LINE and not (
+                self.grey_dots and state.written(COLOUR_REGISTERS)):
             whole = bytearray(LINE_PIXELS)
             self._borders(state, borders, whole)
             y = line - FIRST_LINE
