@@ -661,11 +661,13 @@ def udtim(machine: C64) -> None:
 @routine(0xFFED, "SCREEN")
 def screen_size(machine: C64) -> None:
     machine.cpu.x, machine.cpu.y = 40, 25
+    _set_nz(machine.cpu, 25)  # $E507 LDY #$19
 
 
 @routine(0xFFF3, "IOBASE")
 def iobase(machine: C64) -> None:
     machine.cpu.x, machine.cpu.y = 0x00, 0xDC
+    _set_nz(machine.cpu, 0xDC)  # $E502 LDY #$DC
 
 
 @routine(0xFFA2, "SETTMO")
@@ -688,10 +690,12 @@ def restor(machine: C64) -> None:
 
     for index, value in enumerate(KERNAL_VECTOR_VALUES):
         write_word(machine.memory, IRQ_VECTOR + 2 * index, value)
-    # its copy loop ($FD1A) leaves the table's address low byte in X, the last (first)
-    # byte copied in A, and Y = $FF (N set)
+    # its copy loop ($FD1A) leaves the table's address ($FD30) in X and in $C3/$C4, the
+    # last (first) byte copied in A, and Y = $FF (N set); $FD19 CLC (measured on VICE:
+    # tests/test_kernal_vice.py, vectors)
     cpu = machine.cpu
-    cpu.x, cpu.y = 0x30, 0xFF
+    cpu.x, cpu.y, cpu.c = 0x30, 0xFF, 0
+    machine.memory[0xC3], machine.memory[0xC4] = 0x30, 0xFD
     cpu.a = KERNAL_VECTOR_VALUES[0] & 0xFF
     _set_nz(cpu, cpu.y)
 
@@ -702,11 +706,16 @@ def vector(machine: C64) -> None:
     table at X (low) / Y."""
     cpu, memory = machine.cpu, machine.memory
     table = cpu.x | cpu.y << 8
-    for offset in range(32):
+    # the ROM keeps the table's address in $C3/$C4 and copies from the last byte down
+    # (Y $1F to $FF): A ends with the first byte, N set (measured on VICE: vectors)
+    memory[0xC3], memory[0xC4] = cpu.x, cpu.y
+    for offset in range(31, -1, -1):
         if cpu.c:
             machine.write((table + offset) & 0xFFFF, memory[IRQ_VECTOR + offset])
         else:
             memory[IRQ_VECTOR + offset] = machine.read((table + offset) & 0xFFFF)
+    cpu.a, cpu.y = memory[IRQ_VECTOR], 0xFF
+    _set_nz(cpu, cpu.y)
 
 
 # IOINIT ($FDA3) and CINT ($FF5B), KERNAL 901227-03; what they leave was measured on
