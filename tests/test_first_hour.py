@@ -696,3 +696,30 @@ def test_d64_create_on_a_folder_says_it_is_a_folder(tmp_path: Path) -> None:
         assert result.stderr == (f"{folder}: error: cannot write: it is a directory, not a regular file "
                                  "(c64tc only replaces regular files)\n")
     assert not any(folder.iterdir())
+
+
+@pytest.mark.parametrize(("typed", "ours"), [
+    (["write", "a.d64", "x.prg"], "c1541's -write here: c64tc d64 add IMAGE FILE"),
+    (["read", "a.d64", "x"], "c1541's -read here: c64tc d64 extract IMAGE NAME"),
+    (["format", "a.d64"], "c1541's -format here: c64tc d64 create IMAGE --name NAME --id ID"),
+    (["dir", "a.d64"], "c1541's -dir here: c64tc d64 list IMAGE"),
+    (["delete", "a.d64", "x"], "c1541's -delete here: c64tc d64 rm IMAGE NAME"),
+    (["-list", "a.d64"], "c1541's -list here: c64tc d64 list IMAGE"),
+    (["-write", "a.d64", "x.prg"], "c1541's -write here: c64tc d64 add IMAGE FILE"),
+])  # fmt: skip
+def test_c1541_command_names_say_which_d64_command_does_it(typed: list[str], ours: str) -> None:
+    """`c64tc d64 read` answered "Did you mean one of: 'create', 'rename'?" (click's
+    guess by spelling); c1541's names now get the command that does their work."""
+    result = c64tc("d64", *typed)
+    assert result.exit_code == 2
+    assert ours in result.stderr
+    assert "Did you mean" not in result.stderr
+
+
+def test_d64_commands_of_the_same_names_as_c1541s_still_run(tmp_path: Path) -> None:
+    image = tmp_path / "a.d64"
+    assert c64tc("d64", "create", image).exit_code == 0
+    assert c64tc("d64", "list", image).exit_code == 0
+    assert c64tc("d64", "validate", image).exit_code == 0
+    assert "Commands:" in c64tc("d64", "-h").stdout
+    assert "No such command 'frobnicate'." in c64tc("d64", "frobnicate").stderr

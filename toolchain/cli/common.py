@@ -192,3 +192,32 @@ class ProgressBar:
         if self.bar is not None:
             self.bar.__exit__(None, None, None)
             self.bar = None
+
+
+class ForeignNames(click.Group):
+    """A command group that answers another tool's command names with c64tc's own:
+    ``c64tc d64 write`` (c1541's ``-write``) says which command adds a file, where click
+    offered ``create`` and ``rename`` for ``read``.  ``FOREIGN`` maps a name (without
+    its dash) to the tool it comes from and the c64tc command line that does its work;
+    a name c64tc has as well is answered only in the tool's dashed form (``-list``)."""
+
+    FOREIGN: dict[str, tuple[str, str]] = {}
+
+    def _refuse_foreign(self, ctx: click.Context, given: str) -> None:
+        word = given.lstrip("-").lower()
+        if word not in self.FOREIGN or (given == word and word in self.commands):
+            return
+        tool, ours = self.FOREIGN[word]
+        what = "option" if given.startswith("-") else "command"
+        ctx.fail(f"No such {what} '{given}'.  {tool}'s -{word} here: {ours}")
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0].startswith("-") and len(args[0]) > 2:
+            self._refuse_foreign(ctx, args[0])
+        return super().parse_args(ctx, args)
+
+    def resolve_command(self, ctx: click.Context,
+                        args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        if args:
+            self._refuse_foreign(ctx, args[0])
+        return super().resolve_command(ctx, args)

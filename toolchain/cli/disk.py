@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from toolchain.cli.common import print_diagnostics, reports_user_errors
+from toolchain.cli.common import ForeignNames, print_diagnostics, reports_user_errors
 from toolchain.diagnostics import Diagnostic, UserError, counted
 from toolchain.fileio import STDIO, make_folder, write_atomic, write_together
 
@@ -20,7 +20,26 @@ _IMAGE = click.Path(path_type=Path)  # read (or refused) by the disk code: a mis
 _FORMATS = click.Choice(["d64", "d64-40", "d71", "d81"], case_sensitive=False)
 
 
-@click.group("d64")
+class _DiskCommands(ForeignNames):
+    """c1541's commands, named as c1541 users type them, answered with d64's."""
+
+    FOREIGN = {
+        "format": ("c1541", "c64tc d64 create IMAGE --name NAME --id ID"),
+        "list": ("c1541", "c64tc d64 list IMAGE"),
+        "dir": ("c1541", "c64tc d64 list IMAGE"),
+        "directory": ("c1541", "c64tc d64 list IMAGE"),
+        "write": ("c1541", "c64tc d64 add IMAGE FILE [--name NAME]"),
+        "read": ("c1541", "c64tc d64 extract IMAGE NAME [-o FILE]"),
+        "extract": ("c1541", "c64tc d64 extract IMAGE --all"),
+        "delete": ("c1541", "c64tc d64 rm IMAGE NAME"),
+        "del": ("c1541", "c64tc d64 rm IMAGE NAME"),
+        "rename": ("c1541", "c64tc d64 rename IMAGE OLD NEW"),
+        "validate": ("c1541", "c64tc d64 validate IMAGE (--fix repairs)"),
+        "attach": ("c1541", "none; the image is each command's first argument (c64tc d64 list IMAGE)"),
+    }
+
+
+@click.group("d64", cls=_DiskCommands)
 def d64_group() -> None:
     """Create, list, check and change disk images: D64 (1541, 35 or 40 tracks), D71
     (1571), D81 (1581); list and extract T64 tape images.
