@@ -1185,6 +1185,12 @@ def irq_exit(machine: C64) -> int:
     return cpu.pull() << 8 | low
 
 
+# $FEBC, the NMI handler's exit, is the same PLA TAY PLA TAX PLA RTI: interrupt handlers
+# of programs (raster interrupts through $0314) often end in JMP $FEBC (measured on VICE:
+# tests/test_kernal_vice.py, irq-exit)
+routine(0xFEBC, "the NMI handler's exit")(irq_exit)
+
+
 @routine(0xFE47, "the NMI entry")
 def nmi_entry(machine: C64) -> int:
     """An NMI (RESTORE, CIA 2) without a program's handler: return from it."""
