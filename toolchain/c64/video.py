@@ -42,11 +42,13 @@ def character_rom(machine: C64) -> bytes:
     return font.upper + font.lower
 
 
-def video_memory(machine: C64, chargen: bytes | None = None) -> VideoMemory:
-    """The 16 KiB the VIC-II sees now (the bank CIA 2 selects: its RAM, also where the
-    CPU sees a ROM or the I/O area; the character ROM in banks 0 and 2) and colour RAM."""
+def video_memory(machine: C64, chargen: bytes | None = None, bank: int | None = None) -> VideoMemory:
+    """The 16 KiB the VIC-II sees now (the bank CIA 2 selects, or ``bank`` 0-3: its RAM,
+    also where the CPU sees a ROM or the I/O area; the character ROM in banks 0 and 2) and
+    colour RAM."""
     memory_map = machine.map
-    bank = cast("Cia", machine.io.cia2).vic_bank() // 0x4000
+    if bank is None:
+        bank = cast("Cia", machine.io.cia2).vic_bank() // 0x4000
     start = bank * 0x4000
     ram = bytearray(machine.memory[start : start + 0x4000])
     for area, size in memory_map.AREAS.items():
@@ -121,6 +123,12 @@ class FrameRecorder:
         self.vic = vic
         self.log: list[tuple[int, int, int]] = []
         vic.write_log = self.log
+        # the VIC bank: CIA 2's port A writes (cycle, bank address), and the bank before them
+        cia2 = cast("Cia", machine.io.cia2)
+        self.cia2 = cia2
+        self.bank_log: list[tuple[int, int]] = []
+        cia2.bank_log = self.bank_log
+        self.bank_before = cia2.vic_bank()
         now = self._position(machine.cpu.cycles)
         self.frame_start = now - now % CYCLES_PER_FRAME
         # what the registers were before the recorder came is not known: as they are now
@@ -135,6 +143,8 @@ class FrameRecorder:
     def detach(self) -> None:
         if self.vic is not None and self.vic.write_log is self.log:
             self.vic.write_log = None
+        if self.cia2.bank_log is self.bank_log:
+            self.cia2.bank_log = None
         if self.ticker is not None and self.ticker in self.machine.io.tickers:
             self.machine.io.tickers.remove(self.ticker)
         self.ticker = None
@@ -168,16 +178,51 @@ class FrameRecorder:
         self.log = self.log[split:]
         assert self.vic is not None
         self.vic.write_log = self.log
+        self._forget_banks(frame[2])
         self.frames += 1
         if self.on_frame is not None:
             self.on_frame(self._draw([frame], boundary))
 
     # -- pictures --------------------------------------------------------------------------------
+    def _forget_banks(self, start: int) -> None:
+        """Keep the bank switches seen from ``start`` on (a frame drawn begins there at the
+        earliest), and the bank before them."""
+        if self.cia2.bank_log is not self.bank_log:  # (someone else listens now: keep none)
+            self.bank_log.clear()
+        offset = self._position(0) + 1
+        keep = 0
+        while keep < len(self.bank_log) and self.bank_log[keep][0] + offset < start:
+            self.bank_before = self.bank_log[keep][1]
+            keep += 1
+        if keep:
+            del self.bank_log[:keep]
+
+    def _banks(self, start: int) -> tuple[int, list[tuple[int, int]]]:
+        """The bank (0-3) at position ``start`` and the switches after it as (position
+        seen, bank); a write that leaves the bank as it was is no switch."""
+        offset = self._position(0) + 1
+        bank = self.bank_before // 0x4000
+        switches: list[tuple[int, int]] = []
+        for cycle, address in self.bank_log:
+            number = address // 0x4000
+            if cycle + offset <= start:
+                bank = number
+            elif number != (switches[-1][1] if switches else bank):
+                switches.append((cycle + offset, number))
+        return bank, switches
+
     def _draw(self, frames: list[Frame], until: int) -> bytes:
         registers, _, start = frames[0]
         beam = Beam(bytearray(registers), start)
         writes = [write for frame in frames for write in frame[1]]
-        beam.run(writes, until, video_memory(self.machine, self.chargen))
+        first, switches = self._banks(start)
+        if not switches:
+            beam.run(writes, until, video_memory(self.machine, self.chargen, first))
+        else:  # a split between VIC banks: each bank's memory as it is now
+            memories = {number: video_memory(self.machine, self.chargen, number)
+                        for number in {first, *(number for _, number in switches)}}
+            beam.run(writes, until, memories[first],
+                     [(position, memories[number]) for position, number in switches])
         return bytes(beam.pixels)
 
     def shows(self) -> str | None:

@@ -268,6 +268,9 @@ class Cia:
         self.tod_latch: list[int] | None = None  # the outputs held since hours were read
         self.tod_stopped = True
         self.tod_ticks = 0  # the mains divider's ring counter (VICE: 0-5)
+        #: every write to port A or its direction as (cycle, the VIC-II's bank then: vic_bank),
+        #: while a consumer (the pictures of CIA 2's VIC-II bank splits) has set a list here
+        self.bank_log: list[tuple[int, int]] | None = None
 
     # -- levels on the ports --------------------------------------------------------------------
     @property
@@ -439,6 +442,9 @@ class Cia:
         """``write`` as source for the registers that only store the byte (the ports and
         their directions: nothing here counts on them; the serial data register)."""
         name = _STORED_WRITES.get(register)
+        if register in (PRA, DDRA):  # port A: also the VIC-II's bank, for the pictures (bank_log)
+            return (f"{{chip}}.{name} = {{value}}\nif (bl := {{chip}}.bank_log) is not None:\n"
+                    "    bl.append(({now}, {chip}.vic_bank()))")
         return None if name is None else f"{{chip}}.{name} = {{value}}"
 
     def compiled_port_read(self, register: int) -> Source | None:
@@ -530,10 +536,14 @@ class Cia:
         self.advance(now)
         if register == PRA:
             self.pra = value
+            if self.bank_log is not None:
+                self.bank_log.append((now, self.vic_bank()))
         elif register == PRB:
             self.prb = value
         elif register == DDRA:
             self.ddra = value
+            if self.bank_log is not None:
+                self.bank_log.append((now, self.vic_bank()))
         elif register == DDRB:
             self.ddrb = value
         elif register in (TA_LO, TA_HI, TB_LO, TB_HI):

@@ -38,8 +38,9 @@ the facts and measured against its screenshots (tests/test_vic_frames.py):
 
 Memory is read as it is when the frame is drawn (the chip reads it while the beam
 passes; writes to memory are not logged): a program that changes the screen or a
-character set during the frame shows the last state.  $DD00 (the VIC bank) is read at
-drawing time, for the whole frame.
+character set during the frame shows the last state.  The VIC bank (CIA 2's port A,
+$DD00) is switched where the program switched it, a line at a time (:meth:`Beam.run`'s
+``banks``: a split between banks, as VICE shows it).
 
 Pixels are palette indices 0-15, one byte each.  Pure Python: the graphics are built a
 line at a time with ``bytes.translate`` and integer masks (Pillow and the standard
@@ -301,15 +302,24 @@ class Beam:
         twin.sprites = [SpriteUnit(**vars(unit)) for unit in self.sprites]
         return twin
 
-    def run(self, writes: Sequence[tuple[int, int, int]], until: int, memory: VideoMemory) -> None:
+    def run(self, writes: Sequence[tuple[int, int, int]], until: int, memory: VideoMemory,
+            banks: Sequence[tuple[int, VideoMemory]] = ()) -> None:
         """Process the lines up to position ``until`` (a line begun is checked for
         collisions up to there, and processed whole by a later call); ``writes``:
         (position from which it is seen, register, value), in order, at least those
-        before ``until`` (earlier ones than this beam's position count at once)."""
+        before ``until`` (earlier ones than this beam's position count at once).
+        ``banks``: (position from which it is seen, memory), in order: the VIC bank CIA 2
+        switched to (a split between banks); a line reads the memory seen in the cycle of
+        its first fetch (MATRIX_FETCH_CYCLE), ``memory`` before the first."""
         index = 0
         count = len(writes)
+        switches = [position for position, _ in banks]
         while self.position < until:
             end = self.position + CYCLES_PER_LINE
+            if banks:
+                switch = bisect.bisect_right(switches, self.position + MATRIX_FETCH_CYCLE) - 1
+                if switch >= 0:
+                    memory = banks[switch][1]
             line_writes = []
             while index < count and writes[index][0] < end:
                 seen, register, value = writes[index]
