@@ -131,6 +131,7 @@ ENTRY_POINTS = {
     0xE5B4: "take a key from the keyboard buffer",
     0xE632: "input a character from the screen or keyboard",
     0xE716: "output a character to the screen",
+    0xE8EA: "scroll the screen up",
     0xE9FF: "clear the screen row in X",
 }
 
@@ -193,6 +194,11 @@ class ScreenEditor:
         self.on_clear = on_clear
         self.io_read = io_read
         self.io_write = io_write
+        # what the last scroll ($E8EA) leaves for a program that called it: the link of
+        # the bottom row its last pass read (the ROM's Y), the keyboard row of CTRL's
+        # column (CTRL held: the pause, Y 0; the ROM's carry is its CMP #$FB)
+        self.scroll_bottom_link = 0
+        self.scroll_keys = 0xFF
 
     # -- the chips --------------------------------------------------------------------------
     def _read_io(self, address: int) -> int:
@@ -306,6 +312,7 @@ class ScreenEditor:
             starts = int.from_bytes(m[LDTB1 + 1 : LDTB1 + ROWS].translate(_START_BIT), "big")
             pages = int.from_bytes(m[LDTB1 : LDTB1 + ROWS - 1].translate(_WITHOUT_START_BIT), "big")
             m[LDTB1 : LDTB1 + ROWS - 1] = (starts | pages).to_bytes(ROWS - 1, "big")
+            self.scroll_bottom_link = m[LDTB1 + ROWS - 1]  # $E91C's last LDY $DA,X
             m[LDTB1 + ROWS - 1] |= 0x80
             if m[LDTB1] & 0x80:
                 break
@@ -314,9 +321,9 @@ class ScreenEditor:
         # the CTRL key (column 7 driven, row 2 read): the ROM slows down, then drops
         # the typed-ahead keys
         self._write_io(CIA1_PORT_A, 0x7F)
-        ctrl = self._read_io(CIA1_PORT_B) == 0xFB
+        self.scroll_keys = self._read_io(CIA1_PORT_B)
         self._write_io(CIA1_PORT_A, 0x7F)
-        if ctrl:
+        if self.scroll_keys == 0xFB:
             m[KEY_COUNT] = 0
         return m[TBLX]
 
@@ -928,6 +935,11 @@ class ScreenEditor:
         if address == 0xE716:
             self.chrout(a & 0xFF)
             return a, x, y
+        if address == 0xE8EA:
+            # $E8EA pushes $AC-$AF and pulls them back at the end ($E958-$E962): A is
+            # $AC; Y the bottom row's link (0 after CTRL's pause, $E94B-$E954)
+            row = self.scroll()
+            return m[0xAC], row, 0 if self.scroll_keys == 0xFB else self.scroll_bottom_link
         if address == 0xE9FF:
             return self.clear_line(x & 0xFF)
         raise KeyError(f"${address:04X} is not a screen editor entry point")

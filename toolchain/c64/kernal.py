@@ -531,7 +531,8 @@ def _editor_call(machine: C64, address: int) -> None:
 # The flags the editor's routines leave (KERNAL 901227-03, measured on VICE:
 # tests/test_kernal_vice.py, editor-flags): $E50A-$E513 end in LDY $D3; $E518, $E544,
 # $E566 and $E56C in $EA2C's ORA #$D8, $E9FF in DEY past 0 (N set, Z clear); $E518 and
-# $E544 clear the screen through $E556's CPX #$1A, which leaves the carry set.
+# $E544 clear the screen through $E556's CPX #$1A, which leaves the carry set.  $E8EA
+# (scroll-call) ends in PLA after comparing CTRL's keyboard row with $FB.
 _ENDS_IN_CURSOR_COLUMN = (0xE50A, 0xE510, 0xE513)
 _ENDS_NEGATIVE = (0xE518, 0xE544, 0xE566, 0xE56C, 0xE9FF)
 _SETS_CARRY = (0xE518, 0xE544)
@@ -547,6 +548,9 @@ def _editor_routine(address: int) -> Routine:
             cpu.n, cpu.z = 1, 0
         if address in _SETS_CARRY:
             cpu.c = 1
+        if address == 0xE8EA:  # N and Z from its last PLA ($AC), the carry from CMP #$FB
+            _set_nz(cpu, cpu.a)
+            cpu.c = int(machine.editor.scroll_keys >= 0xFB)
 
     return editor_routine
 
