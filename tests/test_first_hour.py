@@ -723,3 +723,16 @@ def test_d64_commands_of_the_same_names_as_c1541s_still_run(tmp_path: Path) -> N
     assert c64tc("d64", "validate", image).exit_code == 0
     assert "Commands:" in c64tc("d64", "-h").stdout
     assert "No such command 'frobnicate'." in c64tc("d64", "frobnicate").stderr
+
+
+def test_c1541s_name_comma_id_says_to_give_the_id_with_id(tmp_path: Path) -> None:
+    """c1541's `-format "demo,42" d64 x.d64` typed as `--name demo,42` was "a disk name
+    cannot contain * ? , : = or a quote", with no word of --id."""
+    image = tmp_path / "x.d64"
+    result = c64tc("d64", "create", image, "--name", "my disk,42")
+    assert result.exit_code == 1
+    assert result.stderr == ("my disk,42: error: a disk name cannot contain a comma: c1541's \"NAME,ID\" is "
+                             "--name 'my disk' --id 42 here\n")
+    assert not image.exists()
+    assert c64tc("d64", "create", image, "--name", "my disk", "--id", "42").exit_code == 0
+    assert c64tc("d64", "list", image).stdout.startswith('0 "MY DISK         " 42 2A\n')

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -92,6 +93,11 @@ def d64_create(image: Path, disk_name: str, disk_id: str, disk_format: str | Non
     from toolchain.fileio import output_target
 
     output_target(image)  # a directory or a device there is that, not an image that "exists already"
+    name, comma, ident = disk_name.partition(",")
+    if comma and "," not in ident:  # c1541's -format "name,id"
+        raise UserError.single(disk_name, f"a disk name cannot contain a comma: c1541's \"NAME,ID\" is "
+                               f"--name {shlex.quote(name) if name else 'NAME'} --id "
+                               f"{shlex.quote(ident) if ident else 'ID'} here")
     d64.create(image, disk_name, disk_id, disk_format, force=force)
 
 
