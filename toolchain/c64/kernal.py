@@ -1110,6 +1110,27 @@ def basic_error(machine: C64) -> int:
     return read_word(machine.memory, ERROR_VECTOR)
 
 
+@routine(0xE37B, "BASIC's warm start")
+def basic_warm_start(machine: C64) -> int:
+    """$E37B, where BRK and RUN/STOP-RESTORE return to BASIC and machine code jumps to
+    end: CLRCHN, $13 (the current I/O prompt flag) 0, BASIC's stack reset ($A67A: the
+    stack pointer $FA, the temporary string stack $16 = $19, $3E and $10 cleared),
+    CLI, then $E386 (measured on VICE: tests/test_kernal_vice.py, warm-start)."""
+    cpu, memory = machine.cpu, machine.memory
+    clrchn(machine)
+    memory[0x13] = 0
+    memory[0x16], memory[0x3E], memory[0x10] = 0x19, 0, 0
+    cpu.sp, cpu.i = 0xFA, 0
+    return 0xE386
+
+
+@routine(0xE386, "BASIC's warm start, READY.")
+def basic_warm_start_ready(machine: C64) -> int:
+    """$E386: LDX #$80, JMP (IERROR): READY. without an error, or a program's handler."""
+    machine.cpu.x = 0x80
+    return read_word(machine.memory, ERROR_VECTOR)
+
+
 @routine(ERROR_VECTOR_DEFAULT, "BASIC's error vector's default")
 def basic_error_default(machine: C64) -> int:
     """$E38B: X with bit 7 set is READY. without an error ($A474), else the error's
