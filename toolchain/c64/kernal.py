@@ -769,8 +769,52 @@ def cint(machine: C64) -> None:
     _system_interrupt(machine)
 
 
+def ramtas(machine: C64) -> None:
+    """RAMTAS ($FD50): $0002-$0101, $0200-$03FF cleared; the tape buffer pointer ($B2)
+    at $033C; then the RAM test from $0400 up ($FD6C): each byte read, $55 and $AA
+    written and read back, the byte put back; at the first byte that does not keep
+    them (the BASIC ROM at $A000 after reset) the test stops, leaving $55 or $AA there,
+    and MEMTOP is set to that address (X its low byte, Y and $C2 its page), MEMBOT's
+    page to $08 ($0281 is 0), the screen's page $0288 to $04.  A = 4, carry clear.
+    Measured on VICE: tests/test_kernal_vice.py, ramtas."""
+    memory, cpu = machine.memory, machine.cpu
+    memory[0x0002:0x0102] = bytes(0x100)
+    memory[0x0200:0x0400] = bytes(0x200)
+    memory[0xB2], memory[0xB3] = 0x3C, 0x03
+    memory_map, io = machine.map, machine.io
+
+    def chip(address: int) -> bool:
+        return 0xD000 <= address < 0xE000 and io.visible
+
+    def read_back(address: int) -> int:  # a ROM byte as the CPU sees it, without a warning
+        return machine.read(address) if chip(address) else memory[address]
+
+    address = 0x0400
+    while address < 0x10000:
+        if not (memory_map.rom_shown_at(address) or chip(address)):
+            address += 1  # RAM keeps both patterns and gets its byte back
+            continue
+        kept = read_back(address)
+        machine.write(address, 0x55)
+        if read_back(address) != 0x55:
+            break
+        machine.write(address, 0xAA)
+        if read_back(address) != 0xAA:
+            break
+        machine.write(address, kept)
+        address += 1
+    address &= 0xFFFF  # a test that found no end wraps to page 0, as $C2 does
+    cpu.x, cpu.y = address & 0xFF, address >> 8
+    memory[0xC2] = address >> 8
+    memory[MEMORY_TOP], memory[MEMORY_TOP + 1] = cpu.x, cpu.y
+    memory[0x0282], memory[0x0288] = 0x08, 0x04
+    _load_a(cpu, 0x04)
+    cpu.c = 0
+
+
 for _address, _name, _function in ((0xFF84, "IOINIT", ioinit), (0xFDA3, "IOINIT", ioinit),
-                                   (0xFF81, "CINT", cint), (0xFF5B, "CINT", cint)):
+                                   (0xFF81, "CINT", cint), (0xFF5B, "CINT", cint),
+                                   (0xFF87, "RAMTAS", ramtas), (0xFD50, "RAMTAS", ramtas)):
     routine(_address, _name)(_function)
 
 
