@@ -604,14 +604,22 @@ class Beam:
     def _sprite_sequencer(self, line: int, state: LineRegisters, memory: VideoMemory) -> None:
         """The sprite logic of this line (VICE vicii_cycle: MCBASE in cycle 15, DMA in
         54/55, Y expansion in 55, the display bits and MC in 57, then the data); the rows
-        fetched become ``shown`` (for the next line buffer)."""
+        fetched become ``shown`` (for the next line buffer).  Writes to $D017 in the line
+        act where they are seen (:meth:`_expand_writes`)."""
         units = self.sprites
         self.sprites_active = False
+        expand_writes = [(cycle, value) for cycle, register, value in state.writes
+                         if register == SPRITE_Y_EXPAND]
+        expand = state.states[0][SPRITE_Y_EXPAND]
+        if expand_writes:
+            expand = self._expand_writes(expand_writes, 0, MCBASE_CYCLE, expand)
         for unit in units:
             if unit.expand_flop:
                 unit.mcbase = unit.mc
                 if unit.mcbase == 63:
                     unit.dma = False
+        if expand_writes:
+            expand = self._expand_writes(expand_writes, MCBASE_CYCLE + 1, EXPAND_CYCLE, expand)
         for cycle in DMA_CHECK_CYCLES:
             registers = state.at(cycle)
             enable = registers[SPRITE_ENABLE]
@@ -631,6 +639,9 @@ class Beam:
         for number, unit in enumerate(units):
             if unit.dma and expand >> number & 1:
                 unit.expand_flop = not unit.expand_flop
+        if expand_writes:
+            self._expand_writes(expand_writes, EXPAND_CYCLE + 1, CYCLES_PER_LINE - 1, expand)
+        for number, unit in enumerate(units):
             unit.mc = unit.mcbase
             if unit.dma:
                 if enable >> number & 1 and registers[2 * number + 1] == line & 0xFF:
@@ -645,6 +656,27 @@ class Beam:
             shown.append((unit.display, unit.data))
             self.sprites_active = self.sprites_active or unit.dma
         self.shown = shown if any(on for on, _ in shown) else NO_SPRITES
+
+    def _expand_writes(self, writes: list[tuple[int, int]], first: int, last: int, previous: int) -> int:
+        """The writes to $D017 seen in cycles ``first`` .. ``last`` of the line (``previous``:
+        the register before them; returned as after them).  As VICE's d017_store: a bit
+        cleared while its sprite's expansion flip-flop is clear sets the flip-flop (so that
+        MCBASE moves on from MC again), and in the cycle before MCBASE is updated (the
+        write seen in MCBASE_CYCLE) it also mixes MCBASE into MC, the "sprite crunch":
+        MC = (%101010 & (MCBASE & MC)) | (%010101 & (MCBASE | MC)).  Without this a
+        sprite whose Y expansion is switched off while its flip-flop is clear never
+        moved on to its next row (nor ended)."""
+        for cycle, value in writes:
+            if not first <= cycle <= last:
+                continue
+            if value != previous:
+                for number, unit in enumerate(self.sprites):
+                    if not value >> number & 1 and not unit.expand_flop:
+                        if cycle == MCBASE_CYCLE:
+                            unit.mc = (0x2A & (unit.mcbase & unit.mc)) | (0x15 & (unit.mcbase | unit.mc))
+                        unit.expand_flop = True
+            previous = value
+        return previous
 
     def _sprites(self, state: LineRegisters, shown: list[tuple[bool, int]], foreground: bytes,
                  pixels: bytearray | None, sources: dict[int, int], cycles: int) -> None:
