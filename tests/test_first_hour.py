@@ -736,3 +736,30 @@ def test_c1541s_name_comma_id_says_to_give_the_id_with_id(tmp_path: Path) -> Non
     assert not image.exists()
     assert c64tc("d64", "create", image, "--name", "my disk", "--id", "42").exit_code == 0
     assert c64tc("d64", "list", image).stdout.startswith('0 "MY DISK         " 42 2A\n')
+
+
+@pytest.mark.parametrize(("typed", "ours"), [
+    (["tok", "-w2", "-o", "{out}", "--", "{bas}"], "petcat's -w2 here: none: c64tc knows BASIC V2 only"),
+    (["tok", "-l", "1001", "{bas}"], "petcat's -l here: --load-address $1001"),
+    (["detok", "-2", "{prg}"], "petcat's -2 here: none: c64tc knows BASIC V2 only"),
+    (["detok", "-nh", "{prg}"], "petcat's -nh here: --no-header"),
+    (["asm", "-L", "{out}", "{asm}"], "64tass's -L here: -l FILE (the listing"),
+    (["asm", "--labels", "{out}", "{asm}"], "64tass's --labels here: --vice-labels FILE"),
+    (["asm", "-b", "{asm}"], "64tass's -b here: --format raw"),
+    (["asm", "-r", "{out}", "{asm}"], "ACME's -r here: -l FILE (the listing"),
+    (["asm", "-f", "cbm", "{asm}"], "ACME's -f here: --format prg (its cbm, the default)"),
+])  # fmt: skip
+def test_petcats_64tasss_and_acmes_options_say_what_does_their_work(typed: list[str], ours: str,
+                                                                     tmp_path: Path) -> None:
+    """`tok -w2` (petcat's habit) said "No such option '-w'", `asm -L list.txt` (64tass's
+    listing) "No such option '-L'": now each says what to write here."""
+    files = {"out": tmp_path / "out.txt", "bas": tmp_path / "a.bas", "prg": tmp_path / "a.prg",
+             "asm": tmp_path / "a.asm"}
+    files["bas"].write_text('10 print "hi"\n')
+    files["asm"].write_text("*= $c000\n rts\n")
+    assert c64tc("tok", files["bas"], "-o", files["prg"]).exit_code == 0
+    result = c64tc(*[word.format(**files) for word in typed])
+    assert result.exit_code == 2
+    assert ours in result.stderr
+    assert not files["out"].exists()
+    assert "No such option '--nope'.\n" in c64tc("asm", "--nope", files["asm"]).stderr  # others as before

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from toolchain.cli.common import default_output, print_diagnostics, reports_user_errors
+from toolchain.cli.common import ForeignOptions, default_output, print_diagnostics, reports_user_errors
 from toolchain.diagnostics import UserError, counted
 from toolchain.fileio import STDIO, is_dir, write_stdout, write_together
 
@@ -35,7 +35,23 @@ def _output_file(ctx: click.Context, param: click.Parameter, value: str | None) 
     return value
 
 
-@click.command("asm")
+_LISTING = "-l FILE (the listing; -l here is no label file)"
+
+
+@click.command("asm", cls=ForeignOptions, foreign={
+    "-L": ("64tass", _LISTING),
+    "--list": ("64tass", _LISTING),
+    "--labels": ("64tass", "--vice-labels FILE (for VICE's monitor) or --symbols FILE"),
+    "--nostart": ("64tass", "--format raw"),
+    "-b": ("64tass", "--format raw"),
+    "--cbm-prg": ("64tass", "the default (--format prg)"),
+    "-r": ("ACME", _LISTING),
+    "--report": ("ACME", _LISTING),
+    "--symbollist": ("ACME", "--symbols FILE (--vice-labels FILE for VICE's monitor)"),
+    "--vicelabels": ("ACME", "--vice-labels FILE"),
+    "-f": ("ACME", "--format prg (its cbm, the default) or --format raw (its plain)"),
+    "--outfile": ("ACME", "-o FILE"),
+})
 @click.argument("sources", nargs=-1, required=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               help="Output file; '-' for standard output (default: NAME.prg after the first SOURCE in the "
@@ -48,7 +64,8 @@ def _output_file(ctx: click.Context, param: click.Parameter, value: str | None) 
               help="prg: two-byte load address + code (the default; ACME's '!to name, plain' asks for raw); "
                    "raw: code only.")
 @click.option("-l", "--listing", type=click.Path(dir_okay=False, allow_dash=True), callback=_output_file,
-              help="Write a listing (address, bytes, line, source); '-' for standard output.")
+              help="Write a listing (address, bytes, line, source); '-' for standard output.  64tass's -L, "
+                   "ACME's -r: their -l writes labels, --vice-labels or --symbols here.")
 @click.option("--vice-labels", type=click.Path(dir_okay=False, allow_dash=True), callback=_output_file,
               help="Write a VICE monitor label file (al C:xxxx .name); '-' for standard output.")
 @click.option("--symbols", "symbols_file", type=click.Path(dir_okay=False, allow_dash=True),

@@ -7,7 +7,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from toolchain.cli.common import ADDRESS, default_output, print_diagnostics, reports_user_errors
+from toolchain.cli.common import (
+    ADDRESS,
+    ForeignOptions,
+    default_output,
+    print_diagnostics,
+    reports_user_errors,
+)
 from toolchain.diagnostics import Diagnostic, UserError, counted
 from toolchain.fileio import STDIO, write_atomic
 
@@ -34,7 +40,7 @@ _CHECKSUM_KINDS = "64er (the 64'er Checksummer 64 V1/V2), 64er-v3, proofreader (
     "Proofreader, 1983), proofreader-1986 (the New Automatic Proofreader)"
 
 
-class _TokCommand(click.Command):
+class _TokCommand(ForeignOptions):
     """``--checksums`` takes its KIND after '=' or as the next word only when that word
     names a checker: ``tok --checksums a.bas errata.bas`` keeps both files, in order
     (click would take a.bas as the option's value)."""
@@ -54,7 +60,16 @@ class _TokCommand(click.Command):
         return super().parse_args(ctx, rewritten)
 
 
-@click.command("tok", cls=_TokCommand)
+_PETCAT_V2 = "none: c64tc knows BASIC V2 only, the C64's, and always uses it"
+
+
+@click.command("tok", cls=_TokCommand, foreign={
+    "-w2": ("petcat", f"{_PETCAT_V2} (c64tc tok FILE.bas -o FILE.prg)"),
+    "-w": ("petcat", f"{_PETCAT_V2} (c64tc tok FILE.bas -o FILE.prg)"),
+    "-l": ("petcat", "--load-address $1001 (a number with $ is hex)"),
+    "-f": ("petcat", "none: -o FILE is always replaced (written whole, or not at all)"),
+    "-C": ("petcat", "--checksums[=KIND]"),
+})
 @click.argument("sources", nargs=-1, required=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               help="Output PRG; '-' for standard output (default: NAME.prg in the current folder, NAME from "
@@ -178,7 +193,11 @@ def _hint_printed_checksums(texts: list[tuple[str, str]]) -> None:
                                           "warning")])
 
 
-@click.command("detok")
+@click.command("detok", cls=ForeignOptions, foreign={
+    "-2": ("petcat", f"{_PETCAT_V2} (c64tc detok FILE.prg)"),
+    "-nh": ("petcat", "--no-header"),
+    "-f": ("petcat", "none: -o FILE is always replaced (written whole, or not at all)"),
+})
 @click.argument("prg_file", metavar="PROGRAM")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default=STDIO,
               help="Write the text here instead of standard output.")
@@ -198,7 +217,9 @@ def detok_command(prg_file: str, output: str, no_header: bool) -> None:
     write_atomic(output, text, inputs=[program.file.path])
 
 
-@click.command("list")
+@click.command("list", cls=ForeignOptions, foreign={
+    "-2": ("petcat", f"{_PETCAT_V2} (c64tc list FILE.prg; c64tc detok for petcat's text)"),
+})
 @click.argument("prg_file", metavar="PROGRAM")
 @reports_user_errors
 def list_command(prg_file: str) -> None:

@@ -221,3 +221,29 @@ class ForeignNames(click.Group):
         if args:
             self._refuse_foreign(ctx, args[0])
         return super().resolve_command(ctx, args)
+
+
+class ForeignOptions(click.Command):
+    """A command that answers another tool's options with its own: ``tok -w2`` (petcat's)
+    or ``asm -L list.txt`` (64tass's listing) say what to write here, where click said
+    only "No such option '-w'".  ``foreign`` maps an option as typed (``-w2``; or as
+    click names it, ``-w``) to the tool and what does its work here; only an option
+    click refuses is looked up."""
+
+    def __init__(self, *args: Any, foreign: dict[str, tuple[str, str]] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.foreign = foreign or {}
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        given = list(args)  # click's parser takes the words off the list it is given
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as exc:
+            name = exc.option_name
+            typed = next((a for a in given if a.startswith(name) and a.split("=")[0] in self.foreign),
+                         name)  # -w2 typed, -w refused
+            key = typed.split("=")[0] if typed.split("=")[0] in self.foreign else name
+            if key not in self.foreign:
+                raise
+            tool, ours = self.foreign[key]
+            raise click.UsageError(f"No such option '{key}'.  {tool}'s {key} here: {ours}", ctx) from None
