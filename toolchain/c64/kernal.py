@@ -499,15 +499,33 @@ def stop_key(machine: C64) -> None:
 
 @routine(0xAB1E, "STROUT")
 def strout(machine: C64) -> None:
-    """BASIC's string output: the zero-ended string at A (low) / Y (high), through CHROUT."""
-    cpu = machine.cpu
-    address = cpu.a | cpu.y << 8
-    for _ in range(0x10000):
-        byte = machine.read(address)
-        if not byte:
+    """BASIC's string output ($AB1E): the string at A (low) / Y (high), through CHROUT.
+    STRLIT ($B487) ends it at a zero byte or a quote (the quote is not printed: a
+    string literal's end), and leaves its pointers: $6F/$70 and $62/$63 the start, $61
+    the length, $71/$72 the end, $07/$08 the quote; FRESTR ($B6A6) leaves the start in
+    $22/$23.  The print loop ($AB28) leaves X 0, Y the length, A the last byte ($0D
+    EOR $FF after a RETURN, $AAE5), Z set and the carry of its CMP #$0D.  (A string in
+    page 0 or 2, which STRLIT copies to the string space first, is printed from where
+    it is.)  Measured on VICE: tests/test_kernal_vice.py, basic-output."""
+    cpu, memory = machine.cpu, machine.memory
+    start = cpu.a | cpu.y << 8
+    length = 0
+    while length < 0xFF:
+        byte = machine.read((start + length) & 0xFFFF)
+        if byte in (0, 0x22):
             break
+        length += 1
+    end = start + length
+    memory[0x07] = memory[0x08] = 0x22
+    memory[0x6F], memory[0x70] = memory[0x62], memory[0x63] = start & 0xFF, start >> 8
+    memory[0x61], memory[0x71], memory[0x72] = length, end & 0xFF, end >> 8 & 0xFF
+    memory[0x22], memory[0x23] = start & 0xFF, start >> 8
+    last, carry = length, 0
+    for offset in range(length):
+        byte = machine.read((start + offset) & 0xFFFF)
         machine.chrout(byte)
-        address = (address + 1) & 0xFFFF
+        last, carry = byte ^ 0xFF if byte == 0x0D else byte, int(byte >= 0x0D)
+    cpu.a, cpu.x, cpu.y, cpu.n, cpu.z, cpu.c = last, 0, length, 0, 1, carry
 
 
 @routine(0xFFF0, "PLOT")
@@ -1065,12 +1083,17 @@ def save_entry(machine: C64) -> int:
 @routine(0xBDCD, "BASIC's number output (LINPRT)")
 def linprt(machine: C64) -> None:
     """LINPRT: the unsigned number A * 256 + X, printed as PRINT prints it (no
-    leading space: the sign position of a positive number is not printed)."""
+    leading space: the sign position of a positive number is not printed).  FOUT puts
+    the sign at $00FF and the digits from $0100 on, ended by 0; STROUT prints from
+    $0100 (:func:`strout`: its registers, X 0 and Y the count of digits)."""
     from toolchain.basic.floats import format_number
 
-    cpu = machine.cpu
-    for byte in format_number(float(cpu.a << 8 | cpu.x)).lstrip(" ").encode("ascii"):
-        machine.chrout(byte)
+    cpu, memory = machine.cpu, machine.memory
+    digits = format_number(float(cpu.a << 8 | cpu.x)).lstrip(" ").encode("ascii")
+    memory[0xFF] = 0x20
+    memory[0x0100 : 0x0100 + len(digits) + 1] = digits + b"\0"
+    cpu.a, cpu.y = 0x00, 0x01
+    strout(machine)
 
 
 @routine(0xA3BF, "BASIC's block move (BLTU)")
