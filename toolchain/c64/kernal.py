@@ -700,9 +700,17 @@ def settmo(machine: C64) -> None:
 @routine(0xFF9F, "SCNKEY")
 def scnkey(machine: C64) -> None:
     """SCNKEY: the keyboard scan puts a pressed key into the buffer (a typed key, when
-    the buffer is empty)."""
-    if not machine.keyboard.buffered():
-        machine.keyboard.fill(1)
+    the buffer is empty).  With no key ($EA87-$EA98: all columns driven, $DC01 reads
+    $FF; then $EB26-$EB47) it leaves SHFLAG ($028D) 0, SFDX ($CB) and LSTX ($C5) $40,
+    LSTSHF ($028E) 0, column 7 driven again ($DC00 $7F), A $7F, X $FF, Y 0, carry set
+    (measured on VICE: tests/test_kernal_vice.py, scnkey)."""
+    memory, cpu = machine.memory, machine.cpu
+    if not machine.keyboard.buffered() and machine.keyboard.fill(1):
+        return
+    memory[0x028D] = memory[0x028E] = 0
+    memory[0xCB] = memory[0xC5] = 0x40
+    machine.write(0xDC00, 0x7F)
+    cpu.a, cpu.x, cpu.y, cpu.c, cpu.n, cpu.z = 0x7F, 0xFF, 0, 1, 0, 0
 
 
 @routine(0xFF8A, "RESTOR")
