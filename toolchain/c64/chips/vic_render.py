@@ -92,6 +92,7 @@ GRAPHICS_REGISTER_DELAY = {CONTROL_1: 8, CONTROL_2: 4, BACKGROUND: 0, BACKGROUND
                            BACKGROUND + 2: 0, BACKGROUND + 3: 0}
 # how the shifter reads the graphics: MCM from the eighth pixel (vmode16_pipe2), BMM a cycle later
 READING_DELAY = {CONTROL_1: 8, CONTROL_2: 7}
+PRIORITY_DELAY = 6  # $D01B: from the seventh pixel of the cycle it is seen in (VICE draw_sprites8)
 
 
 def sprite_dma_cycle(sprite: int) -> int:
@@ -724,6 +725,10 @@ class Beam:
         if not occupied:
             return
         priority = state.at(0)[SPRITE_PRIORITY]
+        # $D01B written in the line: VICE's draw_sprites8 takes it (sprite_pri_bits) at the
+        # seventh pixel of each cycle, so from pixel 8 * (the cycle it is seen) + 6
+        priorities = state.pixel_states({SPRITE_PRIORITY: PRIORITY_DELAY}) \
+            if state.written((SPRITE_PRIORITY,)) else None
         checked = self.checked
         new_ss = new_sb = 0
         for position, sprites in occupied.items():
@@ -739,6 +744,8 @@ class Beam:
                     new_sb |= sprites
             if pixels is not None:
                 top = (sprites & -sprites).bit_length() - 1
+                if priorities is not None:
+                    priority = _state_at_pixel(priorities, position)[SPRITE_PRIORITY]
                 if not (behind_graphics and priority >> top & 1):
                     register = (SPRITE_MULTICOLOUR_0, SPRITE_COLOUR + top, SPRITE_MULTICOLOUR_1)[
                         values[position] - 1]
@@ -747,6 +754,16 @@ class Beam:
         self.sprite_sprite |= new_ss
         self.sprite_background |= new_sb
         self.checked = max(checked, limit)
+
+
+def _state_at_pixel(points: list[tuple[int, bytes]], pixel: int) -> bytes:
+    """The registers from :meth:`LineRegisters.pixel_states` in force at ``pixel``."""
+    state = points[0][1]
+    for first, registers in points:
+        if first > pixel:
+            break
+        state = registers
+    return state
 
 
 def _mode_of(registers: bytes) -> int:
