@@ -956,6 +956,7 @@ def load_file(machine: C64, device: int, secondary: int, name: bytes, address: i
     _tape_or_rs232(machine, device)
     if not name:
         return MISSING_FILE_NAME, address
+    memory[SECONDARY] = 0x60  # $F4C7: the file is read on channel 0 (measured: load-save)
     _message(machine, KERNAL_MESSAGES["searching"], KERNAL_MESSAGES["for"], name)
     if not send_open(machine, device, 0x60, name):
         return DEVICE_NOT_PRESENT, address
@@ -1002,6 +1003,7 @@ def save_file(machine: C64, device: int, name: bytes, start: int, end: int) -> i
     if device in (KEYBOARD, SCREEN):
         return ILLEGAL_DEVICE
     _tape_or_rs232(machine, device)
+    memory[SECONDARY] = 0x61  # $F5FA: written on channel 1 (measured: load-save)
     if not name:
         return MISSING_FILE_NAME
     if not send_open(machine, device, 0x61, name):
@@ -1066,6 +1068,8 @@ def save(machine: C64) -> None:
     error = save_file(machine, memory[DEVICE], _file_name(machine), read_word(memory, 0xC1),
                       read_word(memory, 0xAE))
     _load_or_save_result(machine, error)
+    if not error:
+        machine.cpu.y = 0  # $F615 LDY #0 indexes the bytes sent
 
 
 @routine(0xFFD5, "LOAD")
@@ -1082,6 +1086,7 @@ def save_entry(machine: C64) -> int:
     X/Y, then through ($0332)."""
     memory, cpu = machine.memory, machine.cpu
     memory[0xAE], memory[0xAF] = cpu.x, cpu.y
+    cpu.x = cpu.a  # $F5E1 TAX: SAVE returns with it (the serial routines keep X)
     memory[0xC1], memory[0xC2] = memory[cpu.a], memory[(cpu.a + 1) & 0xFF]
     return read_word(memory, 0x0332)
 
