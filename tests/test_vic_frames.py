@@ -13,7 +13,8 @@ the row that line fetches), and border colour writes on a blanked screen
 split between VIC banks ($DD00 written in the frame: bank-split.asm), and sprites whose
 Y expansion is switched off while they are shown (sprite-expansion-off*.asm, and the
 "sprite crunch" of sprite-crunch.asm), and the sprites' priority changed in the middle
-of a line (sprite-priority-midline.asm).
+of a line, and their multicolour and X expansion bits (sprite-priority-midline.asm,
+sprite-attributes-midline.asm).
 VICE's default C64 (``x64sc -default``: a C64C with the 8565 VIC-II) ran each from
 READY. (``SYS49152``) and saved its screen when it stopped
 (``-exitscreenshot`` with ``-limitcycles``), twice, after 4,000,000 and 4,100,000
@@ -51,7 +52,8 @@ VICE_CYCLES = (4_000_000, 4_100_000)
 PICTURES = ("text", "multicolour-text", "ecm", "bitmap", "bitmap-multicolour", "charset-ram", "scroll",
             "blank", "bank", "invalid", "sprites", "split-colours", "split-modes", "midline", "collisions",
             "badlines", "yscroll7", "badlines-yscroll7", "border-grey-dots", "bank-split",
-            "sprite-expansion-off-mid", "sprite-expansion-off", "sprite-crunch", "sprite-priority-midline")
+            "sprite-expansion-off-mid", "sprite-expansion-off", "sprite-crunch", "sprite-priority-midline",
+            "sprite-attributes-midline")
 
 
 def program_bytes(name: str) -> bytes:

@@ -93,6 +93,7 @@ GRAPHICS_REGISTER_DELAY = {CONTROL_1: 8, CONTROL_2: 4, BACKGROUND: 0, BACKGROUND
 # how the shifter reads the graphics: MCM from the eighth pixel (vmode16_pipe2), BMM a cycle later
 READING_DELAY = {CONTROL_1: 8, CONTROL_2: 7}
 PRIORITY_DELAY = 6  # $D01B: from the seventh pixel of the cycle it is seen in (VICE draw_sprites8)
+ATTRIBUTE_DELAY = 6  # $D01C, $D01D: the same (sprite_expx_bits, update_sprite_mc_bits_8565)
 
 
 def sprite_dma_cycle(sprite: int) -> int:
@@ -687,6 +688,11 @@ class Beam:
         DMA cycles at its end (``self.shown``)."""
         limit = min(LINE_PIXELS, 8 * cycles)
         occupied: dict[int, int] = {}
+        # $D01C or $D01D written in the line: the sprites are shifted out pixel by pixel
+        attributes = None
+        if state.written((SPRITE_MULTICOLOUR, SPRITE_X_EXPAND)):
+            attributes = state.pixel_states({SPRITE_MULTICOLOUR: ATTRIBUTE_DELAY,
+                                             SPRITE_X_EXPAND: ATTRIBUTE_DELAY})
         values: dict[int, int] = {}
         for number in range(7, -1, -1):
             registers = state.at(0)
@@ -709,8 +715,11 @@ class Beam:
                 data = self.shown[number][1]
             if not on or halt_from <= start < halt_end or start >= limit:
                 continue
-            run = sprite_pixels(data, bool(registers[SPRITE_MULTICOLOUR] >> number & 1),
-                                bool(registers[SPRITE_X_EXPAND] >> number & 1))
+            if attributes is not None:
+                run = _sprite_pixels_exact(data, number, start, attributes)
+            else:
+                run = sprite_pixels(data, bool(registers[SPRITE_MULTICOLOUR] >> number & 1),
+                                    bool(registers[SPRITE_X_EXPAND] >> number & 1))
             bit = 1 << number
             end = min(start + len(run), limit)
             if start < halt_from < end:  # halted in its DMA cycles: the last pixel held, then stopped
@@ -754,6 +763,49 @@ class Beam:
         self.sprite_sprite |= new_ss
         self.sprite_background |= new_sb
         self.checked = max(checked, limit)
+
+
+def _sprite_pixels_exact(data: int, number: int, start: int, points: list[tuple[int, bytes]]
+                         ) -> tuple[int, ...]:
+    """A sprite row's pixel codes from pixel ``start`` on (as :func:`sprite_pixels`) when
+    its multicolour or X expansion bit changes while it is shifted out: VICE 3.10's
+    draw_sprites for the 8565 (viciisc/vicii-draw-cycle.c, before the SPRITESPLITPATCH
+    of later versions), pixel by pixel.  The shifter loads a pixel when the X expansion
+    flip-flop is set (two bits in multicolour while the multicolour flip-flop is set, one
+    bit in hires), and then shifts; the bits come from $D01C/$D01D at the seventh pixel
+    of each cycle (``points``: :meth:`LineRegisters.pixel_states`), where a change of
+    the multicolour bit toggles the multicolour flip-flop while the expansion flip-flop
+    is clear (update_sprite_mc_bits_8565)."""
+    mask = 1 << number
+    registers = _state_at_pixel(points, start)
+    multicolour = bool(registers[SPRITE_MULTICOLOUR] & mask)
+    expand = bool(registers[SPRITE_X_EXPAND] & mask)
+    shifter, pixel = data, 0
+    expand_flop = multicolour_flop = True  # set when the sprite starts (trigger_sprites)
+    pixels: list[int] = []
+    for position in range(start, LINE_PIXELS):
+        if position & 7 == ATTRIBUTE_DELAY and position != start:
+            registers = _state_at_pixel(points, position)
+            now = bool(registers[SPRITE_MULTICOLOUR] & mask)
+            if now != multicolour and not expand_flop:
+                multicolour_flop = not multicolour_flop
+            multicolour = now
+            expand = bool(registers[SPRITE_X_EXPAND] & mask)
+        if not shifter and not pixel:
+            break
+        if expand_flop:
+            if multicolour:
+                if multicolour_flop:
+                    pixel = shifter >> 22 & 3
+                multicolour_flop = not multicolour_flop
+            else:
+                pixel = (shifter >> 23 & 1) << 1
+            shifter = shifter << 1 & 0xFFFFFF
+        expand_flop = not expand_flop if expand else True
+        pixels.append(pixel)
+    while pixels and not pixels[-1]:
+        pixels.pop()
+    return tuple(pixels)
 
 
 def _state_at_pixel(points: list[tuple[int, bytes]], pixel: int) -> bytes:
