@@ -1296,13 +1296,42 @@ def irq_exit(machine: C64) -> int:
 routine(0xFEBC, "the NMI handler's exit")(irq_exit)
 
 
-@routine(0xFE47, "the NMI entry")
+@routine(0xFE43, "the NMI entry")
 def nmi_entry(machine: C64) -> int:
-    """An NMI (RESTORE, CIA 2) without a program's handler: return from it."""
-    cpu = machine.cpu
-    cpu.p = cpu.pull()
-    low = cpu.pull()
-    return cpu.pull() << 8 | low
+    """$FE43, where the NMI vector $FFFA points: SEI, JMP ($0318) (a program's handler,
+    or the KERNAL's at $FE47)."""
+    machine.cpu.i = 1
+    return read_word(machine.memory, NMI_VECTOR)
+
+
+CARTRIDGE_SIGNATURE = b"\xc3\xc2\xcd80"  # "CBM80" at $8004, which $FD02 compares
+
+
+@routine(0xFE47, "the NMI handler")
+def nmi_handler(machine: C64) -> int:
+    """The KERNAL's NMI handler ($FE47): A, X, Y pushed; CIA 2's interrupts all
+    disabled ($FE4C) and its flags read, which acknowledges them.  From CIA 2 (bit 7,
+    $FE54) the RS-232 bits enabled in ENABL ($02A1) would be served ($FE72): none are
+    unless a program opened device 2; then ($FEB6) CIA 2's mask is set back to ENABL,
+    so a timer interrupt a program enabled stays off, and $FEBC returns.  RESTORE (no
+    CIA flag): a cartridge's "CBM80" at $8004 takes it through ($8002) ($FE56); with
+    RUN/STOP held it is the warm start ($FE66).  Measured on VICE: tests/test_kernal_vice.py,
+    nmi."""
+    cpu, memory = machine.cpu, machine.memory
+    cpu.push(cpu.a)
+    cpu.push(cpu.x)
+    cpu.push(cpu.y)
+    machine.write(0xDD0D, 0x7F)
+    flags = machine.read(0xDD0D)
+    if not flags & 0x80:
+        if bytes(memory[0x8004:0x8009]) == CARTRIDGE_SIGNATURE:
+            return read_word(memory, 0x8002)
+        if machine.keyboard.stop_pressed():
+            return 0xFE66
+    if flags & memory[0x02A1] & 0x13:
+        machine.stop(Stop.ROM_CALL, "an NMI for the RS-232 port (device 2): c64tc has none")
+    machine.write(0xDD0D, memory[0x02A1])
+    return 0xFEBC
 
 
 @routine(0xFE66, "the warm start (BRK, RUN/STOP-RESTORE)")
