@@ -695,17 +695,14 @@ class Beam:
                                              SPRITE_X_EXPAND: ATTRIBUTE_DELAY})
         values: dict[int, int] = {}
         for number in range(7, -1, -1):
-            registers = state.at(0)
-            x = registers[2 * number] | (registers[SPRITE_X_MSB] >> number & 1) << 8
-            start = pixel_of_x(x)
+            if len(state.starts) == 1:
+                registers = state.states[0]
+                start = pixel_of_x(registers[2 * number] | (registers[SPRITE_X_MSB] >> number & 1) << 8)
+            else:  # X as it is when the beam gets there
+                start = _sprite_start(state, number)
+                registers = state.at(start // 8) if start is not None else state.states[0]
             if start is None:
                 continue
-            if len(state.starts) > 1:  # X as it is when the beam gets there
-                registers = state.at(start // 8)
-                x = registers[2 * number] | (registers[SPRITE_X_MSB] >> number & 1) << 8
-                start = pixel_of_x(x)
-                if start is None:
-                    continue
             dma = sprite_dma_cycle(number)
             halt_from, cut, halt_end = 8 * (dma + 1) + 3, 8 * (dma + 2) + 2, 8 * (dma + 2) + 7
             on, data = shown[number]
@@ -806,6 +803,22 @@ def _sprite_pixels_exact(data: int, number: int, start: int, points: list[tuple[
     while pixels and not pixels[-1]:
         pixels.pop()
     return tuple(pixels)
+
+
+def _sprite_start(state: LineRegisters, number: int) -> int | None:
+    """Where sprite ``number`` starts in a line whose registers change: the first pixel
+    whose X coordinate equals the sprite's X as the comparison sees it.  VICE's
+    draw_sprites8 compares with sprite_x_pipe, which takes the X registers after the
+    pixels of each cycle: the pixels of cycle k see X as it was in cycle k - 1 (a write
+    seen in cycle c counts from pixel 8c + 8)."""
+    starts, states = state.starts, state.states
+    for index, registers in enumerate(states):
+        first = 8 * (starts[index] + 1) if index else 0
+        last = 8 * (starts[index + 1] + 1) if index + 1 < len(starts) else LINE_PIXELS
+        start = pixel_of_x(registers[2 * number] | (registers[SPRITE_X_MSB] >> number & 1) << 8)
+        if start is not None and first <= start < last:
+            return start
+    return None
 
 
 def _state_at_pixel(points: list[tuple[int, bytes]], pixel: int) -> bytes:
