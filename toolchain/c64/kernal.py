@@ -189,7 +189,7 @@ def send_open(machine: C64, device: int, secondary: int, name: bytes) -> bool:
         return False
     for byte in name:
         _set_status(machine, _serial(machine, bus.ciout, byte))
-    _set_status(machine, _serial(machine, bus.unlisten))
+    _set_status(machine, _release_lines(machine, _serial(machine, bus.unlisten)))
     return True
 
 
@@ -199,7 +199,17 @@ def send_close(machine: C64, device: int, secondary: int) -> None:
         return
     bus = _bus(machine)
     _set_status(machine, bus.listen(device) | bus.second(secondary & 0xEF | 0xE0))
-    _set_status(machine, _serial(machine, bus.unlisten))
+    _set_status(machine, _release_lines(machine, _serial(machine, bus.unlisten)))
+
+
+def _release_lines(machine: C64, status: int = 0) -> int:
+    """UNTALK and UNLISTEN end by releasing ATN, CLK and DATA ($EDBE, $EE85, $EE97: CIA 2's
+    port A bits 3-5 cleared), so after any exchange with a serial device $DD00 holds $07
+    with the VIC-II in its first bank (measured on VICE: tests/test_kernal_vice.py,
+    serial-lines); c64tc's devices answer at the level of bytes, the port shows what
+    the KERNAL leaves.  ``status`` is passed through."""
+    machine.write(0xDD00, machine.read(0xDD00) & 0x07)
+    return status
 
 
 def _serial(machine: C64, call: Callable[..., Answer], *arguments: int) -> Answer:
@@ -301,9 +311,9 @@ def restore_channels(machine: C64) -> None:
     memory = machine.memory
     bus = _bus(machine)
     if memory[OUTPUT_DEVICE] > SCREEN:
-        _serial(machine, bus.unlisten)
+        _release_lines(machine, _serial(machine, bus.unlisten))
     if memory[INPUT_DEVICE] > SCREEN:
-        bus.untalk()
+        _release_lines(machine, bus.untalk())
     memory[INPUT_DEVICE] = KEYBOARD
     memory[OUTPUT_DEVICE] = SCREEN
 
@@ -920,12 +930,12 @@ def acptr(machine: C64) -> None:
 
 @_bus_routine((0xFFAB, 0xEDEF), "UNTLK")
 def untlk(machine: C64) -> None:
-    _bus_done(machine, _bus(machine).untalk())
+    _bus_done(machine, _release_lines(machine, _bus(machine).untalk()))
 
 
 @_bus_routine((0xFFAE, 0xEDFE), "UNLSN")
 def unlsn(machine: C64) -> None:
-    _bus_done(machine, _serial(machine, _bus(machine).unlisten))
+    _bus_done(machine, _release_lines(machine, _serial(machine, _bus(machine).unlisten)))
 
 
 # -- LOAD and SAVE -------------------------------------------------------------------------------
@@ -969,7 +979,7 @@ def load_file(machine: C64, device: int, secondary: int, name: bytes, address: i
         address = low | high << 8
     _message(machine, KERNAL_MESSAGES["verifying" if verify else "loading"])
     if machine.keyboard.stop_pressed():
-        bus.untalk()
+        _release_lines(machine, bus.untalk())
         send_close(machine, device, 0x60)
         return -1, address
     timeouts = 0
@@ -989,7 +999,7 @@ def load_file(machine: C64, device: int, secondary: int, name: bytes, address: i
         address = (address + 1) & 0xFFFF
         if memory[STATUS] & END_OF_FILE:
             break
-    bus.untalk()
+    _release_lines(machine, bus.untalk())
     send_close(machine, device, 0x60)
     return 0, address
 
@@ -1019,7 +1029,7 @@ def save_file(machine: C64, device: int, name: bytes, start: int, end: int) -> i
     while address < end:
         output_byte(machine, machine.read(address))
         address += 1
-    _set_status(machine, _serial(machine, bus.unlisten))
+    _set_status(machine, _release_lines(machine, _serial(machine, bus.unlisten)))
     send_close(machine, device, 0x61)
     memory[0xAC], memory[0xAD] = address & 0xFF, address >> 8
     return 0
