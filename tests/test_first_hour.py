@@ -763,3 +763,24 @@ def test_petcats_64tasss_and_acmes_options_say_what_does_their_work(typed: list[
     assert ours in result.stderr
     assert not files["out"].exists()
     assert "No such option '--nope'.\n" in c64tc("asm", "--nope", files["asm"]).stderr  # others as before
+
+
+def test_the_monitor_on_a_sys_stub_says_the_address_to_give(tmp_path: Path) -> None:
+    """`c64tc monitor hello.prg` of 64tass's usual `10 SYS 2061` stub said "give --sys
+    ADDRESS ..., or --break-line LINE", an option monitor has not; now it names the SYS
+    address, and run for --break-line."""
+    source = tmp_path / "hello.asm"
+    source.write_text('        * = $0801\n        .word (+), 2024\n        .null $9e, format("%d", start)\n'
+                      "+       .word 0\nstart   rts\n")
+    prg = tmp_path / "hello.prg"
+    assert c64tc("asm", source, "-o", prg, "--dialect", "64tass").exit_code == 0
+    result = c64tc("monitor", prg)
+    assert result.exit_code == 2
+    assert (f"{prg} is a BASIC program; its line 2024 is SYS 2061: give --sys 2061 to follow the machine "
+            f"code it starts (`c64tc run {prg} --break-line LINE` stops BASIC at a line)") in result.stderr
+    assert c64tc("monitor", prg, "--sys", "2061", "--monitor-commands", "-", input="z\nx\n").exit_code == 0
+    listing = tmp_path / "l.bas"
+    listing.write_text("10 print 1\n")
+    plain = c64tc("monitor", listing)
+    assert plain.exit_code == 2
+    assert "give --sys ADDRESS for machine code it holds (`c64tc run" in plain.stderr
