@@ -14,7 +14,9 @@ split between VIC banks ($DD00 written in the frame: bank-split.asm), and sprite
 Y expansion is switched off while they are shown (sprite-expansion-off*.asm, and the
 "sprite crunch" of sprite-crunch.asm), and the sprites' priority changed in the middle
 of a line, and their multicolour and X expansion bits (sprite-priority-midline.asm,
-sprite-attributes-midline.asm) and X (sprite-x-midline.asm).
+sprite-attributes-midline.asm) and X (sprite-x-midline.asm), and DEN and RSEL
+written in the lines where the vertical border opens and closes
+(vertical-border-midline.asm).
 VICE's default C64 (``x64sc -default``: a C64C with the 8565 VIC-II) ran each from
 READY. (``SYS49152``) and saved its screen when it stopped
 (``-exitscreenshot`` with ``-limitcycles``), twice, after 4,000,000 and 4,100,000
@@ -53,7 +55,7 @@ PICTURES = ("text", "multicolour-text", "ecm", "bitmap", "bitmap-multicolour", "
             "blank", "bank", "invalid", "sprites", "split-colours", "split-modes", "midline", "collisions",
             "badlines", "yscroll7", "badlines-yscroll7", "border-grey-dots", "bank-split",
             "sprite-expansion-off-mid", "sprite-expansion-off", "sprite-crunch", "sprite-priority-midline",
-            "sprite-attributes-midline", "sprite-x-midline")
+            "sprite-attributes-midline", "sprite-x-midline", "vertical-border-midline")
 
 
 def program_bytes(name: str) -> bytes:

@@ -80,6 +80,7 @@ COLOUR_REGISTERS = tuple(range(BORDER, LAST_COLOUR + 1))
 # the lines and cycles of the sequencer (VICE viciisc's PAL cycle table, cycles 0-62)
 FIRST_DMA_LINE, LAST_DMA_LINE = 0x30, 0xF7
 ROWS25_START, ROWS25_STOP, ROWS24_START, ROWS24_STOP = 0x33, 0xFB, 0x37, 0xF7
+VERTICAL_BORDER_LINES = frozenset({ROWS25_START, ROWS25_STOP, ROWS24_START, ROWS24_STOP})
 UPDATE_VC_CYCLE, MATRIX_FETCH_CYCLE, GRAPHICS_FETCH_CYCLE = 13, 14, 15
 MCBASE_CYCLE, DMA_CHECK_CYCLES, EXPAND_CYCLE, DISPLAY_CYCLE = 15, (54, 55), 55, 57
 LEFT_BORDER_CHECK = 16  # 40 columns; 38 columns one cycle later
@@ -367,12 +368,10 @@ class Beam:
             self.allow_bad_lines = False
         if bad_line:
             self.idle = False
-        at_left = state.at(LEFT_BORDER_CHECK)[CONTROL_1]
-        if line == (ROWS25_STOP if at_left & 0x08 else ROWS24_STOP):
-            self.vertical_border = True
-        if line == (ROWS25_START if at_left & 0x08 else ROWS24_START) and at_left & 0x10:
-            self.vertical_border = False
-        vertical_border = self.vertical_border
+        if line in VERTICAL_BORDER_LINES:
+            vertical_border = self._vertical_border(line, state)
+        else:
+            vertical_border = self.vertical_border
         # the fetches: a bad line reads the screen codes and colours (cycles 14-53), every
         # line its 40 graphics bytes (15-54)
         self.vc = self.vcbase
@@ -425,6 +424,33 @@ class Beam:
         if not self.idle or bad_line:
             self.rc = (self.rc + 1) & 7
             self.idle = False
+
+    def _vertical_border(self, line: int, state: LineRegisters) -> bool:
+        """The vertical border flip-flop on one of its lines, as VICE's vicii_cycle checks it
+        (vicii-cycle.c): in every cycle, with $D011 as it is then, the first line of the
+        window (RSEL's) with DEN set clears it, the line after the window (RSEL's) sets
+        it for the next line; the main border takes it at its left check (cycle 16 with
+        40 columns, else 17).  Returns the flip-flop as this line's left check sees it;
+        ``self.vertical_border`` is left as the next line starts with it."""
+        left = LEFT_BORDER_CHECK if state.at(LEFT_BORDER_CHECK)[CONTROL_2] & 0x08 else LEFT_BORDER_CHECK + 1
+        border = self.vertical_border
+        at_left: bool | None = None
+        starts = state.starts
+        for index, registers in enumerate(state.states):
+            first = starts[index]
+            last = starts[index + 1] - 1 if index + 1 < len(starts) else CYCLES_PER_LINE - 1
+            control = registers[CONTROL_1]
+            opens = line == (ROWS25_START if control & 0x08 else ROWS24_START) and bool(control & 0x10)
+            closes = line == (ROWS25_STOP if control & 0x08 else ROWS24_STOP)
+            if first <= left and (opens or closes):  # in cycles up to the left check
+                border = closes
+            if at_left is None and last >= left:
+                at_left = border
+            if last > left and (opens or closes):  # after it: for the next line
+                border = closes
+        self.vertical_border = border
+        assert at_left is not None
+        return at_left
 
     # -- graphics ------------------------------------------------------------------------------
     def _fetch(self, state: LineRegisters, memory: VideoMemory) -> tuple[bytes, bytes, bytes]:
