@@ -1352,6 +1352,19 @@ def warm_start(machine: C64) -> int:
     return 0  # not reached
 
 
+# Where the jump table's JMPs go (KERNAL 901227-03, $FF81-$FFF5): programs also call
+# these addresses directly (JSR $FD15 for RESTOR, $FFBA's $FE00 ...), so each is the
+# same routine as its entry (measured on VICE: tests/test_kernal_vice.py, jump-targets)
+JUMP_TABLE_TARGETS = {
+    0xFF8A: 0xFD15, 0xFF8D: 0xFD1A, 0xFF90: 0xFE18, 0xFF99: 0xFE25, 0xFF9C: 0xFE34, 0xFF9F: 0xEA87,
+    0xFFA2: 0xFE21, 0xFFB7: 0xFE07, 0xFFBA: 0xFE00, 0xFFBD: 0xFDF9, 0xFFD5: 0xF49E, 0xFFD8: 0xF5DD,
+    0xFFDB: 0xF6E4, 0xFFDE: 0xF6DD, 0xFFEA: 0xF69B, 0xFFED: 0xE505, 0xFFF3: 0xE500,
+}  # fmt: skip
+for _entry, _target in JUMP_TABLE_TARGETS.items():
+    if _target not in ROUTINES:
+        routine(_target, ROUTINES[_entry][0])(ROUTINES[_entry][1])
+
+
 def jiffy_clock(memory: bytearray) -> int:
     return memory[JIFFY_CLOCK] << 16 | memory[JIFFY_CLOCK + 1] << 8 | memory[JIFFY_CLOCK + 2]
 
