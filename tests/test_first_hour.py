@@ -784,3 +784,20 @@ def test_the_monitor_on_a_sys_stub_says_the_address_to_give(tmp_path: Path) -> N
     plain = c64tc("monitor", listing)
     assert plain.exit_code == 2
     assert "give --sys ADDRESS for machine code it holds (`c64tc run" in plain.stderr
+
+
+def test_a_listing_in_upper_case_is_tokenized_as_petcat_does_with_a_warning(tmp_path: Path) -> None:
+    """A listing copied in upper case (as a C64 lists it) became `10 PRRIGHT$NT "HELLO"`
+    without a word: in petcat's format upper case is shifted letters.  It still is (the
+    bytes petcat makes), but tok says so at the first keyword."""
+    listing = tmp_path / "up.bas"
+    listing.write_text('10 PRINT "HELLO"\n20 GOTO 10\n')
+    result = c64tc("tok", listing, "-o", tmp_path / "up.prg")
+    assert result.exit_code == 0
+    assert result.stderr.startswith(f"{listing}:1:4: warning: 'PRINT' in upper case is shifted letters "
+                                    "in petcat's format, not the keyword PRINT: a listing is typed in lower "
+                                    "case")
+    assert '10 PRINT "HELLO"\n   ^\n' in result.stderr
+    lower = tmp_path / "low.bas"
+    lower.write_text('10 print "HELLO {CBM-R}"\n20 goto 10\n')
+    assert "warning" not in c64tc("tok", lower, "-o", tmp_path / "low.prg").stderr
