@@ -801,3 +801,19 @@ def test_a_listing_in_upper_case_is_tokenized_as_petcat_does_with_a_warning(tmp_
     lower = tmp_path / "low.bas"
     lower.write_text('10 print "HELLO {CBM-R}"\n20 goto 10\n')
     assert "warning" not in c64tc("tok", lower, "-o", tmp_path / "low.prg").stderr
+
+
+def test_disasm_of_a_sys_stub_says_where_the_machine_code_starts(tmp_path: Path) -> None:
+    """`c64tc disasm hello.prg` of 64tass's `SYS 2061` stub disassembled the BASIC line as
+    ANC, SLO, JAM... without a word; now a note names --start 2061."""
+    source = tmp_path / "hello.asm"
+    source.write_text('        * = $0801\n        .word (+), 2024\n        .null $9e, format("%d", start)\n'
+                      "+       .word 0\nstart   rts\n")
+    prg = tmp_path / "hello.prg"
+    assert c64tc("asm", source, "-o", prg, "--dialect", "64tass").exit_code == 0
+    result = c64tc("disasm", prg)
+    assert result.exit_code == 0
+    assert result.stderr == (f"{prg}: note: the program begins with BASIC, its line 2024 SYS 2061: "
+                             "--start 2061 disassembles the machine code it starts\n")
+    started = c64tc("disasm", prg, "--start", "2061")
+    assert started.stderr == "" and started.stdout == ".C:080d  60        RTS\n"

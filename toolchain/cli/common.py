@@ -247,3 +247,18 @@ class ForeignOptions(click.Command):
                 raise
             tool, ours = self.foreign[key]
             raise click.UsageError(f"No such option '{key}'.  {tool}'s {key} here: {ours}", ctx) from None
+
+
+def sys_of_first_line(data: bytes) -> tuple[int, int] | None:
+    """The line number and the address of a SYS that begins the program's first line
+    (``10 SYS 2061``, ``SYS(2061)``: the stub 64tass and ACME sources put before their
+    machine code), or None.  ``data`` is a PRG's bytes after the load address."""
+    import re
+
+    if len(data) < 5:
+        return None
+    number = data[2] | data[3] << 8
+    found = re.match(rb" *\x9e *\(? *(\d{1,5})", data[4:].split(b"\0", 1)[0])
+    if found is None or int(found[1]) > 0xFFFF:
+        return None
+    return number, int(found[1])

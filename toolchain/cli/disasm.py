@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from toolchain.cli.common import ADDRESS, reports_user_errors
-from toolchain.diagnostics import UserError
+from toolchain.cli.common import ADDRESS, reports_user_errors, sys_of_first_line
+from toolchain.diagnostics import Diagnostic, UserError
 from toolchain.fileio import STDIO, write_atomic
 
 _WANTED = "machine code (a PRG, an MSE dump, or raw bytes with --load-address)"
@@ -89,6 +89,11 @@ def disasm_command(file: str, output_format: str, start: int | None, end: int | 
     if not load <= first <= last or stop < first:
         raise UserError.single(name, f"--start/--end ${first:04X}-${stop:04X} is outside the program "
                                f"(${load:04X}-${last:04X})")
+    stub = sys_of_first_line(image) if load == 0x0801 and start is None else None
+    if stub is not None:  # 64tass's and ACME's `10 SYS 2061` before the code: as code it is nonsense
+        click.echo(Diagnostic(name, 0, 0, f"the program begins with BASIC, its line {stub[0]} SYS {stub[1]}: "
+                              f"--start {stub[1]} disassembles the machine code it starts", "note").format(),
+                   err=True)
     names: dict[int, str] = {}
     for label_file in (*label_files, *symbol_files):
         for label, address in read_labels(label_file):  # the monitor's label files, checked as it checks them

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from toolchain.c64.run import DEFAULT_RUN_CYCLES
-from toolchain.cli.common import ADDRESS, COUNT, TYPED_INPUT, reports_user_errors
+from toolchain.cli.common import ADDRESS, COUNT, TYPED_INPUT, reports_user_errors, sys_of_first_line
 from toolchain.cli.run import run_program
 from toolchain.cli.run_options import RunOptions
 from toolchain.fileio import STDIO
@@ -72,23 +72,9 @@ def _load_address_of_machine_code(path: str) -> int | None:
         return None
     if given.kind in BASIC_LINES or given.kind is Kind.BASIC_LISTING:
         name = shown_argument(path)
-        stub = _sys_of_first_line(given.prg.data)
+        stub = sys_of_first_line(given.prg.data)
         where = (f"; its line {stub[0]} is SYS {stub[1]}: give --sys {stub[1]} to follow the machine code it "
                  "starts" if stub is not None else "; give --sys ADDRESS for machine code it holds")
         raise click.UsageError(f"the monitor follows machine code; {name} is a BASIC program{where} "
                                f"(`c64tc run {name} --break-line LINE` stops BASIC at a line)")
     return given.prg.load_address if given.kind is Kind.MACHINE_CODE_PRG else None
-
-
-def _sys_of_first_line(data: bytes) -> tuple[int, int] | None:
-    """The line number and the address of a SYS that begins the program's first line
-    (``10 SYS 2061``, ``SYS(2061)``), or None."""
-    import re
-
-    if len(data) < 5:
-        return None
-    number = data[2] | data[3] << 8
-    found = re.match(rb" *\x9e *\(? *(\d{1,5})", data[4:].split(b"\0", 1)[0])
-    if found is None or int(found[1]) > 0xFFFF:
-        return None
-    return number, int(found[1])
