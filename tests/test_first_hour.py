@@ -817,3 +817,11 @@ def test_disasm_of_a_sys_stub_says_where_the_machine_code_starts(tmp_path: Path)
                              "--start 2061 disassembles the machine code it starts\n")
     started = c64tc("disasm", prg, "--start", "2061")
     assert started.stderr == "" and started.stdout == ".C:080d  60        RTS\n"
+
+
+def test_verify_without_a_name_lists_the_names() -> None:
+    """`c64tc verify` alone said "Choose from:" and then nothing (the names are looked up
+    late, and click's missing-argument message asked before they were)."""
+    result = c64tc("verify")
+    assert result.exit_code == 2
+    assert "Choose from:\n\tstrategies,\n\tsuperhirn,\n\tsuperhirn3" in result.stderr

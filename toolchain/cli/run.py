@@ -792,6 +792,10 @@ class _VerifierName(click.Choice):
         self.choices = tuple(self._names())
         return super().convert(value, param, ctx)
 
+    def get_missing_message(self, param: Any, ctx: Any = None) -> str:
+        self.choices = tuple(self._names())  # `c64tc verify` alone said "Choose from:" and no name
+        return super().get_missing_message(param, ctx)
+
     def get_metavar(self, param: Any, ctx: Any = None) -> str:
         return "[" + "|".join(self._names()) + "]"
 
