@@ -825,3 +825,26 @@ def test_verify_without_a_name_lists_the_names() -> None:
     result = c64tc("verify")
     assert result.exit_code == 2
     assert "Choose from:\n\tstrategies,\n\tsuperhirn,\n\tsuperhirn3" in result.stderr
+
+
+def test_build_vice_and_verify_outside_a_project_say_what_to_give(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a folder of one's own, `c64tc build` said only "sources/manifest.toml: cannot
+    read", and `vice --check` / `verify superhirn` "not built yet: run c64tc build
+    first", which cannot work there: now they say what the command wants."""
+    monkeypatch.chdir(tmp_path)
+    built = c64tc("build")
+    assert built.exit_code == 1
+    assert built.stderr.startswith("sources/manifest.toml: error: cannot read: no such file: c64tc build "
+                                   "builds a c64tc project (run it in the folder you cloned c64tc into)")
+    checked = c64tc("vice", "--check")
+    assert checked.exit_code == 1
+    assert checked.stderr == ("build/seeds.d64: error: no such file, and no c64tc project here to build "
+                              "it (sources/manifest.toml): give TARGET (a disk image, a PRG or a BASIC "
+                              "listing)\n")
+    verified = c64tc("verify", "superhirn")
+    assert verified.exit_code == 1 and "give --prg FILE (the built program)" in verified.stderr
+    (tmp_path / "sources").mkdir()
+    (tmp_path / "sources" / "manifest.toml").write_text("")
+    assert c64tc("vice", "--check").stderr == "build/seeds.d64: error: not built yet: run c64tc build first\n"
+    assert not (tmp_path / "build").exists()

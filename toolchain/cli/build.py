@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from toolchain.cli.common import progress_printer, reports_user_errors
+from toolchain.diagnostics import UserError
 
 
 @click.command("build")
@@ -22,6 +23,10 @@ def build_command(manifest: Path, out_dir: Path) -> None:
     """
     from toolchain.build import build, summary
 
+    if manifest == Path("sources/manifest.toml") and not manifest.exists() and not manifest.is_symlink():
+        raise UserError.single(str(manifest), "cannot read: no such file: c64tc build builds a c64tc "
+                               "project (run it in the folder you cloned c64tc into), or the manifest "
+                               "--manifest FILE names")
     progress = progress_printer()
     report = build(manifest, out_dir, progress)
     progress("")

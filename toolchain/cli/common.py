@@ -262,3 +262,14 @@ def sys_of_first_line(data: bytes) -> tuple[int, int] | None:
     if found is None or int(found[1]) > 0xFFFF:
         return None
     return number, int(found[1])
+
+
+def not_built(path: str, what: str) -> UserError:
+    """The error for a default input of a c64tc project (``build/seeds.d64``) that is not
+    there: in a project, build it first; elsewhere there is no project to build, and
+    the command wants ``what`` named."""
+    if Path("sources", "manifest.toml").is_file():
+        return UserError.single(path, "not built yet: run c64tc build first")
+    return UserError.single(path, "no such file, and no c64tc project here to build it "
+                            f"(sources/manifest.toml): give {what}")
+

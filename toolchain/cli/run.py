@@ -14,7 +14,7 @@ import click
 
 from toolchain.c64.outcome import Stop
 from toolchain.c64.run import DEFAULT_RUN_CYCLES
-from toolchain.cli.common import ADDRESS, COUNT, TYPED_INPUT, ProgressBar, reports_user_errors
+from toolchain.cli.common import ADDRESS, COUNT, TYPED_INPUT, ProgressBar, not_built, reports_user_errors
 from toolchain.cli.monitor_console import break_at_lines, monitor_reads_stdin, run_monitor
 from toolchain.cli.progress import RunProgress
 from toolchain.cli.run_options import LiveOptions, OutputOptions, RunOptions, SoundOptions
@@ -834,7 +834,7 @@ def verify_command(name: str, prg_file: str | None, sample: int | None, jobs: in
     if prg_file is None:
         prg_file = str(Path("build") / verifier.default_prg)
         if not Path(prg_file).exists():
-            raise UserError.single(prg_file, "not built yet: run c64tc build first")
+            raise not_built(prg_file, "--prg FILE (the built program)")
     prg = read_program(prg_file, "verify", "a PRG", PRG_KINDS).prg
     progress = ProgressBar("games")
     try:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from toolchain.cli.common import ADDRESS, COUNT, TYPED_INPUT, reports_user_errors
+from toolchain.cli.common import ADDRESS, COUNT, TYPED_INPUT, not_built, reports_user_errors
 from toolchain.diagnostics import UserError
 from toolchain.fileio import read_text, refuse_replacing_inputs
 
@@ -111,7 +111,7 @@ def vice_command(target: str | None, program: str | None, sys_address: int | Non
     if target is None:
         target = "build/seeds.d64"
         if not Path(target).exists():
-            raise UserError.single(target, "not built yet: run c64tc build first")
+            raise not_built(target, "TARGET (a disk image, a PRG or a BASIC listing)")
     if screenshot is not None and not check:
         raise click.UsageError("--screenshot needs --check (the picture of a headless run's final screen)")
     if screenshot is not None:
