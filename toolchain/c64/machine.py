@@ -140,6 +140,7 @@ class _State:
     shown: dict[int, str]
     chips: bytes  # the four chips pickled (VIC, SID, CIA 1, CIA 2): a reset unpickles fresh copies
     cpu: tuple[int, int, int, int]  # PC, SP, status, the cycle count (the chips' time)
+    port: tuple[int, int, int, int, int]  # the processor port (memory.ProcessorPort.state)
 
 
 def _rom_images(roms: RomSet | None) -> dict[int, bytes]:
@@ -237,7 +238,8 @@ class C64:
         return _State(bytes(self.memory), bytes(self.map.under), bytes(self.map.io),
                       {start: self.map.shown(start) for start in self.map.AREAS},
                       pickle.dumps((io.vic, io.sid, io.cia1, io.cia2), pickle.HIGHEST_PROTOCOL),
-                      (self.cpu.pc, self.cpu.sp, self.cpu.p, self.cpu.cycles))
+                      (self.cpu.pc, self.cpu.sp, self.cpu.p, self.cpu.cycles),
+                      self.map.port.state())
 
     def snapshot(self) -> _State:
         """The machine's memory state, for :meth:`reset` (e.g. after loading a program)."""
@@ -255,6 +257,7 @@ class C64:
         self._connect_video()
         self.nmi_line = False
         self.cpu.restore_memory(state.ram)
+        memory_map.port.restore(state.port)
         memory_map.switch(memory_map.port_bits())
         self.io.visible = memory_map.io_shown()
         self._mark_rom_stops()
@@ -385,6 +388,7 @@ class C64:
         memory_map = self.map
         if address <= PORT:
             self._chips_touched = True
+            memory_map.port_written(address, self.cpu.cycles)
             changed = memory_map.switch(memory_map.port_bits())
             self.io.visible = memory_map.io_shown()
             for addresses in changed:

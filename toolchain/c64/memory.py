@@ -44,6 +44,16 @@ COLOUR_RAM = 0xD800
 PORT_DIRECTION, PORT = 0x00, 0x01
 LORAM, HIRAM, CHAREN = 1, 2, 4
 POWER_ON_DIRECTION, POWER_ON_PORT = 0x2F, 0x37  # read back as 47 and 55 on VICE
+# The lines a read of the port shows where they are inputs: LORAM, HIRAM, CHAREN and the
+# cassette switch sense are pulled up (the sense reads 1: no datasette key is pressed),
+# the motor line reads 0, and bits 6 and 7, which no pin has, read the charge the last
+# store while they were outputs left on them until it fades (VICE 3.10, c64pla.c and
+# c64memsc.c: pullup $17; the "capacitor" of bits 6 and 7 fades 350,000 cycles and a
+# random fifth more after it was charged there, here after 350,000, seen by the next
+# store to the port: the KERNAL's interrupt stores there sixty times a second)
+PORT_PULL_UPS = 0x17
+PORT_UNUSED_BITS = 0xC0
+PORT_CHARGE_CYCLES = 350_000
 
 # -- the KERNAL's and BASIC's variables ---------------------------------------------------------
 LINNUM = 0x14  # the integer SYS, POKE, PEEK and WAIT convert an address to
@@ -223,6 +233,56 @@ class Banking:
         return hash(tuple(getattr(self, n) for n in self.__slots__))
 
 
+class ProcessorPort:
+    """The 6510's port at $00/$01 as a read sees it (VICE 3.10, c64pla.c and
+    c64memsc.c): the data register's bits where the direction makes them outputs, the
+    lines where it makes them inputs (PORT_PULL_UPS: pulled up, or what an output last
+    drove on them where that was 0), the motor line 0, and bits 6 and 7 their charge
+    (PORT_UNUSED_BITS).  $01 in memory holds what a read gives; the data register is
+    here, and the memory map's banking follows it."""
+
+    def __init__(self, direction: int, data: int) -> None:
+        self.direction = direction
+        self.data = data
+        self.output = data & direction  # what the output lines last drove
+        self.charge = 0  # bits 6 and 7 as the last store while they were outputs left them
+        self.charged_until = 0
+
+    def state(self) -> tuple[int, int, int, int, int]:
+        return self.direction, self.data, self.output, self.charge, self.charged_until
+
+    def restore(self, state: tuple[int, int, int, int, int]) -> None:
+        self.direction, self.data, self.output, self.charge, self.charged_until = state
+
+    def _drive(self) -> None:
+        self.output = self.output & ~self.direction & 0xFF | self.data & self.direction
+
+    def write_data(self, value: int, now: int) -> None:
+        if self.direction & PORT_UNUSED_BITS:  # an output bit 6 or 7 charges its "capacitor"
+            bits = self.direction & PORT_UNUSED_BITS
+            self.charge = self.charge & ~bits | value & bits
+            self.charged_until = now + PORT_CHARGE_CYCLES
+        self.data = value
+        self._drive()
+
+    def write_direction(self, value: int, now: int) -> None:
+        turned_input = self.direction & ~value & PORT_UNUSED_BITS
+        if turned_input:  # bit 6 or 7 turned into an input keeps what it drove, for a while
+            self.charge = self.charge & ~turned_input | self.data & turned_input
+            self.charged_until = now + PORT_CHARGE_CYCLES
+        self.direction = value
+        self._drive()
+
+    def read_value(self, now: int) -> int:
+        if now >= self.charged_until:
+            self.charge = 0  # faded
+        inputs = ~self.direction & 0xFF
+        value = (self.data | inputs) & (self.output | PORT_PULL_UPS)
+        value &= ~(inputs & 0x20)  # the motor line as an input reads 0
+        unused_inputs = inputs & PORT_UNUSED_BITS
+        return value & ~unused_inputs | self.charge & unused_inputs
+
+
 class MemoryMap:
     """The memory the CPU sees (``ram``), with the ROMs and the I/O area switched in
     and out as the processor port says.
@@ -246,12 +306,24 @@ class MemoryMap:
         # (and under the ROMs) starts empty
         self.io[:] = ram[0xD000:0xE000]
         ram[0xD000:0xE000] = bytes(0x1000)
+        self.port = ProcessorPort(ram[PORT_DIRECTION], ram[PORT])
+        ram[PORT] = self.port.read_value(0)
         self.switch(self.port_bits())
+
+    def port_written(self, address: int, now: int) -> None:
+        """The CPU stored at $00 (the data direction) or $01 (the data) at cycle ``now``
+        (the byte in memory there): memory at $01 shows what a read gives from now on."""
+        port, ram = self.port, self.ram
+        if address == PORT:
+            port.write_data(ram[PORT], now)
+        else:
+            port.write_direction(ram[PORT_DIRECTION], now)
+        ram[PORT] = port.read_value(now)
 
     def port_bits(self) -> int:
         """The port's output as the PLA sees it: input lines are pulled high."""
         direction = self.ram[PORT_DIRECTION]
-        return (self.ram[PORT] & direction | ~direction) & 7
+        return (self.port.data & direction | ~direction) & 7
 
     def shown(self, start: int) -> str:
         """What the area at ``start`` shows: "ram", "rom", "io" or "charset"."""

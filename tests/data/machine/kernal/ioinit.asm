@@ -1,6 +1,6 @@
 ; IOINIT ($FF84 = $FDA3) after the CIAs' control registers, ports and the SID's volume were
 ; changed, with PALNTS ($02A6) $11 and 1.  (The processor port $01 it writes, $E7, reads
-; back $37 on VICE and $E7 in c64tc: not compared, nor
+; back $37: tests/test_processor_port.py; not compared here, nor
 ; $DD00, whose serial lines the drive on VICE answers to.)
 main lda #$05
  sta $dc0e
