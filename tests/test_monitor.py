@@ -459,6 +459,26 @@ def test_mistakes_in_the_commands_are_reported_with_their_place_and_nothing_runs
         "6 errors; no output written"]
 
 
+def test_py65_habits_are_answered_with_the_command_that_does_their_work(
+        built: tuple[Path, Path], tmp_path: Path) -> None:
+    """py65's monitor writes a range START:END and names its commands in full; c64tc's
+    follows VICE's, and says how (it said "expected a number, found ':'" and "unknown
+    command")."""
+    result = monitor(built, tmp_path, "mem 3400:3410\ndisassemble 3400\nassemble 3400 lda #1\n"
+                     "add_breakpoint 3400\nm 3400 3410\n")
+    assert result.exit_code == 1
+    path = str(tmp_path / "commands.mon")
+    assert result.stderr.splitlines()[::3] == [
+        f"{path}:1:9: error: a range is START END here, as in VICE's monitor (py65 writes START:END)",
+        f"{path}:2:1: error: 'disassemble' is py65's monitor's; c64tc's monitor, as VICE's, says 'd' "
+        "(help lists the commands)",
+        f"{path}:3:1: error: 'assemble' is py65's monitor's; c64tc's monitor, as VICE's, says 'a' "
+        "(help lists the commands)",
+        f"{path}:4:1: error: 'add_breakpoint' is py65's monitor's; c64tc's monitor, as VICE's, says 'break' "
+        "(help lists the commands)",
+        "4 errors; no output written"]
+
+
 def test_parentheses_nest_32_deep_and_deeper_is_a_message(built: tuple[Path, Path], tmp_path: Path) -> None:
     """Bounded work on any line: 32 levels are read, 33 are a mistake with its place (the
     long fuzz profile found a RecursionError from a few hundred)."""

@@ -381,6 +381,8 @@ class _Parser:
         first = self.optional_address()
         if first is None:
             return None, None
+        if self.token.kind == "op" and self.token.text == ":":
+            raise self.fail("a range is START END here, as in VICE's monitor (py65 writes START:END)")
         self.accept(",")
         return first, self.optional_address()
 
@@ -431,6 +433,16 @@ VICE_ONLY = frozenset("""attach autostart autoload block_read br backtrace bt
     dummy stop tapectrl tapeoffs trace tr undump updb verify v warp maincpu_trace ~ @""".split())
 
 
+# py65's monitor's command names that VICE's (and so c64tc's) monitor spells otherwise: the
+# command that does their work here
+PY65_NAMES = {"disassemble": "d", "assemble": "a", "add_breakpoint": "break", "delete_breakpoint": "delete",
+              "show_breakpoints": "break", "cycles": "stopwatch"}
+
+
+def _py65_name(name: str, column: int) -> MonitorSyntaxError:
+    return MonitorSyntaxError(f"'{name}' is py65's monitor's; c64tc's monitor, as VICE's, says "
+                              f"'{PY65_NAMES[name.lower()]}' (help lists the commands)", column)
+
 
 def parse_line(line: str) -> list[Command]:
     """The commands of one line (none for a blank line or a comment)."""
@@ -444,6 +456,8 @@ def parse_line(line: str) -> list[Command]:
         if word and word.group().lower() == "a" and (start + 1 == len(line) or line[start + 1].isspace()):
             commands.append(_assemble_command(line, start))  # the rest of the line: instructions
             break
+        if word and word.group().lower() == "assemble":  # py65's: its instructions would not tokenize
+            raise _py65_name(word.group(), start + 1)
         if word and word.group().lower() == "keybuf":  # the rest of the line, as typed
             commands.append(Command("keybuf", start + 1, line[start:].rstrip(),
                                     {"text": line[start + word.end() :].strip()}))
@@ -600,6 +614,8 @@ def _command(tokens: list[Token], text: str) -> Command:
     parser = _Parser(tokens, text)
     parser.index = 1
     if name is None:
+        if word in PY65_NAMES:
+            raise _py65_name(first.text, first.column)
         if word in VICE_ONLY:
             raise MonitorSyntaxError(f"'{first.text}' is a command of VICE's monitor that c64tc's monitor "
                                      "does not have (help lists the commands)", first.column)
