@@ -478,11 +478,7 @@ class Sid:
         return value
 
     def _write_control(self, value: int, now: int) -> None:
-        old = self.control
-        if value == old and self.envelope.hold_zero:
-            # nothing changes: the envelope held at 0 only moves its rate counter's phase
-            # on, which it works out when it is next looked at
-            return
+        old = self.control  # (a byte other than this one: Sid.write leaves the same byte out)
         oscillator = self.voice3
         if value & 0xF0 == 0 and old & 0xF0:
             self.floating, self.floating_since = self._waveform(now), now
