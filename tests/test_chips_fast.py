@@ -11,6 +11,8 @@ tests/test_chips_*.py pin down; these tests pin the fast path to them."""
 
 from __future__ import annotations
 
+import io
+import pickle
 from typing import Any
 
 import pytest
@@ -19,7 +21,7 @@ from hypothesis import strategies as st
 
 from benchmarks.chip_programs import CHIP_LOOPS, RASTER_BARS, SID_PLAYER, Loop
 from benchmarks.same_counts import LATE_RASTER_IRQ, RASTER_IRQ, TIMER_IRQ
-from toolchain.c64.chips import Source
+from toolchain.c64.chips import Slotted, Source
 from toolchain.c64.chips.cia import Cia, SerialBusAndUserPort
 from toolchain.c64.chips.keyboard import FIRE, UP, ControlPorts, KeyMatrix
 from toolchain.c64.chips.power_on import KERNAL_RESET_WRITES
@@ -81,13 +83,35 @@ def state(chip: Any) -> Any:
         return [state(item) for item in chip]
     if isinstance(chip, bytearray | bytes):
         return bytes(chip)
-    if hasattr(chip, "__getstate__") and hasattr(chip, "__dict__"):
+    if isinstance(chip, Slotted) or hasattr(chip, "__dict__"):
         kept = chip.__getstate__()  # what a snapshot keeps (not caches, not listeners)
         if isinstance(kept, dict):
             return {name: state(value) for name, value in kept.items()}
-    if hasattr(chip, "__dict__"):
-        return {name: state(value) for name, value in vars(chip).items()}
     return chip
+
+
+def test_what_a_snapshot_copies_keeps_its_attributes_in_slots() -> None:
+    """The chips and every object of c64tc's they hold are Slotted: pickle looks at the
+    ``__dict__`` of any other object it copies, and the translated code then reaches its
+    attributes the slow way (toolchain.c64.chips.Slotted).  A copy holds what the
+    chip held."""
+    machine = C64()
+    machine.io.cia1.ports.keyboard.press((1, 2))  # (a held key: the matrix's lists in use)
+    chips = (machine.io.vic, machine.io.sid, machine.io.cia1, machine.io.cia2)
+    copied: list[object] = []
+
+    class Walker(pickle.Pickler):
+        def reducer_override(self, obj: Any) -> Any:
+            if type(obj).__module__.startswith("toolchain."):
+                copied.append(obj)
+            return NotImplemented
+
+    Walker(io.BytesIO(), pickle.HIGHEST_PROTOCOL).dump(chips)
+    kinds = {type(obj).__qualname__ for obj in copied}
+    assert {"Vic", "Sid", "Cia", "_Timer", "_Oscillator", "_Envelope", "KeyMatrix", "ControlPorts"} <= kinds
+    assert [obj for obj in copied if not isinstance(obj, Slotted) or hasattr(obj, "__dict__")] == []
+    copies = pickle.loads(pickle.dumps(chips, pickle.HIGHEST_PROTOCOL))
+    assert [state(chip) for chip in copies] == [state(chip) for chip in chips]
 
 
 def observed(chip: Any, registers: int, now: int) -> tuple[Any, ...]:

@@ -101,7 +101,7 @@ paddles, light pens and mice in the control ports.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 NEVER = 1 << 62  # a cycle count that is never reached
 
@@ -116,6 +116,34 @@ CYCLES_PER_FRAME = CYCLES_PER_LINE * LINES_PER_FRAME  # 19,656: 50.125 frames a 
 # The names compiled register source may use besides {chip}, {now} and {value} (the
 # write log, held while it is appended to); the CPU's translated code keeps clear of them.
 COMPILED_NAMES = ("wl",)
+
+
+_SLOT_NAMES: dict[type, tuple[str, ...]] = {}  # each Slotted class's slots, its bases' first
+
+
+class Slotted:
+    """A base for the chips and the objects they hold, whose attributes are declared in
+    ``__slots__``.  CPython (3.11 and on) reaches an attribute fastest in a slot or in
+    the class's shared inline layout; an object whose ``__dict__`` was ever looked at
+    (by pickle and copy, which the machine's snapshot and reset use, or by ``vars``)
+    keeps its attributes in a dictionary of its own from then on, and every attribute
+    access of the CPU's translated code on it takes the slow path: the SID's 14-store
+    loop ran in 1.6x the CPU instructions (callgrind, benchmarks/chip_speed.py).  Slots
+    have no ``__dict__`` to look at: a snapshot copies them by name, here."""
+
+    __slots__ = ()
+
+    def __getstate__(self) -> dict[str, Any]:
+        kind = type(self)
+        names = _SLOT_NAMES.get(kind)
+        if names is None:
+            names = _SLOT_NAMES[kind] = tuple(name for base in reversed(kind.__mro__)
+                                              for name in base.__dict__.get("__slots__", ()))
+        return {name: getattr(self, name) for name in names if hasattr(self, name)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():  # (the state is whole: no __setattr__ hook needed)
+            object.__setattr__(self, name, value)
 
 
 class Source(NamedTuple):

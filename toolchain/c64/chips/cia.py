@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from toolchain.c64.chips import CYCLES_PER_SECOND, NEVER, Source
+from toolchain.c64.chips import CYCLES_PER_SECOND, NEVER, Slotted, Source
 
 PRA, PRB, DDRA, DDRB = 0x0, 0x1, 0x2, 0x3
 TA_LO, TA_HI, TB_LO, TB_HI = 0x4, 0x5, 0x6, 0x7
@@ -69,8 +69,10 @@ class Ports(Protocol):
     def pins_b(self, cia: Cia, now: int, scanning: bool) -> int: ...
 
 
-class Idle:
+class Idle(Slotted):
     """Nothing attached: every input pin is pulled up."""
+
+    __slots__ = ()
 
     def pins_a(self, cia: Cia, now: int, scanning: bool) -> int:
         return 0xFF
@@ -83,7 +85,7 @@ class Idle:
         return Source("0xFF")
 
 
-class SerialBusAndUserPort:
+class SerialBusAndUserPort(Slotted):
     """CIA 2's ports on a C64 with nothing on the serial bus or the user port.
 
     Port A bits 3-5 drive ATN, CLOCK and DATA through inverters (7406) onto the bus,
@@ -94,6 +96,8 @@ class SerialBusAndUserPort:
     both lines low).  VICE's 1541, when present, also pulls DATA while ATN is asserted;
     c64tc has no drive.  Port B is the user port: ``user_port`` holds the levels there
     (idle $FF, measured)."""
+
+    __slots__ = ("user_port",)
 
     def __init__(self, user_port: int = 0xFF) -> None:
         self.user_port = user_port
@@ -112,10 +116,13 @@ class SerialBusAndUserPort:
         return Source("{chip}.ports.user_port")
 
 
-class _Timer:
+class _Timer(Slotted):
     """One interval timer.  Running and counting phi2, the counter shows ``value`` at cycle
     ``start`` and counts down from there (see the module's description for the pattern
     around an underflow); otherwise it holds ``value``."""
+
+    __slots__ = ("latch", "value", "start", "running", "counting", "one_shot", "cascade", "plain_from",
+                 "plain_base", "plain_period")
 
     latch: int
     value: int
@@ -129,7 +136,7 @@ class _Timer:
     plain_period: int
 
     def __init__(self) -> None:
-        self.__dict__.update(  # (the fields at once: _plain needs them all)
+        fields = dict(
             latch=0xFFFF,  # a reset sets the latches to $FFFF (datasheet; VICE ciat_reset)
             value=0xFFFF,
             start=0,
@@ -137,6 +144,8 @@ class _Timer:
             counting=True,  # counting phi2 (not CNT, not timer A's underflows)
             one_shot=False,
             cascade=False)  # timer B counting timer A's underflows
+        for name, value in fields.items():  # (the fields at once: _plain needs them all)
+            object.__setattr__(self, name, value)
         self._plain()
 
     # The fast path (Cia.compiled_read): a running timer counting phi2 continuously, from
@@ -152,13 +161,16 @@ class _Timer:
             self._plain()
 
     def _plain(self) -> None:
-        fields = self.__dict__
+        store = object.__setattr__  # (not a field _plain comes from: no hook)
         if (self.running and self.counting and not self.cascade and not self.one_shot
                 and 0 < self.value <= self.latch):
-            fields["plain_from"], fields["plain_base"] = self.start, self.start + self.value
-            fields["plain_period"] = self.latch + 1
+            store(self, "plain_from", self.start)
+            store(self, "plain_base", self.start + self.value)
+            store(self, "plain_period", self.latch + 1)
         else:
-            fields["plain_from"], fields["plain_base"], fields["plain_period"] = NEVER, 0, 1
+            store(self, "plain_from", NEVER)
+            store(self, "plain_base", 0)
+            store(self, "plain_period", 1)
 
     # -- counting phi2 -----------------------------------------------------------------------
     # (whether it counts phi2 is spelled out in each method: a program polling a timer
@@ -234,12 +246,16 @@ _STORED_READS = {DDRA: "{chip}.ddra", DDRB: "{chip}.ddrb", SDR: "{chip}.sdr"}
 _STORED_WRITES = {PRA: "pra", PRB: "prb", DDRA: "ddra", DDRB: "ddrb", SDR: "sdr"}
 
 
-class Cia:
+class Cia(Slotted):
     """One 6526 (see the module's description).  ``ports`` drive the port pins (CIA 1:
     :class:`toolchain.c64.chips.keyboard.ControlPorts`; CIA 2:
     :class:`SerialBusAndUserPort`); ``interrupt`` is the line it pulls, ``"irq"`` (CIA 1)
     or ``"nmi"`` (CIA 2); ``mains_hz`` the frequency that clocks the TOD (50 on a PAL
     C64: VICE's PAL machines use 50 Hz), its first tick at cycle ``mains_phase``."""
+
+    __slots__ = ("ports", "interrupt", "name", "mains_hz", "mains_phase", "pra", "prb", "ddra", "ddrb",
+                 "timer_a", "timer_b", "cra", "crb", "sdr", "flags", "mask", "time", "cascade_since", "tod",
+                 "alarm", "tod_latch", "tod_stopped", "tod_ticks", "bank_log")
 
     def __init__(self, ports: Ports | None = None, interrupt: str = "irq", mains_hz: int = 50,
                  mains_phase: int = 0, name: str = "CIA") -> None:

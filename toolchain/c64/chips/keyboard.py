@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
-from toolchain.c64.chips import Source
+from toolchain.c64.chips import Slotted, Source
 
 if TYPE_CHECKING:
     from toolchain.c64.chips.cia import Cia
@@ -118,7 +118,7 @@ KEY_PRESSES: dict[int, KeyPress] = _key_presses()
 DEFAULT_HOLD_CYCLES = 40_000
 
 
-class KeyMatrix:
+class KeyMatrix(Slotted):
     """Keys held down in the matrix.
 
     ``next_key`` gives the next typed PETSCII code (None when nothing is typed).  When a
@@ -127,6 +127,8 @@ class KeyMatrix:
     matrix takes the next typed key and holds it (with SHIFT, the Commodore key or CTRL
     when its code needs one) for ``hold_cycles``.  A code no key gives (PETSCII $61-$7A,
     $8E, ...) is taken and not typed.  :meth:`press` and :meth:`release` hold keys by hand."""
+
+    __slots__ = ("next_key", "hold_cycles", "held", "held_until", "up_until", "typed", "idle")
 
     def __init__(self, next_key: Callable[[], int | None] | None = None,
                  hold_cycles: int = DEFAULT_HOLD_CYCLES) -> None:
@@ -143,8 +145,8 @@ class KeyMatrix:
         # ``held`` is replaced, never emptied in place (a key taken is appended to a new list)
         object.__setattr__(self, name, value)
         if name in ("held", "next_key"):
-            fields = self.__dict__
-            object.__setattr__(self, "idle", not fields.get("held") and fields.get("next_key") is None)
+            object.__setattr__(self, "idle", not getattr(self, "held", None)
+                               and getattr(self, "next_key", None) is None)
 
     def press(self, *keys: tuple[int, int]) -> None:
         """Hold these keys (row, column) until :meth:`release`."""
@@ -200,9 +202,11 @@ class KeyMatrix:
 UP, DOWN, LEFT, RIGHT, FIRE = 0x01, 0x02, 0x04, 0x08, 0x10
 
 
-class ControlPorts:
+class ControlPorts(Slotted):
     """CIA 1's ports: the keyboard matrix and the two joysticks.  ``joystick1`` and
     ``joystick2`` hold the directions and fire pressed (UP | FIRE ...), 0 when idle."""
+
+    __slots__ = ("keyboard", "joystick1", "joystick2")
 
     def __init__(self, keyboard: KeyMatrix | None = None) -> None:
         self.keyboard = keyboard if keyboard is not None else KeyMatrix()

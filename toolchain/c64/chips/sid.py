@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Protocol
 
-from toolchain.c64.chips import NEVER
+from toolchain.c64.chips import NEVER, Slotted
 
 VOICE2_FREQUENCY, VOICE2_CONTROL = 0x07, 0x0B
 FREQUENCY_LO, FREQUENCY_HI, PULSE_LO, PULSE_HI, CONTROL, ATTACK_DECAY, SUSTAIN_RELEASE = range(0x0E, 0x15)
@@ -221,13 +221,15 @@ def noise_output(register: int) -> int:
             | (register << 3 & 0x020) | (register << 4 & 0x010))
 
 
-class _Oscillator:
+class _Oscillator(Slotted):
     """An accumulator adding ``frequency`` every cycle, held at 0 while the test bit is
     set.  Kept as a line: from cycle ``since`` on, its value with the carries out of 24
     bits kept (``unwrapped``) is ``base + frequency * cycle``.  A frequency write moves
     ``base`` so that the new line goes on from where the old one was, and the count of
     bit 19's rises between two cycles (the noise's clocks) is a difference of the line's
     values, whatever frequencies came in between: a write is three statements."""
+
+    __slots__ = ("base", "since", "frequency", "test")
 
     def __init__(self) -> None:
         self.base = 0x555555  # reSID's power-on value (wave.cc); a reset leaves it alone
@@ -263,8 +265,11 @@ class _Oscillator:
         self.base, self.since = -self.frequency * now, now
 
 
-class _Envelope:
+class _Envelope(Slotted):
     """Voice 3's envelope generator (see the module's description)."""
+
+    __slots__ = ("level", "state", "attack", "decay", "sustain", "release", "gate", "rate_since",
+                 "rate_count", "exponential_count", "exponential_period", "hold_zero")
 
     def __init__(self) -> None:
         self.level = 0  # VICE after reset and the KERNAL's start: $D41C reads 0 (measured)
@@ -369,10 +374,15 @@ class _Envelope:
             self.sustain, self.release = value >> 4, value & 0x0F
 
 
-class Sid:
+class Sid(Slotted):
     """The SID's registers and voice 3's readable outputs (see the module's description).
     ``model`` "6581" (the C64 of the 64'er years) or "8580" (VICE 3.10's default for
     x64sc: sid-resources.c)."""
+
+    __slots__ = ("model", "bus_ttl", "shift_reset", "shift_reset_bit", "floating_ttl", "floating_bit",
+                 "delayed_wave", "registers", "bus_value", "bus_charged", "voice2", "voice3", "control",
+                 "shift_register", "shift_since", "shift_level", "test_since", "floating", "floating_since",
+                 "envelope", "write_log", "sound")
 
     def __init__(self, model: str = "8580") -> None:
         if model not in MODELS:
@@ -412,7 +422,7 @@ class Sid:
     def __getstate__(self) -> dict[str, object]:
         # a snapshot (the machine's reset brings back copies) holds the chip, not who
         # listens to it: a listener attaches again to the chip that is plugged in
-        state = self.__dict__.copy()
+        state = super().__getstate__()
         state["write_log"] = state["sound"] = None
         return state
 

@@ -34,7 +34,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from toolchain.c64.chips import CYCLES_PER_FRAME, CYCLES_PER_LINE, LINES_PER_FRAME, NEVER, Source
+from toolchain.c64.chips import CYCLES_PER_FRAME, CYCLES_PER_LINE, LINES_PER_FRAME, NEVER, Slotted, Source
 from toolchain.c64.chips.vic_render import FIRST_DMA_LINE, LAST_DMA_LINE, Beam, VideoMemory
 
 CONTROL_1, RASTER, LIGHT_PEN_X, LIGHT_PEN_Y = 0x11, 0x12, 0x13, 0x14
@@ -85,8 +85,12 @@ class MemorySetup(NamedTuple):
     characters: int  # $D018 bits 1-3 times 2 KiB
 
 
-class Vic:
+class Vic(Slotted):
     """The VIC-II's registers and raster interrupt (see the module's description)."""
+
+    __slots__ = ("cycle_offset", "registers", "latched", "mask", "compare", "time", "write_log", "video",
+                 "beam", "pending", "predicted", "stalls_counted", "watched_until", "stall_writes",
+                 "_next_stall_cache", "_frames_stalls")
 
     def __init__(self, cycle_offset: int = 0) -> None:
         self.cycle_offset = cycle_offset
@@ -116,7 +120,7 @@ class Vic:
         self._frames_stalls: dict[int, tuple[list[int], list[int]]] = {}  # by frame, until a write
 
     def __getstate__(self) -> dict[str, Any]:
-        state = dict(self.__dict__)
+        state = super().__getstate__()
         state["video"] = None  # the machine's memory: connected again after a reset
         state["predicted"] = None
         state["_next_stall_cache"] = None
