@@ -110,7 +110,7 @@ def _fill(text: str, index: int, local: bool = True, ahead: bool = False) -> str
     translated code takes the horizon it gives)."""
     chip = CHIP_NAMES[index]
     if local:
-        return text.format(chip=chip, now="{now}", value="{value}",
+        return text.format(chip=chip, now="{now}", value="{value}", now2="{now2}", value2="{value2}",
                            changed=f"horizon = io.moved({index}, horizon)")
     changed = f"io.stalls_moved({index})" if ahead else f"io.moved({index})"
     return text.format(chip=f"io.{chip}", now="now", value="value", changed=changed)
@@ -622,6 +622,21 @@ class IOArea:
         stored = f"{self._local(code, index)}\nmem[{address}] = {{value}}"
         return RunStore(CHIP_NAMES[index], register, stored, self._local(end, index),
                         self._local("{chip}.write_log", index))
+
+    def write_pair_source(self, first: int, second: int, apart: int) -> str | None:
+        """Two stores of a run (see write_run_source), ``apart`` cycles apart, as one
+        piece where their chip has one (``compiled_write_pair``: the SID's frequency
+        registers), the stores into memory included: ``{value}`` and ``{now}`` are the
+        first store's, ``{value2}`` and ``{now2}`` the second's.  None otherwise."""
+        index, register = ROUTES[first - IO_BASE]
+        second_index, second_register = ROUTES[second - IO_BASE]
+        if index < 0 or index != second_index or first in self.hooked or second in self.hooked:
+            return None
+        method = getattr(self.chips[index], "compiled_write_pair", None)
+        code = None if method is None else method(register, second_register, apart)
+        if code is None:
+            return None
+        return f"{self._local(code, index)}\nmem[{first}] = {{value}}\nmem[{second}] = {{value2}}"
 
     def write_source(self, address: int) -> tuple[Source, bool] | None:
         """A write at ``address`` as source with ``{value}`` and ``{now}`` (the store into

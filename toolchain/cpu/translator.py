@@ -1416,17 +1416,31 @@ class _BlockWriter:
             stores.append((follower, target, _WRITES[follower.mnemonic], pc, found))
         region.uses_io = True
         cycles = self.cycles
-        nows = []
+        nows, offsets = [], []
         for store_op, *_ in stores:
             nows.append(f"cycles + {cycles}" if cycles else "cycles")
+            offsets.append(cycles)
             cycles += store_op.cycles
         entries = ", ".join(f"({now}, {found.register}, {stored.text})"
                             for now, (_, _, stored, _, found) in zip(nows, stores, strict=True))
         lines = [f"if (wl := {first.log or first.chip + '.write_log'}) is not None:",
                  f"    wl.extend(({entries},))" if len(stores) > 1 else f"    wl.append({entries})"]
-        for now, (_, _, stored, _, found) in zip(nows, stores, strict=True):
+        pair_source = getattr(io, "write_pair_source", None)
+        index = 0
+        while index < len(stores):  # each store's part, or two stores' as one piece where the owner has it
+            _, target, stored, _, found = stores[index]
             self.uses(" ".join(stored.reads))
-            lines.append(found.code.format(value=stored.text, now=now))
+            if pair_source is not None and index + 1 < len(stores):
+                _, second_target, second, _, _ = stores[index + 1]
+                pair = pair_source(target, second_target, offsets[index + 1] - offsets[index])
+                if pair is not None:
+                    self.uses(" ".join(second.reads))
+                    lines.append(pair.format(value=stored.text, now=nows[index], value2=second.text,
+                                             now2=nows[index + 1]))
+                    index += 2
+                    continue
+            lines.append(found.code.format(value=stored.text, now=nows[index]))
+            index += 1
         lines.append(first.end.format(value=stores[-1][2].text, now=nows[-1]))
         self.emit("if io_on:\n" + _indented("\n".join(lines)), indent)
         self.emit("else:", indent)  # the I/O area hidden (RAM or the character ROM)

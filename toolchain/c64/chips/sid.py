@@ -90,6 +90,10 @@ _BUS_EXPRESSION = "({chip}.bus_value if {now} < {chip}.bus_charged + {chip}.bus_
 _RUN_END = "{chip}.bus_value = {value}\n{chip}.bus_charged = {now}"  # see Sid.RUN_END
 
 
+def _indented(text: str) -> str:
+    return "\n".join("    " + line for line in text.splitlines())
+
+
 # Sid.voice2_frequency_written, voice3_frequency_written (but with the test bit set),
 # rates_written (held at level 0, in release) and control_written (the byte it holds,
 # held at level 0) as source: a player writes these every frame, and a call costs more
@@ -114,26 +118,74 @@ else:
 # attack/decay register is not the one in effect, and a new release rate keeps the rate
 # counter's value (_Envelope.held_count: the phase the ADSR bug needs); everything else
 # is Sid.rates_written's
-_RATES_WRITTEN = {
-    ATTACK_DECAY: f"""sid_envelope = {{chip}}.envelope
-if sid_envelope.hold_zero and sid_envelope.state == {RELEASE!r}:
-    sid_envelope.attack, sid_envelope.decay = ({{value}}) >> 4, ({{value}}) & 0x0F
-else:
-    {{chip}}.rates_written({ATTACK_DECAY}, {{value}}, {{now}})""",
-    SUSTAIN_RELEASE: f"""sid_envelope = {{chip}}.envelope
-if sid_envelope.hold_zero and sid_envelope.state == {RELEASE!r}:
-    sid_period = {tuple(period + 1 for period in RATE_PERIODS)}[sid_envelope.release]
-    sid_count = sid_envelope.rate_count
-    sid_counted = sid_count + ({{now}}) - sid_envelope.rate_since
-    if sid_count < sid_period:
-        sid_counted %= sid_period
-    elif sid_counted > 0x7FFF:
-        sid_counted = (sid_counted - 0x7FFF) % sid_period
-    sid_envelope.rate_count, sid_envelope.rate_since = sid_counted, {{now}}
-    sid_envelope.sustain, sid_envelope.release = ({{value}}) >> 4, ({{value}}) & 0x0F
-else:
-    {{chip}}.rates_written({SUSTAIN_RELEASE}, {{value}}, {{now}})""",
+_HELD_IN_RELEASE = f"sid_envelope.hold_zero and sid_envelope.state == {RELEASE!r}"
+_HELD_RATES_WRITTEN = {
+    ATTACK_DECAY: "sid_envelope.attack, sid_envelope.decay = ({value}) >> 4, ({value}) & 0x0F",
+    SUSTAIN_RELEASE: f"""sid_period = {tuple(period + 1 for period in RATE_PERIODS)}[sid_envelope.release]
+sid_count = sid_envelope.rate_count
+sid_counted = sid_count + ({{now}}) - sid_envelope.rate_since
+if sid_count < sid_period:
+    sid_counted %= sid_period
+elif sid_counted > 0x7FFF:
+    sid_counted = (sid_counted - 0x7FFF) % sid_period
+sid_envelope.rate_count, sid_envelope.rate_since = sid_counted, {{now}}
+sid_envelope.sustain, sid_envelope.release = ({{value}}) >> 4, ({{value}}) & 0x0F""",
 }
+_RATES_WRITTEN = {register: f"""sid_envelope = {{chip}}.envelope
+if {_HELD_IN_RELEASE}:
+{_indented(held)}
+else:
+    {{chip}}.rates_written({register}, {{value}}, {{now}})"""
+                  for register, held in _HELD_RATES_WRITTEN.items()}
+# Two stores one after the other to the two registers of a frequency (Sid.compiled_write_pair):
+# the line moved once.  Written one by one, the first store (at t1) makes the frequency f1
+# and the second (at t2) f2: base += (f0 - f1) * t1 + (f1 - f2) * t2, which is
+# (f0 - f2) * t1 + (f1 - f2) * (t2 - t1), where f1 - f2 is the second register's old byte
+# less its new one, shifted to its place; a byte a register holds already counts 0 there
+# (Sid.write leaves it out: the line is the same).  The oscillator's ``since`` (and the
+# noise's pipeline) is the time of the last store that changed a byte.
+_FREQUENCY_PAIR_WRITTEN = """sid_frequency = {low} | {high} << 8
+sid_oscillator = {{chip}}.{voice}
+if sid_frequency != sid_oscillator.frequency:
+    sid_since = {{now2}} if ({{value2}}) != {{chip}}.registers[{second}] else {{now}}
+    if not sid_oscillator.test:
+        sid_oscillator.base += ((sid_oscillator.frequency - sid_frequency) * ({{now}})
+                                + ({{chip}}.registers[{second}] - ({{value2}})) * {apart}){noise}
+    sid_oscillator.since, sid_oscillator.frequency = sid_since, sid_frequency
+    {{chip}}.registers[{first}] = {{value}}
+    {{chip}}.registers[{second}] = {{value2}}"""
+
+
+_FREQUENCY_PAIRS = {frozenset((VOICE2_FREQUENCY, VOICE2_FREQUENCY + 1)): "voice2",
+                    frozenset((FREQUENCY_LO, FREQUENCY_HI)): "voice3"}
+
+
+def _second(source: str) -> str:
+    """A store's source as the second of a pair's (Sid.compiled_write_pair)."""
+    return source.replace("{value}", "{value2}").replace("{now}", "{now2}")
+
+
+def _rates_pair_written(first: int, second: int) -> str:
+    """Voice 3's attack/decay and sustain/release registers written one after the other
+    (Sid.compiled_write_pair): held at level 0 in release (_RATES_WRITTEN), the attack
+    and decay rates only stored (a byte the register holds gives the rates it has),
+    the release rate's counter kept where its byte is new; else each store's part."""
+    values = {first: "{value}", second: "{value2}"}
+    release = _HELD_RATES_WRITTEN[SUSTAIN_RELEASE] if first == SUSTAIN_RELEASE else _second(
+        _HELD_RATES_WRITTEN[SUSTAIN_RELEASE])
+    one_by_one = (f"{_write_without_log_and_bus(first)}\n"
+                  f"{_second(_write_without_log_and_bus(second) or '')}")
+    return f"""sid_envelope = {{chip}}.envelope
+if {_HELD_IN_RELEASE}:
+    if ({values[SUSTAIN_RELEASE]}) != {{chip}}.registers[{SUSTAIN_RELEASE}]:
+{_indented(_indented(release))}
+{_indented(_HELD_RATES_WRITTEN[ATTACK_DECAY].replace("{value}", values[ATTACK_DECAY]))}
+    {{chip}}.registers[{ATTACK_DECAY}] = {values[ATTACK_DECAY]}
+    {{chip}}.registers[{SUSTAIN_RELEASE}] = {values[SUSTAIN_RELEASE]}
+else:
+{_indented(one_by_one)}"""
+
+
 def _write_without_log_and_bus(register: int) -> str | None:
     """What ``Sid.write`` does to ``register`` besides the log and the bus, as source (see
     Sid.compiled_write).  A register with more to do than store the byte does it only for
@@ -155,8 +207,7 @@ def _write_without_log_and_bus(register: int) -> str | None:
         effect = _RATES_WRITTEN[register]
     else:
         return None
-    return (f"if ({{value}}) != {{chip}}.registers[{register}]:\n"
-            f"    {store}\n" + "\n".join("    " + line for line in effect.splitlines()))
+    return f"if ({{value}}) != {{chip}}.registers[{register}]:\n    {store}\n" + _indented(effect)
 
 
 def _noise_level(accumulator: int) -> int:
@@ -610,6 +661,24 @@ class Sid(Slotted):
         return ("{chip}.registers[{chip}_register] == {value}",
                 "if (wl := {chip}.write_log) is not None:\n"
                 "    wl.append(({now}, {chip}_register, {value}))\n" + _RUN_END)
+
+    @staticmethod
+    def compiled_write_pair(first: int, second: int, apart: int) -> str | None:
+        """Two stores of a run ``apart`` cycles apart (see RUN_END) to the two registers
+        of voice 2's or voice 3's frequency or of voice 3's envelope rates, as one piece
+        that does what compiled_write_run does for each: ``{value}`` and ``{now}`` are the
+        first store's, ``{value2}`` and ``{now2}`` the second's.  None for any other pair."""
+        pair = frozenset((first, second))
+        if pair == {ATTACK_DECAY, SUSTAIN_RELEASE}:
+            return _rates_pair_written(first, second)
+        voice = _FREQUENCY_PAIRS.get(pair)
+        if voice is None:
+            return None
+        low_first = first < second
+        return _FREQUENCY_PAIR_WRITTEN.format(
+            low="({value})" if low_first else "({value2})", high="({value2})" if low_first else "({value})",
+            voice=voice, first=first, second=second, apart=(256 if low_first else 1) * apart,
+            noise="" if voice == "voice2" else f"\n        {{chip}}.shift_since = sid_since + {NOISE_DELAY}")
 
     # A run of consecutive stores to the chip (the CPU's translated code: see
     # toolchain.c64.io.IOArea.write_run_source): each store does compiled_write_run's
