@@ -446,7 +446,9 @@ class Sid(Slotted):
         self.floating_ttl = settings.floating
         self.floating_bit = settings.floating_bit
         self.delayed_wave = settings.delayed_wave
-        self.registers = bytearray(32)
+        # a list, not a bytearray: the CPU's translated code stores a run's bytes here, and
+        # CPython stores into a list's item in a third of the time
+        self.registers = [0] * 32
         self.bus_value = 0
         self.bus_charged = -self.bus_ttl  # the cycle the bus took its value (it reads back bus_ttl cycles)
         self.voice2 = _Oscillator()
