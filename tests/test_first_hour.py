@@ -803,6 +803,22 @@ def test_a_listing_in_upper_case_is_tokenized_as_petcat_does_with_a_warning(tmp_
     assert "warning" not in c64tc("tok", lower, "-o", tmp_path / "low.prg").stderr
 
 
+def test_run_of_a_listing_in_upper_case_warns_as_tok_does(tmp_path: Path) -> None:
+    """`c64tc run` of an upper-case listing ended in ?SYNTAX ERROR without a word on why;
+    it now gives tok's warning at the first keyword (and runs what petcat's format makes
+    of it, as a C64 would: RIGHT$'s shifted I in PRINT is a syntax error)."""
+    listing = tmp_path / "up.bas"
+    listing.write_text('10 PRINT "HELLO"\n20 GOTO 10\n')
+    result = c64tc("run", listing, "--max-cycles", "200000")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{listing}:1:4: warning: 'PRINT' in upper case is shifted letters ")
+    assert "?SYNTAX  ERROR IN 10" in result.stdout
+    lower = tmp_path / "low.bas"
+    lower.write_text('10 print "hello"\n')
+    quiet = c64tc("run", lower)
+    assert quiet.exit_code == 0 and "warning" not in quiet.stderr and "HELLO" in quiet.stdout
+
+
 def test_disasm_of_a_sys_stub_says_where_the_machine_code_starts(tmp_path: Path) -> None:
     """`c64tc disasm hello.prg` of 64tass's `SYS 2061` stub disassembled the BASIC line as
     ANC, SLO, JAM... without a word; now a note names --start 2061."""

@@ -115,6 +115,31 @@ def crunch(units: list[Unit], question_mark_is_print: bool = False, shifted_drop
     return bytes(out)
 
 
+# Keywords a listing typed in upper case shows first; in petcat's format they are shifted
+# letters, which crunch to no keyword (PRINT is P, R, RIGHT$'s shifted I, N, T).
+_UPPER_KEYWORD = re.compile(r"PRINT|GOTO|GOSUB|POKE|INPUT|FOR|NEXT|IF|REM|DATA|END|RETURN|DIM|READ|SYS|LET")
+_QUOTED_OR_BRACED = re.compile(r'"[^"]*("|$)|\{[^}]*\}')
+
+
+def upper_case_warning(text: str, path: str) -> Diagnostic | None:
+    """A listing in upper case only (as a C64 lists it, as web pages print it): in
+    petcat's format, as petcat reads it, its keywords are shifted letters, and the PRG
+    lists as `10 PRRIGHT$NT`.  The warning that says so at its first keyword, or None."""
+    lines = text.splitlines()
+    outside = [_QUOTED_OR_BRACED.sub(lambda m: " " * len(m[0]), line) for line in lines]
+    if any(re.search("[a-z]", line) for line in outside):
+        return None
+    for index, line in enumerate(outside, 1):
+        found = _UPPER_KEYWORD.search(line)
+        if found is not None:
+            message = (f"'{found[0]}' in upper case is shifted letters in petcat's format, not the "
+                       f"keyword {found[0]}: a listing is typed in lower case (which a C64 shows as "
+                       "capitals; upper case is its graphics)")
+            return Diagnostic(path, index, found.start() + 1, message, "warning",
+                              source_line=lines[index - 1])
+    return None
+
+
 def tokenize_lines(text: str, path: str) -> list[TokenizedLine]:
     """Tokenize every line of a petcat-format listing; raises UserError with all errors."""
     lines: list[TokenizedLine] = []

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -97,6 +96,7 @@ def tok_command(sources: tuple[str, ...], output: str | None, load_address: int,
     in that line); the PRG is then not written.
     """
     from toolchain.basic import tokenize_with_warnings
+    from toolchain.basic.tokenizer import upper_case_warning
     from toolchain.inputs import as_text, is_listing, read_input, wrong_kind
 
     checker_name = _checksum_option(checksums)
@@ -113,7 +113,8 @@ def tok_command(sources: tuple[str, ...], output: str | None, load_address: int,
     else:
         listings, checker = _printed_checksums(texts, checker_name)
         texts = [(listing.path, listing.text) for listing in listings]
-    _hint_upper_case(texts)
+    print_diagnostics([warning for path, text in texts
+                       if (warning := upper_case_warning(text, path)) is not None])
     prg, events, warnings = tokenize_with_warnings(texts, load_address)
     print_diagnostics(warnings)
     if verbose:
@@ -193,32 +194,6 @@ def _hint_printed_checksums(texts: list[tuple[str, str]]) -> None:
                                           "not "
                                           "type: `c64tc tok --checksums` checks them and leaves them out",
                                           "warning")])
-
-
-# Keywords a listing typed in upper case shows first; in petcat's format they are shifted
-# letters, which crunch to no keyword (PRINT is P, R, RIGHT$'s shifted I, N, T).
-_UPPER_KEYWORD = re.compile(r"PRINT|GOTO|GOSUB|POKE|INPUT|FOR|NEXT|IF|REM|DATA|END|RETURN|DIM|READ|SYS|LET")
-_QUOTED_OR_BRACED = re.compile(r'"[^"]*("|$)|\{[^}]*\}')
-
-
-def _hint_upper_case(texts: list[tuple[str, str]]) -> None:
-    """A listing in upper case only (as a C64 lists it, as web pages print it): in
-    petcat's format, as petcat reads it, its keywords are shifted letters, and the PRG
-    lists as `10 PRRIGHT$NT`.  Say so at its first keyword."""
-    for path, text in texts:
-        lines = text.splitlines()
-        outside = [_QUOTED_OR_BRACED.sub(lambda m: " " * len(m[0]), line) for line in lines]
-        if any(re.search("[a-z]", line) for line in outside):
-            continue
-        for index, line in enumerate(outside, 1):
-            found = _UPPER_KEYWORD.search(line)
-            if found is not None:
-                message = (f"'{found[0]}' in upper case is shifted letters in petcat's format, not the "
-                           f"keyword {found[0]}: a listing is typed in lower case (which a C64 shows as "
-                           "capitals; upper case is its graphics)")
-                print_diagnostics([Diagnostic(path, index, found.start() + 1, message, "warning",
-                                              source_line=lines[index - 1])])
-                break
 
 
 @click.command("detok", cls=ForeignOptions, foreign={
