@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import click
+
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
@@ -71,3 +73,24 @@ def counted(number: int, noun: str, plural: str | None = None) -> str:
     if number == 1:
         return f"1 {noun}"
     return f"{number:,} {plural or noun + 's'}"
+
+
+MAX_SHOWN = 20  # diagnostics of one severity shown; the rest are counted (as the assembler does)
+
+
+def print_diagnostics(diagnostics: list[Diagnostic]) -> None:
+    """The diagnostics, at most MAX_SHOWN of each severity, then how many more there were:
+    a binary file given as a listing must not flood the terminal."""
+    shown: dict[str, int] = {}
+    hidden: dict[str, list[Diagnostic]] = {}
+    for diagnostic in diagnostics:
+        severity = diagnostic.severity
+        if shown.get(severity, 0) < MAX_SHOWN:
+            shown[severity] = shown.get(severity, 0) + 1
+            click.echo(diagnostic.format(), err=True)
+        else:
+            hidden.setdefault(severity, []).append(diagnostic)
+    for severity, rest in hidden.items():
+        plural = "s" if len(rest) > 1 else ""
+        note = f"and {len(rest)} more {severity}{plural} ({shown[severity] + len(rest)} in all)"
+        click.echo(Diagnostic(rest[0].path, 0, 0, note, "note").format(), err=True)

@@ -26,7 +26,7 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from toolchain.diagnostics import Diagnostic, UserError
+from toolchain.diagnostics import UserError, print_diagnostics
 from toolchain.disk.prg import Prg
 from toolchain.fileio import STDIO, as_text, read_bytes
 
@@ -494,13 +494,6 @@ def broken_basic(file: InputFile) -> str | None:
     return None
 
 
-def _warn(warnings: list[Diagnostic]) -> None:
-    """Warnings about a program read (as tok prints its own: on standard error)."""
-    from toolchain.cli.common import print_diagnostics
-
-    print_diagnostics(warnings)
-
-
 def read_program(argument: str | Path | InputFile, command: str, wanted: str, accept: Collection[Kind],
                  errata: Sequence[str | Path] = (), hint: str = "") -> ProgramInput:
     """The program ``argument`` names (a file, ``-`` or ``IMAGE:NAME``, or read already), for
@@ -531,7 +524,8 @@ def read_program(argument: str | Path | InputFile, command: str, wanted: str, ac
         from toolchain.basic.tokenizer import C64_BASIC_START, link, merge, tokenize_lines, upper_case_warning
 
         texts = [(as_text(f.data), f.name) for f in (file, *errata_files)]
-        _warn([warning for text, name in texts if (warning := upper_case_warning(text, name)) is not None])
+        print_diagnostics([warning for text, name in texts
+                           if (warning := upper_case_warning(text, name)) is not None])
         lines = merge([tokenize_lines(text, name) for text, name in texts])[0]
         return ProgramInput(file.name, Prg(C64_BASIC_START, link(lines)), Kind.BASIC_LISTING, file,
                             tuple(lines))

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from toolchain.cli.common import ForeignOptions, default_output, print_diagnostics, reports_user_errors
-from toolchain.diagnostics import UserError, counted
+from toolchain.cli.common import ForeignOptions, default_output, reports_user_errors
+from toolchain.diagnostics import UserError, counted, print_diagnostics
 from toolchain.fileio import STDIO, is_dir, write_stdout, write_together
 
 _WARNING_NAMES = ["all", "branch-page", "zp-forward"]

@@ -11,10 +11,9 @@ from toolchain.cli.common import (
     ADDRESS,
     ForeignOptions,
     default_output,
-    print_diagnostics,
     reports_user_errors,
 )
-from toolchain.diagnostics import Diagnostic, UserError, counted
+from toolchain.diagnostics import Diagnostic, UserError, counted, print_diagnostics
 from toolchain.fileio import STDIO, write_atomic
 
 if TYPE_CHECKING:

@@ -10,32 +10,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from toolchain.diagnostics import Diagnostic, UserError, counted
+from toolchain.diagnostics import UserError, counted, print_diagnostics
 from toolchain.fileio import STDIO, write_atomic
 
 if TYPE_CHECKING:
     from toolchain.disk.prg import Prg
-
-MAX_SHOWN = 20  # diagnostics of one severity shown; the rest are counted (as the assembler does)
-
-
-def print_diagnostics(diagnostics: list[Diagnostic]) -> None:
-    """The diagnostics, at most MAX_SHOWN of each severity, then how many more there were:
-    a binary file given as a listing must not flood the terminal."""
-    shown: dict[str, int] = {}
-    hidden: dict[str, list[Diagnostic]] = {}
-    for diagnostic in diagnostics:
-        severity = diagnostic.severity
-        if shown.get(severity, 0) < MAX_SHOWN:
-            shown[severity] = shown.get(severity, 0) + 1
-            click.echo(diagnostic.format(), err=True)
-        else:
-            hidden.setdefault(severity, []).append(diagnostic)
-    for severity, rest in hidden.items():
-        plural = "s" if len(rest) > 1 else ""
-        note = f"and {len(rest)} more {severity}{plural} ({shown[severity] + len(rest)} in all)"
-        click.echo(Diagnostic(rest[0].path, 0, 0, note, "note").format(), err=True)
-
 
 def reports_user_errors(command: Callable[..., Any]) -> Callable[..., Any]:
     """User mistakes become messages and exit status 1, never a traceback."""

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from toolchain.cli.common import ForeignNames, print_diagnostics, reports_user_errors
-from toolchain.diagnostics import Diagnostic, UserError, counted
+from toolchain.cli.common import ForeignNames, reports_user_errors
+from toolchain.diagnostics import Diagnostic, UserError, counted, print_diagnostics
 from toolchain.fileio import STDIO, make_folder, write_atomic, write_together
 
 if TYPE_CHECKING:
