@@ -201,7 +201,7 @@ def test_cli_run_prints_the_transcript_and_cycles(tmp_path: Path) -> None:
                                      "2", "3435", "3", "0", "3436", "4", "OK", "READY."]
     # (35 of the KERNAL's sixty-a-second interrupts come during the game: SYS leaves I clear;
     # the cycles include the 1,075 a frame the VIC-II's bad lines take from the CPU)
-    assert "returned to BASIC: 153,122 instructions, 616,224 cycles (0.63 s on a PAL C64)" in result.stderr
+    assert "returned to BASIC: 153,122 instructions, 624,799 cycles (0.63 s on a PAL C64)" in result.stderr
     assert c64tc("run", str(prg), "--sys", "$3400", "--input", "1|1").returncode == 3
     raw = subprocess.run([sys.executable, "-m", "toolchain", "run", str(prg), "--sys", "13312", "--input",
                           SEED_DIALOGUE, "--raw"], capture_output=True).stdout

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from toolchain.c64.chips import CYCLES_PER_SECOND, NEVER, Slotted, Source
+from toolchain.c64.chips import CYCLES_PER_FRAME, CYCLES_PER_SECOND, NEVER, Slotted, Source
 
 PRA, PRB, DDRA, DDRB = 0x0, 0x1, 0x2, 0x3
 TA_LO, TA_HI, TB_LO, TB_HI = 0x4, 0x5, 0x6, 0x7
@@ -56,6 +56,7 @@ STOP_DELAY = 2  # a stop at W freezes the value of W+2
 CASCADE_DELAY = 2  # timer B (counting timer A) shows a step two cycles after timer A's underflow
 CASCADE_FLAG_DELAY = 1  # ... and its own underflow comes one cycle after timer A's
 
+OFTEN = CYCLES_PER_FRAME // 2  # see Cia.interrupts_often
 TENTHS_A_DAY = 24 * 60 * 60 * 10  # the TOD runs through 12 AM ... 11 PM
 
 
@@ -311,6 +312,15 @@ class Cia(Slotted):
     @property
     def nmi(self) -> bool:
         return self.interrupt == "nmi" and bool(self.flags & self.mask)
+
+    @property
+    def interrupts_often(self) -> bool:
+        """A timer's interrupt is on with a latch under half a frame: the CPU is then
+        interrupted often enough that where in a frame the VIC-II took its cycles shows
+        (see Vic.steal; the KERNAL's own 60 Hz interrupt, latch $4025, does not count)."""
+        mask = self.mask
+        return bool((mask & TIMER_A and self.timer_a.latch < OFTEN)
+                    or (mask & TIMER_B and self.timer_b.latch < OFTEN))
 
     def next_event(self, now: int) -> int:
         self.advance(now)

@@ -89,8 +89,8 @@ class Vic(Slotted):
     """The VIC-II's registers and raster interrupt (see the module's description)."""
 
     __slots__ = ("cycle_offset", "registers", "latched", "mask", "compare", "time", "write_log", "video",
-                 "beam", "pending", "predicted", "stalls_counted", "watched_until", "stall_writes",
-                 "_next_stall_cache", "_frames_stalls")
+                 "beam", "pending", "predicted", "stalls_counted", "watched_until", "interrupts_timed",
+                 "stall_writes", "_next_stall_cache", "_frames_stalls")
 
     def __init__(self, cycle_offset: int = 0) -> None:
         self.cycle_offset = cycle_offset
@@ -113,6 +113,9 @@ class Vic(Slotted):
         # program watches the raster (until this cycle)
         self.stalls_counted = 0
         self.watched_until = 0
+        #: another chip interrupts the CPU often (Cia.interrupts_often: the machine sets this),
+        #: so each stall is taken where it happens (see steal)
+        self.interrupts_timed = False
         # the writes that decide the stolen cycles (DEN, YSCROLL, the sprites' enable, Y and Y
         # expansion) of the last frames, as (cycle seen, register, old value, new value)
         self.stall_writes: list[tuple[int, int, int, int]] = []
@@ -467,13 +470,14 @@ class Vic(Slotted):
         low; the up to three writes it may still make are not told apart here).
 
         While the program watches the raster (it read $D011/$D012 in the last two or three
-        frames: WATCH_EXTENSION, or has the raster interrupt on), each stall is taken where
-        it begins (the machine asks at each: :meth:`next_event`); else a frame's stalls
-        are all taken at its last one, an event a frame (an event for each would slow
-        every program down by half):
-        the CPU's time is right at each frame's end, and nothing but the raster can tell
-        where in the frame it waited.  :meth:`settle` takes those of a frame begun when
-        a run stops."""
+        frames: WATCH_EXTENSION, or has the raster interrupt on) or a CIA's timer
+        interrupts it often (``interrupts_timed``), each stall is taken where it begins (the
+        machine asks at each: :meth:`next_event`); else a frame's stalls are all taken at
+        its last one, an event a frame (an event for each would slow every program down by
+        half): the CPU's time is right at each frame's end, and nothing but the raster or
+        such interrupts can tell where in the frame it waited (a thousand cycles taken at
+        once swallowed an NMI every thousand cycles: tests/data/machine/kernal/nmi-repeat).
+        :meth:`settle` takes those of a frame begun when a run stops."""
         total = 0
         while True:
             stall = self._next_stall(self.stalls_counted)
@@ -504,7 +508,7 @@ class Vic(Slotted):
 
     def _precise(self, cycle: int) -> bool:
         """Whether the stall at ``cycle`` is taken where it happens (see :meth:`steal`)."""
-        return cycle < self.watched_until or bool(self.mask & RASTER_SOURCE)
+        return cycle < self.watched_until or bool(self.mask & RASTER_SOURCE) or self.interrupts_timed
 
     def _frame_of(self, cycle: int) -> tuple[int, list[int], list[int], int]:
         """The frame of the stall at ``cycle``, its stalls, and that stall's index."""
