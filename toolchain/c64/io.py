@@ -625,8 +625,8 @@ class IOArea:
 
     def write_pair_source(self, first: int, second: int, apart: int) -> str | None:
         """Two stores of a run (see write_run_source), ``apart`` cycles apart, as one
-        piece where their chip has one (``compiled_write_pair``: the SID's frequency
-        registers), the stores into memory included: ``{value}`` and ``{now}`` are the
+        piece where their chip has one (``compiled_write_pair``: the SID's frequency and
+        envelope rate registers), the stores into memory included: ``{value}`` and ``{now}`` are the
         first store's, ``{value2}`` and ``{now2}`` the second's.  None otherwise."""
         index, register = ROUTES[first - IO_BASE]
         second_index, second_register = ROUTES[second - IO_BASE]

@@ -31,7 +31,10 @@ translated code and into its own per-register functions (:mod:`toolchain.c64.io`
 * ``compiled_write_run(register)`` and ``RUN_END`` (the SID): a write as one of a run
   of consecutive stores to the chip, which the CPU's translated code writes as one
   piece: each store's own statements, the write log appended to and ``RUN_END`` (the
-  data bus) once for the run (:meth:`toolchain.c64.io.IOArea.write_run_source`);
+  data bus) once for the run (:meth:`toolchain.c64.io.IOArea.write_run_source`), and
+  ``compiled_write_pair(first, second, apart)`` two of a run's stores, one after the
+  other, as one piece (the SID's frequency and envelope rate registers:
+  :meth:`toolchain.c64.io.IOArea.write_pair_source`);
 * ``compiled_port_read(register)`` (a CIA instance): a port's read from what drives its
   pins (``compiled_pins`` of the ports plugged in, an expression of eight bits: the
   keyboard matrix while it is idle, the joysticks, CIA 2's bus lines and user port);
