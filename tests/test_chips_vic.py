@@ -4,6 +4,7 @@ tests/test_chips_vice.py and tests/data/machine)."""
 
 from __future__ import annotations
 
+import toolchain.c64.chips.vic as vic_module
 from toolchain.c64.chips import CYCLES_PER_FRAME, NEVER
 from toolchain.c64.chips.power_on import KERNAL_RESET_WRITES
 from toolchain.c64.chips.vic import MemorySetup, Vic
@@ -116,3 +117,26 @@ def test_memory_setup_from_d018() -> None:
     vic.write(0x18, 0x3C, 0)
     assert vic.memory_setup() == MemorySetup(screen=0x0C00, characters=0x3000)
     assert (vic.border, vic.background) == (14, 6)
+
+
+def test_a_frames_stalls_from_the_registers_as_they_are_when_no_write_comes_later() -> None:
+    """_compute_frame_stalls takes the registers as they are for a frame that no kept
+    write reaches into: the same schedule as rebuilding them from the kept writes."""
+    def rebuilt(vic: Vic, frame: int) -> tuple[list[int], list[int]]:
+        start = frame * CYCLES_PER_FRAME
+        registers = vic._registers_at(start)
+        writes = tuple((seen - start, register, value) for seen, register, _old, value in vic.stall_writes
+                       if start < seen < start + CYCLES_PER_FRAME)
+        order = vic_module._STALL_REGISTER_ORDER
+        return vic_module._stall_schedule(bytes(registers[r] for r in order), writes)
+
+    vic = started_vic()
+    # the screen off and on again, YSCROLL moved, a sprite switched on at line 100: in
+    # frames 1 and 2 (frame 0: none), then frames 3 and 4 with no write of their own
+    for frame, cycle, register, value in ((1, 63 * 40, 0x11, 0x0B), (1, 63 * 200, 0x11, 0x1D),
+                                          (2, 63 * 10, 0x01, 100), (2, 63 * 20, 0x15, 0x01)):
+        vic.write(register, value, frame * CYCLES_PER_FRAME + cycle)
+    for frame in range(5):
+        assert vic._compute_frame_stalls(frame) == rebuilt(vic, frame), frame
+    # the sprite's DMA shows in the frames after the writes, not before them
+    assert vic._compute_frame_stalls(4) != vic._compute_frame_stalls(0)

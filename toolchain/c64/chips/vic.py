@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import operator
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -584,6 +585,11 @@ class Vic(Slotted):
 
     def _compute_frame_stalls(self, frame: int) -> tuple[list[int], list[int]]:
         start = frame * CYCLES_PER_FRAME
+        kept = self.stall_writes
+        if not kept or all(write[0] <= start for write in kept):
+            # no write kept from the frame's start on (the usual case: a frame's schedule is
+            # asked for as it comes): the registers as they are, no writes during it
+            return _stall_schedule(bytes(_STALL_REGISTERS_OF(self.registers)), ())
         registers = self._registers_at(start)
         writes = tuple((seen - start, register, value) for seen, register, _old, value in self.stall_writes
                        if start < seen < start + CYCLES_PER_FRAME)
@@ -604,6 +610,7 @@ class Vic(Slotted):
 
 
 _STALL_REGISTER_ORDER = tuple(sorted(STALL_REGISTERS))
+_STALL_REGISTERS_OF = operator.itemgetter(*_STALL_REGISTER_ORDER)  # (more than one: a tuple)
 
 
 @functools.lru_cache(maxsize=256)
