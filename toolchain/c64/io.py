@@ -36,6 +36,12 @@ VIC_BASE, SID_BASE, COLOUR_BASE, CIA1_BASE, CIA2_BASE = 0xD000, 0xD400, 0xD800, 
 IO_BASE, IO_SIZE = 0xD000, 0x1000
 CHIP_NAMES = ("vic", "sid", "cia1", "cia2")  # the IOArea's attributes, in the order of its chips
 VIC, SID, CIA1, CIA2 = range(4)
+# The cycles from a chip's interrupt event to the first instruction boundary at which the
+# 6510 takes the interrupt: the line's delay and the CPU's two cycles (VICE 3.10, measured
+# with tests/data/machine/kernal/irq-where and irq-raster-where: every one of 64
+# interrupts comes before the same instruction as on VICE)
+CIA_SEEN_AFTER = 5
+VIC_SEEN_AFTER = 1
 REGISTERS = (0x40, 0x20, 0x10, 0x10)  # each chip's registers (then repeated)
 LINES = ("irq", None, "irq", "nmi")  # the interrupt line each chip pulls
 NO_CHIP = -1  # colour RAM and the expansion pages: memory
@@ -417,6 +423,21 @@ class IOArea:
             elif index != VIC:
                 without_cia1 = min(without_cia1, chip.next_event(now))
         return min(cia1, without_cia1), without_cia1
+
+    def next_pull(self, now: int, irq: bool = True) -> tuple[int, int]:
+        """The next pull of an interrupt line: the chips' event where it comes (CIA 2's
+        NMI, and with ``irq`` CIA 1's and the VIC-II's IRQ: a CIA's event is always one
+        of its interrupts, see Cia.next_event; the VIC-II's stolen cycles are no pull),
+        and the first cycle at which the 6510 sees it, the line's and the CPU's delays
+        after it: (NEVER, NEVER) when no pull comes."""
+        self.next_event(now)  # (every chip's event worked out)
+        pulls = [(event, CIA_SEEN_AFTER) for index in ((CIA2, CIA1) if irq else (CIA2,))
+                 if (event := self._events[index]) is not None]
+        interrupts = getattr(self.vic, "next_interrupt", None)
+        if irq and interrupts is not None:
+            pulls.append((int(interrupts(now)), VIC_SEEN_AFTER))
+        event, after = min(pulls, default=(NEVER, 0))
+        return (NEVER, NEVER) if event >= NEVER else (event, event + after)
 
     def event_of(self, index: int, now: int) -> int:
         """The next event of one chip (as :meth:`next_event` works it out)."""

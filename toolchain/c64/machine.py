@@ -67,6 +67,7 @@ from toolchain.c64.roms import RomSet
 from toolchain.c64.screen import Screen
 from toolchain.cpu.core import CPU, HANDLERS, CpuHalted
 from toolchain.cpu.core import IRQ_VECTOR as CPU_IRQ_VECTOR
+from toolchain.cpu.opcodes import OPCODES, Mode
 from toolchain.cpu.translator import MAX_BLOCK_CYCLES, TranslatingCPU
 from toolchain.disk.prg import Prg
 from toolchain.display.state import ScreenImage, lowercase_from_d018
@@ -97,6 +98,11 @@ BOOT_CYCLES = 10_000_000  # a reset reaches READY. after 2.1 million cycles (VIC
 BASIC_ERROR_ROUTINE = 0xA43A
 BASIC_BREAK_OR_END = 0xA84B
 ERROR_MESSAGES = 0xA326  # the error messages' addresses, by error number (1-30)
+# The 6510 takes an interrupt before an instruction when the line was pulled at least two
+# cycles before that instruction would start (IOArea.next_pull counts them in), one more
+# after a branch taken within its page (VICE 3.10: INTERRUPT_DELAY in interrupt.h,
+# interrupt_check_irq_delay in mainc64cpu.c)
+_BRANCH_OPCODES = frozenset(code for code, op in OPCODES.items() if op.mode is Mode.REL)
 STANDARD_IRQ_HANDLER = 0xEA31  # where ($0314) points after power-on
 _STANDARD_IRQ_LOW, _STANDARD_IRQ_HIGH = STANDARD_IRQ_HANDLER & 0xFF, STANDARD_IRQ_HANDLER >> 8
 ICR_CIA1 = 0xDC0D  # reading CIA 1's interrupt control register clears its flags
@@ -181,6 +187,7 @@ class C64:
                                   on_write=self._on_write, io_read=self.read_io, io_access=self.io,
                                   io_write=self._write_io)
         self.cpu.stop_block = self._block_for
+        self.cpu.cli_ends_block = True  # (an IRQ waiting for the I flag: see _run)
         self.screen = Screen(self.memory)
         # the KERNAL's screen editor, its state in memory; it reaches the chips ($D018,
         # the keyboard matrix) as a program's reads and writes do
@@ -339,11 +346,16 @@ class C64:
         a program's handler), no tickers, and nobody watches the stores.  BASIC's
         runner then reads and writes chip registers ahead of the clock
         (:meth:`read_io_ahead`; IOArea.ahead_writers)."""
+        return self._kernal_takes_interrupts() and not self.store_hooks and not self.io.tickers
+
+    def _kernal_takes_interrupts(self) -> bool:
+        """Whether only the KERNAL's standard handler in Python takes interrupts from now
+        on: ($0314) as after power-on, no ROM images, no VIC-II interrupt source, no NMI
+        source."""
         memory, io = self.memory, self.io
         # (the attributes of the machine's own chips: this is asked at every BASIC POKE)
         return (memory[IRQ_VECTOR] == _STANDARD_IRQ_LOW and memory[IRQ_VECTOR + 1] == _STANDARD_IRQ_HIGH
-                and self.roms is None and not self.store_hooks and not io.tickers
-                and not io.vic.mask and not io.cia2.mask)  # type: ignore[attr-defined]
+                and self.roms is None and not io.vic.mask and not io.cia2.mask)  # type: ignore[attr-defined]
 
     def read_io_ahead(self, address: int, now: int) -> int | None:
         """A program's read of chip register ``address`` at cycle ``now``, which the
@@ -437,8 +449,12 @@ class C64:
         if (io.irq and not cpu.i) or (io.nmi and not self.nmi_line):
             event = now
         if event < cpu.horizon:
-            cpu.horizon = event
+            # (an interrupt the program takes exactly: the running blocks stop a block's
+            # worth before it, and the run loop asks the chips again: see _run)
+            pull = self._exact_pull(now)[0]
+            cpu.horizon = event if pull > event else max(now, pull - MAX_BLOCK_CYCLES)
             self._due = min(self._due, event)
+            self._chips_touched = True
 
     def _time_stalls(self) -> None:
         """The VIC-II takes each of its stalls where it happens while a CIA's timer
@@ -701,7 +717,14 @@ class C64:
         # when it has come, or the chips were touched (an I/O read or write, a bank switch,
         # a stop address's routine), or an interrupt is pending: in between, time alone
         # does not move it (asking every instruction made a trace 2-3 times slower)
-        known_event, irq = -1, False
+        # an interrupt the program's own code takes (see _exact_pull) comes before the
+        # instruction where the 6510 sees the line pulled: translated code stops at a
+        # change of block before the pull, and the interpreter goes on from there, one
+        # instruction at a time, to the first instruction boundary at which the 6510 sees
+        # it (IOArea.next_pull: a pull already passed stays until the chips are brought up
+        # to date there)
+        known_event, known_pull, known_seen, irq = -1, NEVER, NEVER, False
+        after_branch = False  # the interrupt waits one more instruction (a branch's delay)
         try:
             while True:
                 now = cpu.cycles
@@ -711,11 +734,15 @@ class C64:
                     self._chips_touched = False
                     event = known_event = io.next_event(now)
                     irq = io.irq  # (changes only with the chips: at an event, or touched)
+                    if known_pull > now:
+                        known_pull, known_seen = self._exact_pull(now)
+                pull, seen = known_pull, known_seen
                 if event <= now or (irq and cpu.i):
                     # an interrupt waits for the I flag: look again after a block (or at the
                     # chips' next event, if sooner: the VIC-II's stolen cycles)
                     event = now + MAX_BLOCK_CYCLES if event <= now else min(event, now + MAX_BLOCK_CYCLES)
-                horizon = min(limit - margin, event)
+                stepping_from = pull - MAX_BLOCK_CYCLES if pull <= event else NEVER
+                horizon = min(limit - margin, event, stepping_from)
                 self._due = NEVER
                 if trace is None:
                     # a chip access that brings the next event closer lowers cpu.horizon
@@ -727,25 +754,57 @@ class C64:
                         if block is None:
                             block = translate(pc)
                         pc = block(cpu)
-                if cpu.cycles >= event or cpu.cycles >= self._due:
+                due = min(event, self._due)
+                if pull <= due:
+                    due = seen
+                # an IRQ waiting while the I flag was set is taken as soon as it is clear,
+                # but after the instruction that follows a CLI or PLP (CPU.i_cleared)
+                enabled = cpu.i_cleared or after_branch
+                cpu.i_cleared = after_branch = False
+                if irq and not cpu.i and not enabled:
+                    due = min(due, cpu.cycles if pull > cpu.cycles else seen)
+                if cpu.cycles >= due and not enabled:
                     self._interrupts()
+                    known_pull = known_seen = NEVER
                     continue
-                if trace is None and cpu.cycles < limit - margin:
-                    continue
-                # one instruction at a time on the interpreter: for the trace, and near
-                # the cycle limit so that the limit is exact
+                if trace is None and cpu.cycles < limit - margin and not enabled:
+                    if cpu.cycles < stepping_from:
+                        continue
+                    if cpu.cycles + cpu.block_cycles(cpu.pc) < due:
+                        # close to an interrupt, translated code runs on while its block,
+                        # and then any block of its region, ends before the interrupt is
+                        # due (the interpreter takes over where one may not)
+                        cpu.horizon = max(cpu.cycles, due - cpu.region_cycles(cpu.pc))
+                        pc = cpu.pc
+                        block = blocks.get(pc)
+                        if block is None:
+                            block = translate(pc)
+                        block(cpu)
+                        continue
+                # one instruction at a time on the interpreter: for the trace, up to an
+                # interrupt the program takes, after a CLI, and near the cycle limit so
+                # that the limit is exact
                 pc = cpu.pc
                 if cpu.stops[pc]:
                     self._chips_touched = True  # a routine in Python, a hook: they may
                     cpu.pc = self._enter(pc)
                 else:
-                    if self.memory[pc] == 0x00 and self.stop_on_brk:
+                    opcode = self.memory[pc]
+                    if opcode == 0x00 and self.stop_on_brk:
                         raise MachineStopped(Stop.BRK, f"BRK at ${pc:04X}")
                     if trace is not None:
                         trace(cpu)
+                    before = cpu.cycles
                     cpu.step()
-                    if cpu.cycles >= event:  # the chips' time has come (on this path too)
+                    if enabled and irq and not cpu.i:  # the instruction after the CLI has run
+                        due = cpu.cycles if pull > cpu.cycles else max(cpu.cycles, seen)
+                    # a branch taken within its page: the 6510 looks a cycle later, so an
+                    # interrupt seen just then comes after the next instruction
+                    after_branch = (due == seen == cpu.cycles and cpu.cycles - before == 3
+                                    and opcode in _BRANCH_OPCODES)
+                    if cpu.cycles >= due and not cpu.i_cleared and not after_branch:  # the chips' time
                         self._interrupts()
+                        known_pull = known_seen = NEVER
                 # (also after a stop address: a loop whose every instruction is one, a
                 # monitor's conditional breakpoint on it, must end at the limit too)
                 if cpu.cycles >= limit:
@@ -761,6 +820,14 @@ class C64:
             cpu.cycles += cast(Vic, io.vic).settle(cpu.cycles)
             return RunResult(Stop.HALTED, str(halted), cpu.cycles - start_cycles,
                              cpu.instructions - start_instructions, printer=bytes(self.printer))
+
+    def _exact_pull(self, now: int) -> tuple[int, int]:
+        """The next pull of an interrupt line that the CPU takes exactly where a 6510
+        would: an NMI, and an IRQ unless only the KERNAL's standard handler in Python can
+        take it (then where in the program it comes changes nothing the program can see,
+        and it is taken at the next change of block, which is faster): its cycle and
+        where the CPU sees it, as IOArea.next_pull gives them, or NEVER twice."""
+        return (NEVER, NEVER) if self._kernal_takes_interrupts() else self.io.next_pull(now)
 
     def _interrupts(self) -> None:
         """The chips' time has come: bring them up to date, and take an interrupt they

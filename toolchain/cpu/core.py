@@ -45,6 +45,11 @@ class CPU:
         self.pc = 0
         self.n = self.v = self.d = self.z = self.c = 0
         self.i = 1
+        # the last instruction cleared the I flag (CLI, or PLP pulling it clear): a 6510
+        # takes an IRQ waiting then only after the next instruction (VICE 3.10:
+        # OPCODE_ENABLES_IRQ in 6510core.c; RTI does not wait); the machine's run loop
+        # reads it and sets it back
+        self.i_cleared = False
         self.cycles = 0
         self.instructions = 0
         # an instruction's data reads and writes (not its opcode and operand fetches, not
@@ -460,7 +465,15 @@ def _implied(name: str) -> Callable[[CPU], None]:
         cpu.a = _nz(cpu, cpu.pull())
 
     def plp(cpu: CPU) -> None:
+        held = cpu.i
         cpu.p = cpu.pull()
+        if held and not cpu.i:
+            cpu.i_cleared = True
+
+    def cli(cpu: CPU) -> None:
+        if cpu.i:
+            cpu.i_cleared = True
+        cpu.i = 0
 
     def flag(name: str, value: int) -> Callable[[CPU], None]:
         return lambda cpu: setattr(cpu, name, value)
@@ -468,7 +481,7 @@ def _implied(name: str) -> Callable[[CPU], None]:
     table: dict[str, Callable[[CPU], None]] = {
         "tax": tax, "tay": tay, "txa": txa, "tya": tya, "tsx": tsx, "txs": txs, "inx": inx, "iny": iny,
         "dex": dex, "dey": dey, "pha": pha, "php": php, "pla": pla, "plp": plp,
-        "clc": flag("c", 0), "sec": flag("c", 1), "cli": flag("i", 0), "sei": flag("i", 1),
+        "clc": flag("c", 0), "sec": flag("c", 1), "cli": cli, "sei": flag("i", 1),
         "cld": flag("d", 0), "sed": flag("d", 1), "clv": flag("v", 0), "nop": lambda cpu: None,
     }  # fmt: skip
     return table[name]

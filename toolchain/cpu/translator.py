@@ -67,7 +67,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from toolchain.cpu.core import CPU, HANDLERS, decimal_adc, decimal_sbc_result
@@ -231,7 +231,8 @@ _IMPLIED = {
                  "i = t >> 2 & 1\nzr = ~t & 2\nc = BIT0[t]", "sp", "sp v d i c " + _NZ),
 }  # fmt: skip
 # implied instructions that neither read nor set N and Z and cannot end a block (PHA too)
-_NEUTRAL = frozenset({"clc", "sec", "cli", "sei", "cld", "sed", "clv", "nop", "txs"})
+# (CLI is not one: clearing the I flag ends the region, see _BlockWriter.instruction)
+_NEUTRAL = frozenset({"clc", "sec", "sei", "cld", "sed", "clv", "nop", "txs"})
 _STATUS = _code("((nr & 0x80) | v << 6 | 0x30 | d << 3 | i << 2 | (0 if zr else 2) | c)", "nr v d i zr c")
 _LOAD_CODE = {**{r: f"{r} = cpu.{r}" for r in _REGISTERS}, "nr": "nr = 0x80 if cpu.n else 0",
               "zr": "zr = 0 if cpu.z else 1"}
@@ -322,6 +323,7 @@ class _Unit:
     exits: frozenset[int]  # known addresses outside it where its code goes
     unchecked: tuple[tuple[int, int], ...] = ()  # where it stores without looking at the watch
     grown: int = 0  # times it was translated again to hold code it leads to
+    bounds: dict[int, int] = field(default_factory=dict)  # per start: see block_cycles
 
 
 class TranslatingCPU(CPU):
@@ -361,6 +363,9 @@ class TranslatingCPU(CPU):
         self.write = self._write
         self.leave_block = False
         self.horizon = 0
+        # an owner that takes interrupts (the machine) sets this: an instruction that
+        # clears the I flag then ends its block (see _BlockWriter.instruction)
+        self.cli_ends_block = False
         self.stops = bytearray(0x10000)
         for address in stops:
             self.stops[address] = 1
@@ -432,6 +437,24 @@ class TranslatingCPU(CPU):
                 block = self._translate(self.pc)
             block(self)
         return self.cycles - start
+
+    def block_cycles(self, pc: int) -> int:
+        """At most the cycles the block at ``pc`` takes when it runs alone (``horizon`` at
+        the cycle count: its loop turns once, a poll skips nothing): from the instructions
+        its translation holds; MAX_BLOCK_CYCLES where it has none (cold code, a stop)."""
+        unit = self._owner.get(pc)
+        if unit is None or self.blocks.get(pc) is not unit.function:
+            return MAX_BLOCK_CYCLES
+        return unit.bounds.get(pc, MAX_BLOCK_CYCLES)
+
+    def region_cycles(self, pc: int) -> int:
+        """At most the cycles any one block of the region at ``pc`` takes: a run of it
+        returns less than this after its ``horizon`` (MAX_BLOCK_CYCLES, as for any code,
+        where there is no translation)."""
+        unit = self._owner.get(pc)
+        if unit is None or self.blocks.get(pc) is not unit.function or not unit.bounds:
+            return MAX_BLOCK_CYCLES
+        return max(unit.bounds.values())
 
     def add_stop(self, address: int) -> None:
         if not self.stops[address]:
@@ -641,6 +664,9 @@ class TranslatingCPU(CPU):
             if self.leave_block:  # the owner asked (the memory map or the chips' timing changed)
                 self.leave_block = False
                 break
+            if self.i_cleared and self.cli_ends_block:  # (as translated code does it)
+                self.horizon = 0
+                break
             if self.pc != (pc + _LENGTHS[opcode]) & 0xFFFF:
                 break
         return self.pc
@@ -664,7 +690,8 @@ class TranslatingCPU(CPU):
             namespace["io_write"] = self.io_write
         exec(code, namespace)
         unit = _Unit(key, start, starts, covered, self._bytes(covered), namespace["region"], source, region,
-                     writer.instructions, frozenset(writer.exits), tuple(sorted(writer.unchecked)))
+                     writer.instructions, frozenset(writer.exits), tuple(sorted(writer.unchecked)),
+                     bounds=writer.bounds)
         groups = self._variants.setdefault(start, {})
         groups.setdefault(covered, {})[unit.original] = unit
         order = self._variant_order.setdefault(start, deque())
@@ -798,6 +825,7 @@ class _RegionWriter:
         self.takes = takes  # units whose blocks it may take, whatever their size
         self.exits: set[int] = set()  # known addresses outside the region where its code goes
         self.blocks: dict[int, list[_Line]] = {}
+        self.bounds: dict[int, int] = {}  # per block: at most the cycles it takes run alone
         self.unchecked: set[tuple[int, int]] = set()  # reaches of the stores written without a check
         self.reads: set[str] = set()  # registers the code reads
         self.writes: set[str] = set()  # ... and writes
@@ -814,6 +842,7 @@ class _RegionWriter:
             block = _BlockWriter(self, start)
             block.write()
             self.blocks[start] = block.lines
+            self.bounds[start] = (MAX_BLOCK - block.budget) * 8 + 16  # (as MAX_BLOCK_CYCLES)
             if not self.region:
                 break
             for target in block.successors:
@@ -1580,6 +1609,21 @@ class _BlockWriter:
             self.fallback(pc, indent)
             self.jump("cpu.pc", indent)
             return None
+        if name in ("cli", "plp") and mode is Mode.IMP and self.cpu.cli_ends_block:
+            # an instruction that clears the I flag ends the region after it: a waiting IRQ
+            # comes after the next instruction, which the machine's run loop runs on the
+            # interpreter (CPU.i_cleared)
+            self.cycles += op.cycles
+            self.count += 1
+            self.uses("i", "i")
+            if name == "cli":
+                self.emit("if i:\n    i = 0\n    cpu.i_cleared = True\n    cpu.horizon = 0", indent)
+            else:
+                self.emit("held = i", indent)
+                self.emit(_IMPLIED["plp"], indent)  # (all of its flags: the region may end here)
+                self.emit("if held and not i:\n    cpu.i_cleared = True\n    cpu.horizon = 0", indent)
+            self.leave(following, indent + 1)
+            return following
         if mode is Mode.IMP and name in _IMPLIED:
             self.emit(self._flags_used(_IMPLIED[name], following), indent)
         elif name == "pha":
