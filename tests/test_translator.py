@@ -9,7 +9,7 @@ import pytest
 from tests.conftest import shared_path
 from toolchain.cpu.core import CPU, CpuHalted
 from toolchain.cpu.opcodes import JAM_OPCODES, OPCODES, UNSTABLE_OPCODES, Mode
-from toolchain.cpu.translator import TranslatingCPU
+from toolchain.cpu.translator import MAX_BLOCK_CYCLES, TranslatingCPU
 
 _BRANCHES = (0x10, 0x30, 0x50, 0x70, 0x90, 0xB0, 0xD0, 0xF0)
 
@@ -95,14 +95,9 @@ def _branch_offset(rng: random.Random, starts: list[int], at: int) -> int:
     return 0
 
 
-@pytest.mark.parametrize("branches", ["next", "anywhere"])
-@pytest.mark.parametrize("hot", [0, 3])
-@pytest.mark.parametrize("seed", range(60))
-def test_random_programs_agree_with_the_interpreter(seed: int, hot: int, branches: str) -> None:
-    """Random code over every documented and stable opcode, looping until the cycle
-    budget is spent; data and pointers random, so stores may hit the code too.
-    Branches go to the next instruction, or anywhere in the code (forward and back)."""
-    rng = random.Random(seed)
+def _random_code(rng: random.Random, branches: str) -> bytes:
+    """Random code over every documented and stable opcode at $1000, ending in a JMP
+    back to its start; branches go to the next instruction, or ``anywhere`` in it."""
     excluded = {0x00, 0x40, 0x60, 0x20, 0x4C, 0x6C} | JAM_OPCODES | UNSTABLE_OPCODES
     stable = [op for op in OPCODES if op not in excluded]
     code = bytearray()
@@ -121,9 +116,25 @@ def test_random_programs_agree_with_the_interpreter(seed: int, hot: int, branche
             if OPCODES[code[at]].mode is Mode.REL:
                 code[at + 1] = _branch_offset(rng, starts + [len(code)], at)
     code += bytes([0x4C, 0x00, 0x10])  # and round again
-    reference, translated = _pair(bytes(code), hot=hot)
-    reference.memory[0x2000:0x4000] = bytes(rng.randrange(256) for _ in range(0x2000))
-    reference.memory[0:0x100] = bytes(rng.randrange(0x20, 0x40) for _ in range(0x100))
+    return bytes(code)
+
+
+def _random_data(rng: random.Random, memory: bytearray) -> None:
+    """Random data at $2000-$3FFF, zero page pointing into it."""
+    memory[0x2000:0x4000] = bytes(rng.randrange(256) for _ in range(0x2000))
+    memory[0:0x100] = bytes(rng.randrange(0x20, 0x40) for _ in range(0x100))
+
+
+@pytest.mark.parametrize("branches", ["next", "anywhere"])
+@pytest.mark.parametrize("hot", [0, 3])
+@pytest.mark.parametrize("seed", range(60))
+def test_random_programs_agree_with_the_interpreter(seed: int, hot: int, branches: str) -> None:
+    """Random code over every documented and stable opcode, looping until the cycle
+    budget is spent; data and pointers random, so stores may hit the code too.
+    Branches go to the next instruction, or anywhere in the code (forward and back)."""
+    rng = random.Random(seed)
+    reference, translated = _pair(_random_code(rng, branches), hot=hot)
+    _random_data(rng, reference.memory)
     translated.memory[:] = reference.memory
     halts = []
     for cpu in (reference, translated):
@@ -134,6 +145,38 @@ def test_random_programs_agree_with_the_interpreter(seed: int, hot: int, branche
     assert len(halts) in (0, 2) and len(set(halts)) <= 1
     assert halts or reference.instructions > 2000  # a run that did not halt did real work
     assert _state(translated) == _state(reference)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_a_block_or_a_region_run_alone_ends_within_its_bound(seed: int) -> None:
+    """block_cycles and region_cycles are upper bounds (the machine's run loop relies on
+    them to stop translated code before an interrupt is due): a block run alone takes at
+    most block_cycles of its start, and a region run to a horizon returns less than
+    region_cycles after it; both are far below MAX_BLOCK_CYCLES for most blocks."""
+    rng = random.Random(seed)
+    cpu = TranslatingCPU(bytearray(0x10000), hot=0)
+    cpu.memory[0x1000:0x1000 + 243] = _random_code(rng, "anywhere")
+    _random_data(rng, cpu.memory)
+    cpu.pc = 0x1000
+    bounds = []
+    try:
+        for turn in range(1500):
+            pc, before = cpu.pc, cpu.cycles
+            block = cpu.blocks.get(pc) or cpu._translate(pc)
+            if turn % 2:  # a block alone
+                bound = cpu.block_cycles(pc)
+                cpu.horizon = before
+                block(cpu)
+                assert cpu.cycles - before <= bound, f"${pc:04X}"
+            else:  # a region up to a horizon somewhere in its next blocks
+                bound = cpu.region_cycles(pc)
+                cpu.horizon = before + rng.randrange(1, 200)
+                block(cpu)
+                assert cpu.cycles < max(before, cpu.horizon) + bound, f"${pc:04X}"
+            bounds.append(bound)
+    except CpuHalted:  # stores may rewrite the code into a JAM
+        pass
+    assert len(bounds) > 50 and sum(bound < MAX_BLOCK_CYCLES for bound in bounds) > len(bounds) // 2
 
 
 def test_code_running_through_ffff_and_patched_after_the_wrap() -> None:

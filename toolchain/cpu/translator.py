@@ -300,6 +300,14 @@ class _Splice:
 _Line = str | _Goto | _Checked | _Lean | _Splice
 
 
+def _most_cycles(op: Any) -> int:
+    """The longest an instruction takes: a page crossed, a branch taken to another page
+    (8 for an opcode that halts the CPU or that the table does not have)."""
+    if op is None:
+        return 8
+    return op.cycles + (1 if op.page_penalty else 0) + (2 if op.mode is Mode.REL else 0)
+
+
 def _comes_back(lines: Iterable[_Line], start: int) -> bool:
     """Whether these lines (those of blocks written into them too) go to ``start``."""
     return any((isinstance(line, _Goto) and line.target == start)
@@ -842,7 +850,7 @@ class _RegionWriter:
             block = _BlockWriter(self, start)
             block.write()
             self.blocks[start] = block.lines
-            self.bounds[start] = (MAX_BLOCK - block.budget) * 8 + 16  # (as MAX_BLOCK_CYCLES)
+            self.bounds[start] = block.most
             if not self.region:
                 break
             for target in block.successors:
@@ -973,6 +981,7 @@ class _BlockWriter:
         self.cycles = 0  # static cycles since the last sync
         self.count = 0  # instructions since the last sync
         self.budget = MAX_BLOCK
+        self.most = 0  # the cycles of every instruction written, each at its longest
         self.successors: list[int] = []  # where the code goes next (and where calls return)
         self.inlined: set[int] = set()  # code from elsewhere copied into this block (each once)
         self._base = 0  # the operand's address of the store being written (for indexed stores)
@@ -1108,6 +1117,7 @@ class _BlockWriter:
             region.covered.update((pc + k) & 0xFFFF for k in range(length))
             region.instructions += 1
             self.budget -= 1
+            self.most += _most_cycles(op)
             self.emit(f"# ${pc:04X} {disassemble(memory, pc)[0]}", indent)
             if op is None or opcode in JAM_OPCODES or opcode in UNSTABLE_OPCODES:
                 self.fallback(pc, indent)  # raises CpuHalted with the address
@@ -1440,6 +1450,7 @@ class _BlockWriter:
             region.covered.update((pc + k) & 0xFFFF for k in range(3))
             region.instructions += 1
             self.budget -= 1
+            self.most += _most_cycles(follower)
             self.emit(f"# ${pc:04X} {disassemble(memory, pc)[0]}", indent)
             pc = (pc + 3) & 0xFFFF
             stores.append((follower, target, _WRITES[follower.mnemonic], pc, found))
