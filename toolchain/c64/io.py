@@ -431,13 +431,18 @@ class IOArea:
         and the first cycle at which the 6510 sees it, the line's and the CPU's delays
         after it: (NEVER, NEVER) when no pull comes."""
         self.next_event(now)  # (every chip's event worked out)
-        pulls = [(event, CIA_SEEN_AFTER) for index in ((CIA2, CIA1) if irq else (CIA2,))
-                 if (event := self._events[index]) is not None]
-        interrupts = getattr(self.vic, "next_interrupt", None)
-        if irq and interrupts is not None:
-            pulls.append((int(interrupts(now)), VIC_SEEN_AFTER))
-        event, after = min(pulls, default=(NEVER, 0))
-        return (NEVER, NEVER) if event >= NEVER else (event, event + after)
+        events = self._events
+        pull, after = NEVER, 0
+        for index in (CIA2, CIA1) if irq else (CIA2,):
+            event = events[index]
+            if event is not None and event < pull:
+                pull, after = event, CIA_SEEN_AFTER
+        interrupts = getattr(self.vic, "next_interrupt", None) if irq else None
+        if interrupts is not None:
+            event = int(interrupts(now))
+            if event < pull:
+                pull, after = event, VIC_SEEN_AFTER
+        return (NEVER, NEVER) if pull >= NEVER else (pull, pull + after)
 
     def event_of(self, index: int, now: int) -> int:
         """The next event of one chip (as :meth:`next_event` works it out)."""

@@ -449,10 +449,9 @@ class C64:
         if (io.irq and not cpu.i) or (io.nmi and not self.nmi_line):
             event = now
         if event < cpu.horizon:
-            # (an interrupt the program takes exactly: the running blocks stop a block's
-            # worth before it, and the run loop asks the chips again: see _run)
-            pull = self._exact_pull(now)[0]
-            cpu.horizon = event if pull > event else max(now, pull - MAX_BLOCK_CYCLES)
+            # (an interrupt the program may take exactly: the running blocks stop a block's
+            # worth before the event, and the run loop asks the chips again: see _run)
+            cpu.horizon = event if self._kernal_takes_interrupts() else max(now, event - MAX_BLOCK_CYCLES)
             self._due = min(self._due, event)
             self._chips_touched = True
 
