@@ -376,3 +376,32 @@ def test_an_output_that_is_its_own_input_is_refused_and_the_input_kept(tmp_path:
     assert result.exit_code == 1, result.output
     assert "error: cannot write: it is the input" in result.output and "Traceback" not in result.output
     assert {name: path.read_bytes() for name, path in files.items()} == before
+
+
+@pytest.mark.parametrize(("dialect", "main_source", "output_option"), [
+    ("profi", '*= $c000\n.include "inc.asm"\n lda #1\n jsr chrout\n rts\n', "--vice-labels"),
+    ("profi", '*= $c000\n.include "inc.asm"\n lda #1\n jsr chrout\n rts\n', "-o"),
+    ("profi", '*= $c000\n.binary "inc.asm"\n', "-l"),
+    ("64tass", '\t.cpu "6502"\n* = $c000\n\t.include "inc.asm"\n\tjsr chrout\n', "--symbols"),
+    ("acme", '!source "inc.asm"\n*= $c000\n jsr chrout\n', "-o"),
+])
+def test_an_output_onto_a_file_the_source_includes_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               dialect: str, main_source: str,
+                                                               output_option: str) -> None:
+    """An included source or binary is an input as much as the main source: writing the
+    labels, the listing or the program over it lost the file."""
+    monkeypatch.chdir(tmp_path)  # (ACME looks for relative names in the current folder)
+    included = tmp_path / "inc.asm"
+    included.write_text("chrout = $ffd2\n")
+    source = tmp_path / "main.asm"
+    source.write_text(main_source)
+    arguments = ["asm", str(source), "--dialect", dialect, "-o", str(tmp_path / "out.prg")]
+    if output_option == "-o":
+        arguments[-1] = str(included)
+    else:
+        arguments += [output_option, str(included)]
+    result = CliRunner().invoke(main, arguments)
+    assert result.exit_code == 1, result.output
+    assert f"{included}: error: cannot write: it is the input " in result.output
+    assert "inc.asm, which the output would replace" in result.output
+    assert included.read_text() == "chrout = $ffd2\n" and not (tmp_path / "out.prg").exists()

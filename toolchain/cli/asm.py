@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from toolchain import fileio
 from toolchain.cli.common import ForeignOptions, default_output, reports_user_errors
 from toolchain.diagnostics import UserError, counted, print_diagnostics
 from toolchain.fileio import STDIO, is_dir, write_stdout, write_together
@@ -130,6 +131,18 @@ def asm_command(sources: tuple[str, ...], output: str | None, dialect: str | Non
             raise UserError.single(str(folder), "cannot read: " + ("not a folder (-I names a folder)"
                                                                    if there else "no such folder"))
     enabled = frozenset(WARNINGS) if "all" in warnings else frozenset(warnings)
+    # the files the source includes (.include, .binary, !source...) are inputs too: no
+    # output may replace one
+    included: list[Path] = []
+
+    def read_included_text(path: Path) -> str:
+        included.append(path)
+        return fileio.read_text(path)
+
+    def read_included_bytes(path: Path) -> bytes:
+        included.append(path)
+        return fileio.read_bytes(path)
+
     texts = [(load_source(source), source) for source in sources]
     if dialect is None:
         dialect, reason = detect(sources[0], texts[0][0])
@@ -140,7 +153,8 @@ def asm_command(sources: tuple[str, ...], output: str | None, dialect: str | Non
     options = AssemblyOptions(include_paths=include_paths, defines=defines,
                               undocumented=undocumented or cpu in ("6510", "nmos6502"), warnings=enabled,
                               dialect=dialect, dialect_reason=reason, ascii=ascii,
-                              case_sensitive=case_sensitive, long_branch=long_branch)
+                              case_sensitive=case_sensitive, long_branch=long_branch,
+                              read_text=read_included_text, read_bytes=read_included_bytes)
     program = assemble_sources(texts, options)
     if output_format is None:
         output_format = "raw" if program.raw_output else "prg"
@@ -160,7 +174,7 @@ def asm_command(sources: tuple[str, ...], output: str | None, dialect: str | Non
         for _, data in outputs:  # write_together needs at least one file (FileSet of none fails)
             write_stdout(data)
     else:
-        write_together(outputs, inputs=sources)
+        write_together(outputs, inputs=[*sources, *included])
     if listing is None and program.listing_requested and not quiet and output != STDIO:
         click.echo(make_listing(program), nl=False)  # ".opt p" asks for a printed listing
     if not quiet:
