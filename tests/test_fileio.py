@@ -405,3 +405,42 @@ def test_an_output_onto_a_file_the_source_includes_is_refused(tmp_path: Path, mo
     assert f"{included}: error: cannot write: it is the input " in result.output
     assert "inc.asm, which the output would replace" in result.output
     assert included.read_text() == "chrout = $ffd2\n" and not (tmp_path / "out.prg").exists()
+
+
+def test_screenshot_every_writes_at_most_its_limit_of_pictures(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A picture every few cycles of an endless program is bounded: the first
+    MAX_NUMBERED_PICTURES are written, a warning says the rest were not, and the final
+    picture is still there."""
+    from toolchain.cli import run
+
+    monkeypatch.setattr(run, "MAX_NUMBERED_PICTURES", 3)
+    listing = tmp_path / "loop.bas"
+    listing.write_text('10 print "x";:goto 10\n')
+    shot = tmp_path / "shot.png"
+    result = CliRunner().invoke(main, ["run", str(listing), "--screenshot", str(shot), "--screenshot-every",
+                                       "2", "--max-statements", "50"])
+    assert result.exit_code == 2, result.output  # the statement limit
+    assert "warning: --screenshot-every: 3 pictures written; the run goes on without more" in result.output
+    assert sorted(path.name for path in tmp_path.iterdir()) == [
+        "loop.bas", "shot-0001.png", "shot-0002.png", "shot-0003.png", "shot.png"]
+
+
+def test_sigterm_ends_a_run_with_143_and_leaves_no_temporary_files(tmp_path: Path) -> None:
+    """`timeout` and `kill` send SIGTERM: the run ends as after Ctrl-C, and the pictures
+    waiting as temporary files are removed (killed outright, a run left them behind)."""
+    import signal
+    import time
+
+    listing = tmp_path / "loop.bas"
+    listing.write_text('10 poke 53280,i and 15:i=i+1:goto 10\n')
+    child = subprocess.Popen([sys.executable, "-m", "toolchain", "run", str(listing), "--screenshot",
+                              str(tmp_path / "s.png"), "--screenshot-every", "20"],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while not any(path.name.startswith(".s-") for path in tmp_path.iterdir()):  # pictures are waiting
+        assert child.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    child.send_signal(signal.SIGTERM)
+    assert child.wait(timeout=60) == 143
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["loop.bas"]

@@ -5,6 +5,7 @@ frames compared are VICE's (tests/data/vic, see test_vic_frames.py)."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
@@ -142,3 +143,22 @@ def test_screen_memory_errors_are_messages(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "goes past $FFFF" in result.output
     result = CliRunner().invoke(screen_command, [])
     assert result.exit_code == 2 and "give SCREEN_FILE" in result.output
+
+
+def test_a_film_keeps_at_most_its_limit_of_different_frames(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run as long as the user likes makes a film of bounded size: past MAX_FILM_FRAMES
+    different frames the film is full (and run warns), a still frame still lengthens
+    the last one, and the frames kept decode to what was added."""
+    import toolchain.display.png as png
+
+    monkeypatch.setattr(png, "MAX_FILM_FRAMES", 3)
+    film = Film()
+    frames = [reference_frame(name) for name in ("blank", "text", "sprites", "ecm")]
+    for frame in frames:
+        film.add(frame)
+    assert film.full and film.lengths == [1, 1, 1]
+    film.add(frames[2])  # the last frame kept, shown longer: not a new frame
+    assert film.lengths == [1, 1, 2]
+    with Image.open(io.BytesIO(film.encode("GIF"))) as animation:
+        kept = [frame.convert("RGB").tobytes() for frame in ImageSequence.Iterator(animation)]
+    assert kept == [frame_image(frame).convert("RGB").tobytes() for frame in frames[:3]]

@@ -19,7 +19,7 @@ from toolchain.cli.monitor_console import break_at_lines, monitor_reads_stdin, r
 from toolchain.cli.progress import RunProgress
 from toolchain.cli.run_options import LiveOptions, OutputOptions, RunOptions, SoundOptions
 from toolchain.cli.tune import say_recorded
-from toolchain.diagnostics import UserError, counted
+from toolchain.diagnostics import Diagnostic, UserError, counted, print_diagnostics
 from toolchain.fileio import STDIO, read_text, refuse_replacing_inputs, write_atomic, write_stdout
 
 if TYPE_CHECKING:
@@ -668,6 +668,10 @@ def _detach_disk(disk: Any, write_disk: bool, result: Any) -> None:
 
 BLINK_SWITCH, BLINK_COUNT, BLINK_ON = 0xCC, 0xCD, 0xCF  # BLNSW, BLNCT, BLNON: see toolchain/c64/editor.py
 # the stops after which the C64's editor waits for a typed line, its cursor blinking
+# --screenshot-every writes at most so many numbered pictures (a picture every cycle of
+# an endless program filled the folder; its pictures wait as temporary files until the run
+# ends, so they are bounded too)
+MAX_NUMBERED_PICTURES = 10_000
 WAITS_FOR_A_LINE = frozenset({Stop.END, Stop.RETURNED, Stop.READY, Stop.BREAK, Stop.ERROR,
                               Stop.INPUT_EXHAUSTED})
 
@@ -741,6 +745,13 @@ class Pictures:
         self.files.stage(path, picture_file(path, frame_png(picture)))
 
     def frame(self) -> None:
+        if self.frames >= MAX_NUMBERED_PICTURES:
+            if self.frames == MAX_NUMBERED_PICTURES:  # (said once)
+                print_diagnostics([Diagnostic(
+                    str(self.path), 0, 0, f"--screenshot-every: {MAX_NUMBERED_PICTURES:,} pictures written; "
+                    "the run goes on without more", "warning")])
+                self.frames += 1
+            return
         self.frames += 1
         self._stage(self._numbered(self.frames))
 
@@ -750,7 +761,7 @@ class Pictures:
         used up) shows the cursor as VICE's screenshot does then: printing READY. left
         the blink countdown BLNCT ($CD) at 2 ($EA13), so the IRQ shows the cursor
         reversed two jiffies later and keeps it 20 (measured: tests/data/cursor-blink)."""
-        from toolchain.display.png import FILM_FORMATS
+        from toolchain.display.png import FILM_FORMATS, MAX_FILM_FRAMES
 
         if self.path is not None:
             self._stage(self.path, stop in WAITS_FOR_A_LINE and self._cursor_can_blink())
@@ -759,6 +770,11 @@ class Pictures:
                 self.film.add(self.recorder.picture())
             kind = FILM_FORMATS[Path(self.film_path).suffix.lower()]
             self.files.stage(self.film_path, self.film.encode(kind))
+            if self.film.full:
+                print_diagnostics([Diagnostic(
+                    str(self.film_path), 0, 0, f"the film ends after its first {MAX_FILM_FRAMES:,} "
+                    "different frames (about a minute of a picture that changes every frame); the run went "
+                    "on without it", "warning")])
         self.files.commit()
         self.recorder.detach()
 

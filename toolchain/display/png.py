@@ -19,6 +19,7 @@ encoder would save a dependency but not the reading side.
 from __future__ import annotations
 
 import io
+import zlib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -120,21 +121,34 @@ def write_png(image: ScreenImage, path: str | Path, chargen: bytes | None = None
 FILM_FORMATS = {".gif": "GIF", ".png": "PNG", ".apng": "PNG"}
 
 
+# A film holds at most this many different frames, a minute of a picture that changes
+# every frame (kept compressed while the run goes on, 104,448 pixels are a few KiB; Pillow
+# holds them all as pictures while it encodes the film, 100 KB each): a longer run's film
+# ends there, and ``run`` says so
+MAX_FILM_FRAMES = 3_000
+
+
 class Film:
     """Frames collected for an animated GIF or APNG: a frame like the one before only
-    lengthens it, so a still screen costs one frame."""
+    lengthens it, so a still screen costs one frame.  At MAX_FILM_FRAMES different
+    frames the film is ``full``: the frames after it are left out."""
 
     def __init__(self, frame_milliseconds: float = FRAME_MILLISECONDS) -> None:
         self.frame_milliseconds = frame_milliseconds
-        self.frames: list[bytes] = []
+        self.frames: list[bytes] = []  # zlib-compressed
         self.lengths: list[int] = []  # in frames
+        self.full = False
+        self._last: bytes | None = None
 
     def add(self, pixels: bytes, count: int = 1) -> None:
-        if self.frames and self.frames[-1] == pixels:
+        if self._last == pixels:
             self.lengths[-1] += count
+        elif len(self.frames) >= MAX_FILM_FRAMES:
+            self.full = True
         else:
-            self.frames.append(pixels)
+            self.frames.append(zlib.compress(pixels, 1))
             self.lengths.append(count)
+            self._last = pixels
 
     def __len__(self) -> int:
         return sum(self.lengths)
@@ -158,8 +172,8 @@ class Film:
 
 
 def _images(frames: Iterable[bytes]) -> Iterable[Image.Image]:
-    for pixels in frames:
-        yield frame_image(pixels)
+    for compressed in frames:
+        yield frame_image(zlib.decompress(compressed))
 
 
 def _durations(lengths: list[int], frame_milliseconds: float, unit: int) -> list[int]:
