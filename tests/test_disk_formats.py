@@ -387,3 +387,18 @@ def test_a_program_on_a_tape_runs_without_a_disk_in_the_drive(tmp_path: Path) ->
     assert result.stdout.splitlines()[0] == "HI"
     result = run("run", f"{tape}:hi", "--disk", str(tape))
     assert result.exit_code != 0 and "no disk" in result.output
+
+
+@pytest.mark.parametrize("header", [
+    b"C64S tape image file".ljust(32, b"\0"),  # the signature and nothing after it
+    b"C64S tape image file".ljust(32, b"\0") + b"\x00\x01\xff\xff\x01\x00" + bytes(26),  # 65535 entries
+])
+def test_a_truncated_t64_is_refused_in_words(tmp_path: Path, header: bytes) -> None:
+    """A T64 cut short inside its header or directory: status 1 and a message that says
+    so (Python's struct errors, "unpack requires a buffer of 6 bytes", were shown)."""
+    tape = tmp_path / "cut.t64"
+    tape.write_bytes(header)
+    result = CliRunner().invoke(main, ["d64", "list", str(tape)])
+    assert result.exit_code == 1
+    assert result.output == (f"{tape}: error: not a readable T64 tape image (the file ends inside its header "
+                             "or its directory)\n")

@@ -67,5 +67,8 @@ def read_tape(path: Path) -> Tape:
                     data = (struct.pack("<H", entry.start_addr) + body) if file_type == "PRG" else body
                 files.append(TapeFile(bytes(entry.name).rstrip(b"\xa0 "), file_type, data, problem))
             return Tape(bytes(tape.tape_name).rstrip(b"\x00 \xa0"), files)
-    except (ValueError, struct.error, IndexError, OSError) as exc:
+    except (struct.error, IndexError):  # (the t64 package's reads past the end say only Python's words)
+        raise UserError.single(str(path), "not a readable T64 tape image (the file ends inside its header "
+                               "or its directory)") from None
+    except (ValueError, OSError) as exc:
         raise UserError.single(str(path), f"not a readable T64 tape image ({exc})") from None
