@@ -150,3 +150,16 @@ def test_a_dump_past_ffff_is_an_error_not_a_prg(tmp_path: Path) -> None:
     ends.write_text(f"FFF8 : {' '.join(f'{b:02X}' for b in data)}   {mse.checksum(0xFFF8, data):02X}\n")
     assert CliRunner().invoke(main, ["mse", "toprg", str(ends), "-o", str(out)]).exit_code == 0
     assert out.read_bytes() == b"\xf8\xff" + data
+
+
+@pytest.mark.parametrize("text", ["", "\n\n"])
+def test_check_refuses_a_dump_without_data_lines_as_toprg_does(tmp_path: Path, text: str) -> None:
+    """`mse check` said "0 lines, all checksums correct" of an empty file, which `mse
+    toprg` then refused: both say the dump has no data lines, with status 1."""
+    dump = tmp_path / "empty.mse"
+    dump.write_text(text)
+    for command in ("check", "toprg"):
+        result = CliRunner().invoke(main, ["mse", command, str(dump), *(["-o", str(tmp_path / "p.prg")]
+                                                                     if command == "toprg" else [])])
+        assert result.exit_code == 1, (command, result.output)
+        assert "error: the dump has no data lines" in result.output, (command, result.output)

@@ -44,6 +44,8 @@ def mse_check(dump_file: str) -> None:
     problems = mse.check(dump)
     if problems:
         raise UserError(problems)
+    if not dump.lines:  # (as toprg and mlx check say: nothing checked is no good dump)
+        raise UserError.single(name, "the dump has no data lines")
     click.echo(f"{name}: {counted(len(dump.lines), 'line')}, all checksums correct")
 
 
