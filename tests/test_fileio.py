@@ -444,3 +444,15 @@ def test_sigterm_ends_a_run_with_143_and_leaves_no_temporary_files(tmp_path: Pat
     child.send_signal(signal.SIGTERM)
     assert child.wait(timeout=60) == 143
     assert sorted(path.name for path in tmp_path.iterdir()) == ["loop.bas"]
+
+
+def test_a_printer_file_that_cannot_be_written_is_refused_before_the_run(tmp_path: Path) -> None:
+    """--printer into a folder that does not exist: status 1 at once, as --screenshot
+    and --film are (it was found only after the whole run, an endless one never)."""
+    listing = tmp_path / "loop.bas"
+    listing.write_text('10 print "hi"\n20 goto 20\n')
+    paper = tmp_path / "nowhere" / "paper.txt"
+    result = CliRunner().invoke(main, ["run", str(listing), "--printer", str(paper)])
+    assert result.exit_code == 1, result.output
+    assert f"{paper}: error: cannot write: the folder {paper.parent} does not exist" in result.output
+    assert "hi" not in result.output  # the program did not run

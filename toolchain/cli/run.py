@@ -20,7 +20,14 @@ from toolchain.cli.progress import RunProgress
 from toolchain.cli.run_options import LiveOptions, OutputOptions, RunOptions, SoundOptions
 from toolchain.cli.tune import say_recorded
 from toolchain.diagnostics import Diagnostic, UserError, counted, print_diagnostics
-from toolchain.fileio import STDIO, read_text, refuse_replacing_inputs, write_atomic, write_stdout
+from toolchain.fileio import (
+    STDIO,
+    output_target,
+    read_text,
+    refuse_replacing_inputs,
+    write_atomic,
+    write_stdout,
+)
 
 if TYPE_CHECKING:
     from toolchain.c64.outcome import RunResult
@@ -95,6 +102,8 @@ def _refuse_outputs_over_inputs(options: RunOptions) -> None:
     for output in (outputs.screenshot, outputs.film_path, machine.printer_path, options.sound.audio_path):
         if output is not None:
             refuse_replacing_inputs(output, inputs)
+    if machine.printer_path is not None and machine.printer_path != STDIO:
+        output_target(machine.printer_path)  # a paper that cannot be written: before the run, as a picture
 
 
 def _check_options(program: Program, options: RunOptions) -> None:
@@ -703,7 +712,7 @@ class Pictures:
         from toolchain.c64.video import FrameRecorder
         from toolchain.display.picture_files import picture_format
         from toolchain.display.png import FILM_FORMATS, Film, character_rom_of
-        from toolchain.fileio import FileSet, output_target
+        from toolchain.fileio import FileSet
 
         path, numbered, film = options.screenshot, bool(options.screenshot_every), options.film_path
         if film is not None and Path(film).suffix.lower() not in FILM_FORMATS:
