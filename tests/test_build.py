@@ -169,6 +169,8 @@ def test_a_build_killed_while_writing_is_rolled_back(project: Path, previous: di
      "'sys' = 70000 is out of range ($0000-$FFFF)"),
     (lambda t: t.replace("max_statements = 60000", 'max_statements = "many"'),
      ":42: error: program 'nikolaus', check dialogue: 'max_statements' must be a whole number, not a string"),
+    (lambda t: t.replace("max_statements = 60000", "max_statements = 1e30"),
+     ":42: error: program 'nikolaus', check dialogue: 'max_statements' must be a whole number, not a float"),
     (lambda t: t.replace('name = "superhirn2"', 'name = "../x"'),
      ":12: error: program '../x': the name must be a plain file name"),
     (lambda t: t.replace('kind = "basic"', 'kind = "basic"\nload_address = "zz"', 1),

@@ -180,7 +180,7 @@ class _Reader:
 
 def _kind_of(value: Any) -> str:
     return {dict: "a table", list: "a list", str: "a string", bool: "a boolean", int: "a number",
-            float: "a number"}.get(type(value), type(value).__name__)
+            float: "a float"}.get(type(value), type(value).__name__)
 
 
 def _range_text(low: int, high: int, hexadecimal: bool) -> str:
