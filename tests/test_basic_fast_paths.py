@@ -17,7 +17,6 @@ programs' errors here with what VICE prints.
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -33,7 +32,7 @@ from toolchain.basic import floats, tokenize_text
 from toolchain.basic.runner import Runtime, compile_program, costs
 from toolchain.basic.runner.contract import BasicError, ForFrame, Kind
 from toolchain.basic.runner.expressions import ExpressionCompiler
-from toolchain.basic.runner.io import CLOCK, BasicIO
+from toolchain.basic.runner.io import CLOCK, install_fout
 from toolchain.basic.runner.values import (
     Array,
     Undimensioned,
@@ -623,18 +622,12 @@ def test_elements_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
 
 # -- STR$: FOUT's text, on FOUT's time ------------------------------------------------------------
 
-@functools.cache
-def _io() -> BasicIO:
-    return BasicIO(C64())
-
-
 def str_evaluated(code: str, number: float) -> tuple[str, int]:
     """The compiled STR$ expression's text for ``number``, and the cycles it added."""
-    io = _io()
-    before = io.clock[CLOCK]
-    namespace = {**helpers(), "N_I": number, "_fout_text": io.number_text}
+    namespace = {**helpers(), "N_I": number, CLOCK: 0}
+    install_fout(namespace)
     text = helper(eval, code, namespace)  # the compiler's own code
-    return text, io.clock[CLOCK] - before
+    return text, namespace[CLOCK]
 
 
 def check_str_is_format_number_on_fouts_time(number: float) -> None:
@@ -657,6 +650,7 @@ def check_digits_of_str_are_format_number_after_its_first(number: float) -> None
     """MID$(STR$(I),2) (the digits without the sign's place, as Nikolaus takes them):
     format_number's text from its second character on, for any number."""
     code, _ = compiled(bytes([TOKEN["MID$"]]) + b"(" + bytes([TOKEN["STR$"]]) + b"(I),2)")
+    assert code == "_fout_digits(N_I)", code
     text, cycles = str_evaluated(code, number)
     assert text == helper(floats.format_number, number)[1:]
     assert cycles == costs.fout_cycles(number)

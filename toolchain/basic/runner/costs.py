@@ -358,6 +358,10 @@ _WHOLE_BASE = (0, *(cycles(fout_features(float(10 ** (digits - 1)))) - _DIGIT_ST
                     for digits in range(1, 10)))
 
 
+# whole_fout_cycles's tables, for STR$, which works it out in line (io.install_fout)
+WHOLE_FOUT_TABLES = (_WHOLE_BASE, _WHOLE_SIGN, _FIVE_DIGIT_TURNS)
+
+
 def whole_fout_cycles(whole: int, digits: int) -> int:
     """fout_cycles of a whole number 0 < ``whole`` < 10**9 of so many ``digits`` (its
     sign does not count), from the tables: the same cycles, without FOUT's steps."""

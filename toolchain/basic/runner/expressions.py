@@ -9,6 +9,7 @@ where that changes anything.  Precedences are the ROM's ($A080 operator table).
 
 from __future__ import annotations
 
+import ast
 import re
 from collections import Counter
 from typing import NamedTuple
@@ -619,6 +620,9 @@ class ExpressionCompiler:
         count = 255.0 if length is None else self.constant(length)
         if count is None or not 0.0 <= count < 256.0:
             return call
+        if first == 2.0 and length is None and self.is_call(text, "_fout_text"):
+            # MID$(STR$(X),2): the digits without the sign's place (io.install_fout)
+            return f"_fout_digits{text[len('_fout_text'):]}"
         text = text if self.is_simple(text) else f"({text})"
         if first is not None:
             if not 1.0 <= first < 256.0:
@@ -633,6 +637,14 @@ class ExpressionCompiler:
         # (values.MidSlices), which works out any other start or raises the error
         table = self.define(f"_MID{int(count)}", f"_MidSlices({int(count)})")
         return f"{text}[{table}[{start}]]"
+
+    @staticmethod
+    def is_call(code: str, function: str) -> bool:
+        """``code`` is one call of ``function`` (and nothing after it)."""
+        if not code.startswith(f"{function}("):
+            return False
+        tree = ast.parse(code, mode="eval").body
+        return isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id == function
 
     def slice_left(self, call: str, text: str, length: str) -> str:
         count = self.constant(length)

@@ -20,7 +20,6 @@ from typing import Any
 from toolchain.basic import floats
 from toolchain.basic.runner import costs
 from toolchain.basic.runner.contract import BasicError, Ended, Kind
-from toolchain.basic.runner.costs import whole_fout_cycles
 from toolchain.basic.runner.expressions import COLON, COMMA, QUOTE
 from toolchain.basic.runner.values import _byte
 from toolchain.c64 import kernal
@@ -51,6 +50,51 @@ def chrout_extra(memory: bytearray, code: int) -> int:
     if extra is None:
         return costs.line_shift_extra(code, memory[PNTR], memory[LNMX], bool(memory[QTSW] or memory[INSRT]))
     return extra
+
+
+# STR$ as generated code calls it: FOUT's text for the number, on the C64's clock with
+# FOUT's time for its digits, as PRINT takes it (on the ROM, STR$ is FOUT and a time of
+# its own: within 160 cycles for the 41 numbers of scripts/basic-costs --print,
+# tests/test_basic_time).  ``_fout_digits`` is MID$(STR$(X),2), the text without the
+# sign's place (a counter's digits, as Nikolaus takes them every pass of its loop):
+# the same time, without the space put before the digits and cut off again.  Both are
+# functions of the runtime's namespace, which add to its clock (_T) themselves, as the
+# generated code does; a whole number 0 < n < 10**9 takes format_number's shortcut
+# and costs.whole_fout_cycles's tables, inlined.
+_FOUT_SOURCE = f"""
+def make(base, sign, turns, fout_cycles, format_number):
+    def _fout_text(value):
+        global {CLOCK}
+        if 0.0 < value < 1e9 and (whole := int(value)) == value:
+            digits = str(whole)
+            count = len(digits)
+            {CLOCK} += base[count] + sign[count] * (turns[whole % 100_000] - turns[whole // 100_000])
+            return " " + digits
+        {CLOCK} += fout_cycles(value)
+        return format_number(value)
+
+    def _fout_digits(value):
+        global {CLOCK}
+        if 0.0 < value < 1e9 and (whole := int(value)) == value:
+            digits = str(whole)
+            count = len(digits)
+            {CLOCK} += base[count] + sign[count] * (turns[whole % 100_000] - turns[whole // 100_000])
+            return digits
+        {CLOCK} += fout_cycles(value)
+        return format_number(value)[1:]
+
+    return _fout_text, _fout_digits
+"""
+_FOUT_CODE = compile(_FOUT_SOURCE, "<STR$>", "exec")
+
+
+def install_fout(namespace: dict[str, Any]) -> None:
+    """Put ``_fout_text`` and ``_fout_digits`` (STR$) into the runtime's ``namespace``,
+    whose clock they add to."""
+    scope: dict[str, Any] = {}
+    exec(_FOUT_CODE, namespace, scope)  # the functions' globals: the namespace
+    namespace["_fout_text"], namespace["_fout_digits"] = scope["make"](
+        *costs.WHOLE_FOUT_TABLES, costs.fout_cycles, floats.format_number)
 
 
 class ScreenOutput:
@@ -194,17 +238,6 @@ class BasicIO:
             return call(self.machine, *arguments)
         except MachineStopped as stopped:
             raise Ended(stopped.stop, stopped.message) from None
-
-    def number_text(self, value: float) -> str:
-        """STR$: FOUT's text for ``value``, on the C64's clock with FOUT's time for its
-        digits, as PRINT takes it (on the ROM, STR$ is FOUT and a time of its own: within
-        160 cycles for the 41 numbers of scripts/basic-costs --print, tests/test_basic_time)."""
-        if 0.0 < value < 1e9 and (whole := int(value)) == value:  # format_number's shortcut
-            text = f" {whole}"
-            self.clock[CLOCK] += whole_fout_cycles(whole, len(text) - 1)
-            return text
-        self.clock[CLOCK] += costs.fout_cycles(value)
-        return floats.format_number(value)
 
     def column(self) -> int:
         return self.machine.cursor_column()

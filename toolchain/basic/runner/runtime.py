@@ -40,7 +40,7 @@ from toolchain.basic.runner.contract import (
 )
 from toolchain.basic.runner.direct import crunch_typed, edit_program, line_number_of
 from toolchain.basic.runner.expressions import COLON, COMMA, QUOTE
-from toolchain.basic.runner.io import UNCHANGED, BasicIO, ScreenOutput
+from toolchain.basic.runner.io import UNCHANGED, BasicIO, ScreenOutput, install_fout
 from toolchain.basic.runner.linker import Module, link
 from toolchain.basic.runner.statements import CLOCK, DIRECT_LINE, INPUT_BUFFER, Line, StatementCompiler
 from toolchain.basic.runner.values import (
@@ -271,7 +271,7 @@ class Runtime:
         self.namespace["_copied"] = self._copied
         # STR$: FOUT's text on FOUT's time (it only adds time: the cycles counted before it
         # need not be on the clock first, as they must before code that looks)
-        self.namespace["_fout_text"] = self.io.number_text
+        install_fout(self.namespace)
         self._copy_cycles = round(costs.weight("let_copy"))
         self.string_space_used = 0
         self.string_room = BASIC_BYTES_FREE  # for strings until the next garbage collection
