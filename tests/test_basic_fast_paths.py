@@ -27,11 +27,12 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import basic_in_rom, c64_roms, printed_rows
+from tests.test_basic_runner import printed
 from tests.test_floats_rom import BasicRom
 from toolchain.basic import floats, tokenize_text
 from toolchain.basic.runner import Runtime, compile_program, costs
 from toolchain.basic.runner.contract import BasicError, ForFrame, Kind
-from toolchain.basic.runner.expressions import ExpressionCompiler
+from toolchain.basic.runner.expressions import ExpressionCompiler, short_circuits
 from toolchain.basic.runner.io import CLOCK, install_fout
 from toolchain.basic.runner.values import (
     Array,
@@ -661,6 +662,42 @@ def test_digits_of_str_are_format_number_after_its_first() -> None:
             st.one_of(any_integers, stored_numbers),
             edges=[(value,) for value in (0.0, -0.0, 1.0, -1.0, 0.5, 999999999.0, 1e9, 999999999.5,
                                           2.0**31, -999999999.0, 2311111.0, 1e-30, -2311111.0)])
+
+
+# -- AND and OR of comparisons in IF ------------------------------------------------------------
+
+def test_short_circuits_where_the_right_side_only_compares() -> None:
+    assert short_circuits("(((_e1 := _stored) == 0.0) | (_e1 > 5.0))") == \
+        "((_e1 := _stored) == 0.0 or _e1 > 5.0)"
+    assert short_circuits("((N_A == 0.0) & ((N_B < -1.5) | (N_C != N_D)))") == \
+        "(N_A == 0.0 and (N_B < -1.5 or N_C != N_D))"
+    # a right side that reads an element, calls, or assigns is evaluated as before
+    for kept in ("((N_A == 0.0) | (AN_K.cells[N_I] > 5.0))", "((N_A == 0.0) | (_cmp(N_B, 1.5) > 0))",
+                 "((N_A == 0.0) & ((_e1 := N_B) > 1.0))", "(_bool((N_A == 0.0)) | (N_B > 1.0))"):
+        assert short_circuits(kept) == kept
+
+
+def check_short_circuit_is_bitwise(operators: list[str], values: list[float]) -> None:
+    """The shortened test is True or False where the bitwise one is, for any values."""
+    names = [f"N_{letter}" for letter in "ABCDE"]
+    code = "(N_A > 0.0)"
+    for position, operator in enumerate(operators):
+        code = f"({code} {operator} ({names[position + 1]} <= -0.5))"
+    namespace = dict(zip(names, values, strict=True))
+    shortened = short_circuits(code)
+    assert eval(shortened, {}, namespace) is eval(code, {}, namespace), (code, shortened)
+
+
+def test_short_circuit_is_bitwise() -> None:
+    explore(150, check_short_circuit_is_bitwise, st.lists(st.sampled_from("|&"), min_size=1, max_size=4),
+            st.lists(st.sampled_from([-1.0, -0.5, 0.0, 1.0]), min_size=5, max_size=5))
+
+
+def test_short_circuit_keeps_the_errors_of_the_right_side() -> None:
+    # the element is read whatever the left side gives: its subscript is out of bounds
+    assert printed("10 dim k(3):a=0:i=9:if a=0 or k(i)>5 then print 1\n")[-1] == "?BAD SUBSCRIPT  ERROR IN 10"
+    assert printed("10 a=0:b=2:if a=0 or b>5 then print 1\n20 if a=1 and b>5 then print 2\n"
+                   "30 if a=0 and b>1 then print 3\n")[-2:] == [" 1", " 3"]
 
 
 # -- VAL ---------------------------------------------------------------------------------------------

@@ -72,6 +72,51 @@ def elements_read_once(code: str) -> str:
     return code
 
 
+def short_circuits(condition: str) -> str:
+    """An IF's test with AND and OR of comparisons as Python's ``and`` and ``or``
+    wherever the right operand only compares variables, temporaries and literals:
+    when the left one decides, skipping it changes nothing (it cannot raise, and
+    assigns nothing), and both are True or False, which ``and`` and ``or`` give as
+    ``&`` and ``|`` do (expressions.binary), without evaluating both."""
+    tree = ast.parse(condition, mode="eval")
+    changed = False
+
+    def shortened(node: ast.expr) -> ast.expr:
+        nonlocal changed
+        if not (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitOr, ast.BitAnd))):
+            return node
+        left, right = shortened(node.left), shortened(node.right)
+        if not (_is_test(left) and _is_test(right) and _compares_only(right)):
+            return ast.BinOp(left, node.op, right)
+        changed = True
+        return ast.BoolOp(ast.Or() if isinstance(node.op, ast.BitOr) else ast.And(), [left, right])
+
+    body = shortened(tree.body)
+    return f"({ast.unparse(body)})" if changed else condition
+
+
+def _is_test(node: ast.expr) -> bool:
+    """Code whose value is True or False: a comparison, or AND and OR of them."""
+    if isinstance(node, ast.Compare):
+        return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitOr, ast.BitAnd)):
+        return _is_test(node.left) and _is_test(node.right)
+    return isinstance(node, ast.BoolOp) and all(_is_test(value) for value in node.values)
+
+
+def _compares_only(node: ast.expr) -> bool:
+    """Code that only compares, reads names and negates: nothing it can raise or change."""
+    if isinstance(node, ast.Compare):
+        return all(_compares_only(operand) for operand in (node.left, *node.comparators))
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitOr, ast.BitAnd)):
+        return _compares_only(node.left) and _compares_only(node.right)
+    if isinstance(node, ast.BoolOp):
+        return all(_compares_only(value) for value in node.values)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return _compares_only(node.operand)
+    return isinstance(node, ast.Name | ast.Constant)
+
+
 class CompileError(Exception):
     """A statement the ROM would stop at: compiled into a raise of this error."""
 

@@ -35,6 +35,7 @@ from toolchain.basic.runner.expressions import (
     SEMICOLON,
     CompileError,
     ExpressionCompiler,
+    short_circuits,
 )
 from toolchain.basic.tokenizer import linget
 from toolchain.basic.tokens import PI, TOKEN, TOKEN_DATA, TOKEN_REM, LineState, keyword_of
@@ -456,6 +457,7 @@ class StatementCompiler(ExpressionCompiler):
             # the same subscripts), and the condition runs nothing that could change it:
             # the element holds V, which a number array stores as it is (values.Array)
             condition = re.sub(rf"\b{re.escape(stored[0])}", "_stored", condition)
+        condition = short_circuits(condition)
         byte = self.take()
         # a false condition skips the rest of the line (REM's REMN, $A93B)
         rest = round((len(self.body) - self.position) * costs.weight("rest_byte"))
