@@ -98,6 +98,105 @@ def test_sizes_that_never_settle_stop_after_the_pass_limit() -> None:
     assert any(f"did not settle after {MAX_PASSES} passes" in m for m in messages), messages
 
 
+def _errors_at(source: str) -> list[tuple[int, int, str]]:
+    started = time.process_time()
+    with pytest.raises(AssemblyFailed) as info:
+        assemble(source, "nasty.s", AssemblyOptions(dialect="64tass"))
+    assert time.process_time() - started < 10
+    return [(d.line, d.column, d.message) for d in info.value.errors]
+
+
+_TOO_MANY = "the repeated value has more than 1048576 elements"
+
+
+# a user error in a built-in function or operator is a message at its place, never a
+# traceback, and the work is bounded before it is done
+@pytest.mark.parametrize(("expression", "column", "message"), [
+    ('format("%c", 1000000000)', 14, "format() '%c' of int '1000000000' is not a Unicode character"),
+    ('format("%c", $d800)', 14, "format() '%c' of bits '$d800' is not a Unicode character"),
+    ('format("%c", -1)', 14, "format() '%c' value needs to be non-negative int '-1'"),
+    ("range(0, 10, 0)", 13, "range() step: zero value not allowed"),
+    ("range(1 << 200)", 13, "range() of more than 1048576 values"),
+    ("pow(2, 10000)", 11, "pow() of 2, 10000 has no value"),
+    ("pow(-8, 0.5)", 11, "pow() of -8, 0.5 has no value"),
+    ("pow(0, -1)", 11, "pow() of 0, -1 has no value"),
+    ("hypot(1.7e308, 1.7e308)", 13, "the result is not a finite number"),
+    ("sqrt(~$0)", 12, "sqrt() of ~$0 has no value"),
+    ("abs()", 11, "abs() takes one value"),
+    ("sign()", 12, "sign() takes one value"),
+    ("int()", 11, "int() takes one value"),
+    ("float()", 13, "float() takes one value"),
+    ("bool()", 12, "bool() takes one value"),
+    ("str()", 11, "str() takes one value"),
+    ("repr()", 12, "repr() takes one value"),
+    ("len()", 11, "len() takes one value"),
+    ("any()", 11, "any() takes one value"),
+    ("byte()", 12, "byte() takes one value"),
+    ("format()", 14, "format() takes at least one value"),
+    ("size()", 12, "size() takes one value"),
+    ("abs(1, 2)", 11, "abs() takes one value"),
+    ("int(1, 2)", 11, "int() takes one value"),
+    ('len("a", "b")', 11, "len() takes one value"),
+    ("all(1, 2)", 11, "all() takes one value"),
+    ("rta(1, 2)", 11, "rta() takes one value"),
+    ("pow(1)", 11, "pow() takes two values"),
+    ("range(1, 2, 3, 4)", 13, "range() takes 1 to 3 values"),
+    ("size(1 + 2)", 12, "can't get size of int '3'"),
+    ('size("")', 12, "can't get size of str ''"),
+    ('format("%1000000000d", 1)', 14, "format() width of more than 1048576"),
+    ('format("%.1000000000f", 1.0)', 14, "format() precision of more than 1048576"),
+    ('format("%1000000000b", 1)', 14, "format() width of more than 1048576"),
+    ('format("%" .. "9" x 5000 .. "d", 1)', 14, "format() width of more than 1048576"),
+    ('format("%1048576d%1048576d", 1, 2)', 14, "format() of more than 1048576 characters"),
+    ("str([1 << 255] x 100000)", 11, "str() of more than 1048576 characters"),
+    ('int("9" x 5000)', 11, "int() of str '99999999999999999999...' is not a number"),
+    ('int("9" x 100)', 11, "integer of 333 bits is too large (at most 256)"),
+    ('1e308 >? "abcdefghijklmnopqrstuvwxyzabcdefghij"', 14, "integer of 287 bits is too large (at most 256)"),
+    ("1e308 << 1", 14, "the result is not a finite number"),
+    ("[[0] x 1000000] x 1000", 24, _TOO_MANY),
+    ("[[]] x 1048577", 13, _TOO_MANY),
+    ('"ab" x 500000 .. "ab" x 500000', 22, "more than 1048576 elements"),
+])  # fmt: skip
+def test_bad_function_calls_and_operations_are_messages(expression: str, column: int, message: str) -> None:
+    assert _errors_at(f'\t.cpu "6502"\n* = $1000\n\t.byte {expression}\n') == [(3, column, message)]
+
+
+@pytest.mark.parametrize(("lines", "errors"), [
+    # a list of a long list repeated, or written twice, or picked many times
+    (["x .var [1] x 1000000", "y .var [x] x 1000", " .byte y", ' .byte len(format("%s", y))'],
+     [(4, 12, _TOO_MANY), (5, 8, "undefined symbol 'y'"), (6, 25, "undefined symbol 'y'")]),
+    (["x .var [1] x 1000000", "y .var [x, x]"], [(4, 8, "more than 1048576 elements")]),
+    (["x .var [[1] x 1000000]", "y .var x[[0] x 1000]"], [(4, 9, "more than 1048576 elements")]),
+    (['x .var ["a" x 1000000]', "y .var x x 2"], [(4, 10, _TOO_MANY)]),
+    # an element that meets a list in the other operand: the result holds both
+    (["x .var [1] x 600000", "y .var [0, x] + [x, 0]"], [(4, 15, "more than 1048576 elements")]),
+    # lists nested deeper than the evaluator recurses
+    (["x .var 1", " .rept 200", "x .var [x]", " .next"], [(5, 8, "lists nested more than 100 deep")] * 100),
+    # a bit string that doubles, or shifts, without end
+    (["x .var $1", " .rept 40", "x .var x .. x", " .next"],
+     [(5, 10, "bit string of more than 1048576 bits")] * 22),
+    (["x .var 1", " .rept 3000", "x .var x << 320", " .next"],
+     [(5, 10, "integer of 321 bits is too large (at most 256)")] * 200),
+])  # fmt: skip
+def test_values_stay_within_their_limits_nested_or_not(lines: list[str],
+                                                        errors: list[tuple[int, int, str]]) -> None:
+    assert _errors_at('\t.cpu "6502"\n* = $1000\n' + "\n".join(lines) + "\n") == errors
+
+
+@pytest.mark.parametrize(("expression", "data"), [
+    ("(%1 >> 1) x 1000000000, 7", [0, 7]),  # no bits repeated are no bits (a 0 byte, as 64tass)
+    ('len("" x (1 << 200))', [0]),
+    ("[1, 5] < [2, 3]", [1, 0]),  # element by element, as '>' and as 64tass 1.58 does
+    ("[1] < [[2]]", [1]),
+    ("-5 % 1e-320 < 1e-300", [1]),  # the floored quotient is infinite, the remainder not
+    ("atan2(1e308, 1e-308) > 1.5", [1]),
+])  # fmt: skip
+def test_edge_values_of_functions_and_operations_have_results(expression: str, data: list[int]) -> None:
+    source = f'\t.cpu "6502"\n* = $1000\n\t.byte {expression}\n'
+    program = assemble(source, "t.s", AssemblyOptions(dialect="64tass"))
+    assert list(program.image) == data
+
+
 # -- fuzzing -----------------------------------------------------------------------------------------
 def _probes() -> list[tuple[str, str]]:
     found = [("64tass", p.read_text(encoding="utf-8")) for p in sorted((DATA / "asm-64tass").glob("*.s"))]

@@ -304,7 +304,10 @@ def _finish(node: Expr, values: list[Any], lookup: Lookup) -> None:
             count = len(node.items)  # type: ignore[attr-defined]
             items = values[len(values) - count :] if count else []
             del values[len(values) - count :]
-            values.append(list(items) if node.kind == "list" else tuple(items))  # type: ignore[attr-defined]
+            sequence = list(items) if node.kind == "list" else tuple(items)  # type: ignore[attr-defined]
+            # its items may be long lists themselves ("[x, x]"), or nested deep ("x .var [x]")
+            _values.check_length(sequence)
+            values.append(sequence)
         else:
             parts = [p for p in node.parts]  # type: ignore[attr-defined]
             given = sum(1 for p in parts if p is not None)
@@ -346,8 +349,11 @@ def _index(target: Any, bounds: list[Any]) -> Any:
     if len(bounds) == 1:
         index = bounds[0]
         if isinstance(index, (tuple, list)):
-            picked = [_index(target, [i]) for i in index]
-            return picked if isinstance(index, list) else tuple(picked)
+            # a bit string's bits are listed once, not once for every index
+            picked = [_index(sequence if isinstance(target, _values.Bits) else target, [i]) for i in index]
+            result: Any = picked if isinstance(index, list) else tuple(picked)
+            _values.check_length(result)  # "x[[0] x 1000]" repeats x[0] a thousand times
+            return result
         i = _values.integer(index)
         if not -len(sequence) <= i < len(sequence):
             raise _values.ValueError_(f"index {i} is out of range (length {len(sequence)})")

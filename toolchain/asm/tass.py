@@ -1066,7 +1066,8 @@ class TassAssembly(DialectAssembly):
         data = self.encode_text(None, text, 0)
         if data is None:
             raise V.ValueError_(f"can't encode {V.describe(text)} in encoding '{self.encoding_name}'")
-        return int.from_bytes(data, "little")
+        # a long string is a long number: bounded as an operator's results are
+        return V.check_int(int.from_bytes(data, "little"))
 
     def text_value(self, statement: Statement, text: str) -> int | None:
         data = self.encode_text(statement, text, statement.column)
@@ -1353,7 +1354,10 @@ class TassAssembly(DialectAssembly):
         function = self.fold(name)
         try:
             if function == "size":
+                _check_arguments(function, args)
                 target = args[0]
+                if not isinstance(target, str) or not target:  # the parser passes a label's name as text
+                    raise V.ValueError_(f"can't get size of {V.describe(target)}")  # 64tass's words
                 key = self.resolve(target, column)
                 if key in self.sizes:
                     return self.sizes[key]
@@ -2345,6 +2349,7 @@ def _format(fmt: Any, values: list[Any]) -> str:
     if not isinstance(fmt, str):
         raise V.ValueError_("format() needs a format string")
     out: list[str] = []
+    length = 0
     i = 0
     n = len(fmt)
     arguments = iter(values)
@@ -2352,6 +2357,7 @@ def _format(fmt: Any, values: list[Any]) -> str:
         c = fmt[i]
         if c != "%":
             out.append(c)
+            length += 1
             i += 1
             continue
         j = i + 1
@@ -2369,6 +2375,11 @@ def _format(fmt: Any, values: list[Any]) -> str:
             while j < n and fmt[j].isdigit():
                 precision += fmt[j]
                 j += 1
+        # a width or precision pads the text: no longer than the longest string
+        for name, digits in (("width", width), ("precision", precision)):
+            digits = digits.lstrip("0")
+            if len(digits) > len(str(V.SEQUENCE_LIMIT)) or int(digits or 0) > V.SEQUENCE_LIMIT:
+                raise V.ValueError_(f"format() {name} of more than {V.SEQUENCE_LIMIT}")
         if j >= n:
             raise V.ValueError_("format() string ends in the middle of a conversion")
         conversion = fmt[j]
@@ -2392,25 +2403,65 @@ def _format(fmt: Any, values: list[Any]) -> str:
         elif conversion == "s":
             out.append((spec + "s") % (value if isinstance(value, str) else _repr(value)))
         elif conversion == "c":
-            out.append(chr(V.integer(value)) if not isinstance(value, str) else value[:1])
+            out.append(_character(value) if not isinstance(value, str) else value[:1])
         elif conversion in "eEfFgG":
             out.append((spec + conversion) % float(V.number(value)))
         else:
             raise V.ValueError_(f"format() conversion '%{conversion}' is not supported")
+        length += len(out[-1])
+        if length > V.SEQUENCE_LIMIT:
+            raise V.ValueError_(f"format() of more than {V.SEQUENCE_LIMIT} characters")
     return "".join(out)
+
+
+def _character(value: Any) -> str:
+    """format()'s %c: the character of a code point (64tass's wording for a negative one)."""
+    code = V.integer(value)
+    if code < 0:
+        raise V.ValueError_(f"format() '%c' value needs to be non-negative {V.describe(value)}")
+    if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
+        # Python has no other characters (and can't write a surrogate: UTF-8 has none)
+        raise V.ValueError_(f"format() '%c' of {V.describe(value)} is not a Unicode character")
+    return chr(code)
 
 
 def _range(args: list[Any]) -> list[int]:
     numbers = [V.integer(a) for a in args]
     if not 1 <= len(numbers) <= 3:
         raise V.ValueError_("range() takes 1 to 3 values")
+    if len(numbers) == 3 and numbers[2] == 0:
+        raise V.ValueError_("range() step: zero value not allowed")  # 64tass's words
     result = range(*numbers)
-    if len(result) > V.SEQUENCE_LIMIT:
+    # (len() of a range longer than sys.maxsize is an OverflowError; its truth is not)
+    if result[V.SEQUENCE_LIMIT :]:
         raise V.ValueError_(f"range() of more than {V.SEQUENCE_LIMIT} values")
     return list(result)
 
 
+#: How many values each built-in function takes, at least and at most (None: any number);
+#: the count is checked before a value is looked at, as 64tass does.
+_ARGUMENTS: dict[str, tuple[int, int | None]] = {
+    **dict.fromkeys(("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "sqrt", "cbrt",
+                     "exp", "log", "log10", "rad", "deg", "floor", "ceil", "round", "trunc", "frac",
+                     "abs", "sign", "int", "float", "bool", "str", "repr", "len", "any", "all", "size",
+                     "byte", "char", "word", "sint", "long", "lint", "dword", "dint", "addr", "rta"), (1, 1)),
+    "pow": (2, 2), "atan2": (2, 2), "hypot": (2, 2), "range": (1, 3), "format": (1, None),
+}  # fmt: skip
+
+
+def _check_arguments(name: str, args: list[Any]) -> None:
+    least, most = _ARGUMENTS.get(name, (0, None))
+    if least <= len(args) and (most is None or len(args) <= most):
+        return
+    if least == most:
+        raise V.ValueError_(f"{name}() takes {'one value' if least == 1 else 'two values'}")
+    if most is None:
+        raise V.ValueError_(f"{name}() takes at least one value")
+    raise V.ValueError_(f"{name}() takes {least} to {most} values")
+
+
 def _call(name: str, args: list[Any], assembly: TassAssembly, column: int) -> Any:
+    _check_arguments(name, args)
     math_functions = {
         "sin": math.sin, "cos": math.cos, "tan": math.tan, "asin": math.asin, "acos": math.acos,
         "atan": math.atan, "sinh": math.sinh, "cosh": math.cosh, "tanh": math.tanh, "sqrt": math.sqrt,
@@ -2420,23 +2471,23 @@ def _call(name: str, args: list[Any], assembly: TassAssembly, column: int) -> An
         "round": _round_away, "trunc": lambda x: float(math.trunc(x)), "frac": lambda x: x - math.trunc(x),
     }  # fmt: skip
     if name in math_functions:
-        if len(args) != 1:
-            raise V.ValueError_(f"{name}() takes one value")
         if isinstance(args[0], (list, tuple)):
             items = [_call(name, [a], assembly, column) for a in args[0]]
             return items if isinstance(args[0], list) else tuple(items)
         try:
             result = math_functions[name](_float(args))
         except (ValueError, OverflowError):
-            raise V.ValueError_(f"{name}() of {args[0]} has no value") from None
+            raise V.ValueError_(f"{name}() of {_repr(args[0])} has no value") from None
         if name in ("floor", "ceil", "round", "trunc") and isinstance(V.number(args[0]), int):
             return V.integer(args[0])
         return V.check_float(float(result))
     if name in ("pow", "atan2", "hypot"):
-        if len(args) != 2:
-            raise V.ValueError_(f"{name}() takes two values")
         a, b = float(V.number(args[0])), float(V.number(args[1]))
-        return V.check_float({"pow": math.pow, "atan2": math.atan2, "hypot": math.hypot}[name](a, b))
+        try:
+            result = {"pow": math.pow, "atan2": math.atan2, "hypot": math.hypot}[name](a, b)
+        except (ValueError, OverflowError):  # pow(2, 10000), pow(-8, 0.5), pow(0, -1)
+            raise V.ValueError_(f"{name}() of {_repr(args[0])}, {_repr(args[1])} has no value") from None
+        return V.check_float(result)
     if name == "abs":
         return abs(V.number(args[0]))
     if name == "sign":
@@ -2446,18 +2497,19 @@ def _call(name: str, args: list[Any], assembly: TassAssembly, column: int) -> An
         value = args[0]
         if isinstance(value, str):
             try:
-                return int(value)
-            except ValueError:
-                raise V.ValueError_(f"int() of '{value}' is not a number") from None
+                return V.check_int(int(value))
+            except ValueError:  # also Python's limit of 4300 digits
+                raise V.ValueError_(f"int() of {V.describe(value)} is not a number") from None
         return V.integer(value, "trunc")
     if name == "float":
         return float(V.number(args[0]))
     if name == "bool":
         return V.truth(args[0])
-    if name == "str":
-        return _repr(args[0])
-    if name == "repr":
-        return _repr(args[0])
+    if name in ("str", "repr"):
+        text = _repr(args[0])
+        if len(text) > V.SEQUENCE_LIMIT:  # a list of long numbers has more characters than elements
+            raise V.ValueError_(f"{name}() of more than {V.SEQUENCE_LIMIT} characters")
+        return text
     if name == "len":
         value = args[0]
         if isinstance(value, V.Bits):

@@ -8,8 +8,9 @@ The operators are named canonically here; each dialect's parser maps its spellin
 them (``^`` is ``xor`` in 64tass and ``pow`` in ACME, ``/`` divides with ``floor`` in
 64tass and truncates in ACME), so one evaluator serves every dialect.
 
-Bounded work: integers stay within ``INT_LIMIT`` bits, strings and lists within
-``SEQUENCE_LIMIT`` elements; beyond that the operation is an error, not a slow number.
+Bounded work: integers stay within ``INT_LIMIT`` bits, strings, bit strings and lists
+within ``SEQUENCE_LIMIT`` elements (a list's nested elements counted too) and lists within
+``NESTING_LIMIT`` levels; beyond that the operation is an error, not a slow number.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ from toolchain.diagnostics import counted
 INT_LIMIT = 256
 #: The most elements a string, bit string or list may have.
 SEQUENCE_LIMIT = 1 << 20
+#: The most levels lists may be nested (the evaluator, Python's repr and comparisons
+#: recurse into nested lists: deeper would end in a RecursionError).
+NESTING_LIMIT = 100
 
 
 class ValueError_(Exception):
@@ -174,7 +178,12 @@ def _mod_floor(x: int | float, y: int | float) -> int | float:
         raise ValueError_("division by zero")
     if isinstance(x, int) and isinstance(y, int):
         return x % y
-    return math.fmod(x, y) if (x < 0) == (y < 0) else x - math.floor(x / y) * y
+    if (x < 0) == (y < 0):
+        return math.fmod(x, y)
+    try:
+        return x - math.floor(x / y) * y
+    except OverflowError:
+        return x % y  # the quotient is infinite ("-5 % 1e-320"): Python's modulo floors too
 
 
 def _mod_trunc(x: int | float, y: int | float) -> int:
@@ -232,14 +241,19 @@ def _tass_shift(left: bool) -> Callable[[object, object], object]:
         x, y = _numbers(a, b)
         if isinstance(x, float) or isinstance(y, float):
             try:
-                return float(x) * 2.0 ** (y if left else -y)
+                # "1e308 << 1" is infinite: no later operation may meet an infinity
+                return check_float(float(x) * 2.0 ** (y if left else -y))
             except OverflowError:
                 raise ValueError_(f"shift by {y} is too large") from None
         if not isinstance(a, Bits):
-            return _shift_left(x, y) if left else _shift_right(x, y)
+            # one shift is bounded; the check bounds a chain of them ("x .var x << 300")
+            shifted = _shift_left(x, y) if left else _shift_right(x, y)
+            return check_int(shifted) if isinstance(shifted, int) else shifted
         count = y if left else -y
         if count > INT_LIMIT + 64:
             raise ValueError_(f"shift by {count} is too large")
+        if a.length + count > SEQUENCE_LIMIT:
+            raise ValueError_(f"bit string of more than {SEQUENCE_LIMIT} bits")
         value = a.value << count if count >= 0 else a.value >> -count
         return Bits(value, max(a.length + count, 0))
     return apply
@@ -293,6 +307,13 @@ def _swapped_word(a: object) -> object:
 
 
 def _concat(a: object, b: object) -> object:
+    # the size is checked before the copy is made
+    if isinstance(a, Bits) and isinstance(b, Bits) and a.length + b.length > SEQUENCE_LIMIT:
+        raise ValueError_(f"bit string of more than {SEQUENCE_LIMIT} bits")
+    if isinstance(a, (str, bytes, tuple, list)) and isinstance(b, (str, bytes, tuple, list)):
+        first = elements(a)
+        if first + elements(b, SEQUENCE_LIMIT - first) > SEQUENCE_LIMIT:
+            raise ValueError_(f"more than {SEQUENCE_LIMIT} elements")
     if isinstance(a, str) and isinstance(b, str):
         result: object = a + b
     elif isinstance(a, bytes) and isinstance(b, bytes):
@@ -305,7 +326,6 @@ def _concat(a: object, b: object) -> object:
         result = type(a)(list(a) + list(b)) if isinstance(a, list) else tuple(a) + tuple(b)
     else:
         raise ValueError_(f"concatenate '..' of {describe(a)} and {describe(b)} not possible")
-    _check_length(result)
     return result
 
 
@@ -318,19 +338,51 @@ def _repeat(a: object, b: object) -> object:
             raise ValueError_("repeating an inverted bit string is not supported")
         if a.length * count > INT_LIMIT:
             raise ValueError_("the repeated bit string is too long")
+        if a.length == 0:
+            return Bits(0, 0)  # any count of nothing: the loop below would run count times
         value = 0
         for _ in range(count):
             value = (value << a.length) | a.value
         return Bits(value, a.length * count)
     if isinstance(a, (str, bytes, tuple, list)):
-        if len(a) * count > SEQUENCE_LIMIT:
+        if not a:
+            return a[:0]  # Python can't multiply by a count past sys.maxsize, even nothing
+        # nested lists count whole: "[[0] x 1000000] x 1000" is a billion elements, though
+        # the outer list holds only a thousand references
+        if count and elements(a, SEQUENCE_LIMIT // count) * count > SEQUENCE_LIMIT:
             raise ValueError_(f"the repeated value has more than {SEQUENCE_LIMIT} elements")
         return a * count
     raise ValueError_(f"repeat 'x' of {describe(a)} not possible")
 
 
-def _check_length(value: object) -> None:
-    if isinstance(value, (str, bytes, tuple, list)) and len(value) > SEQUENCE_LIMIT:
+_HOLDERS = (str, bytes, tuple, list, Immediate)
+
+
+def elements(value: object, budget: int = SEQUENCE_LIMIT) -> int:
+    """How many elements a value holds: a string's characters, a list's items and the
+    elements of the lists and strings among them, as many times as they are repeated
+    (``[[0] x 1000] x 1000`` is 1001000).  Counted only until there are more than
+    ``budget``: a list that holds one long list many times costs no more than that."""
+    total = 0
+    pending: list[tuple[object, int]] = [(value, 0)]
+    while pending and total <= budget:
+        item, depth = pending.pop()
+        if isinstance(item, Immediate):
+            pending.append((item.value, depth))
+        elif isinstance(item, (str, bytes)):
+            total += len(item)
+        elif isinstance(item, (tuple, list)):
+            if depth >= NESTING_LIMIT:
+                raise ValueError_(f"lists nested more than {NESTING_LIMIT} deep")
+            total += len(item)
+            pending.extend((x, depth + 1) for x in item if isinstance(x, _HOLDERS))
+        elif depth == 0:
+            total += 1
+    return total
+
+
+def check_length(value: object) -> None:
+    if isinstance(value, _HOLDERS) and elements(value) > SEQUENCE_LIMIT:
         raise ValueError_(f"more than {SEQUENCE_LIMIT} elements")
 
 
@@ -511,13 +563,27 @@ def apply_unary(op: str, a: object) -> object:
     return UNARY[op](a)
 
 
+# the operations that take lists whole (ACME's ">>>" takes none); every other one applies
+# to each element, the comparisons too (64tass 1.58 observed: ".byte [1, 5] < [2, 3]" is 1, 0)
+_WHOLE_LISTS = frozenset({"concat", "repeat", "in", "notin", "eq", "ne", "land", "lor", "lxor", "lsr"})
+
+
 def apply_binary(op: str, a: object, b: object) -> object:
+    result = _apply_binary(op, a, b)
+    if isinstance(result, (tuple, list, Immediate)) and op not in _WHOLE_LISTS:
+        # an element of one list meets a list in the other: the result holds both, and a
+        # chain of such operations could double a list's elements each time
+        check_length(result)
+    return result
+
+
+def _apply_binary(op: str, a: object, b: object) -> object:
     if isinstance(a, Immediate) or isinstance(b, Immediate):
-        inner = apply_binary(op, a.value if isinstance(a, Immediate) else a,
-                             b.value if isinstance(b, Immediate) else b)
+        inner = _apply_binary(op, a.value if isinstance(a, Immediate) else a,
+                              b.value if isinstance(b, Immediate) else b)
         return Immediate(inner)
     if isinstance(a, (tuple, list)) or isinstance(b, (tuple, list)):
-        if op not in ("concat", "repeat", "in", "notin", "eq", "ne") and not op.startswith("l"):
+        if op not in _WHOLE_LISTS:
             return _broadcast(op, a, b)
     return BINARY[op](a, b)
 
@@ -528,13 +594,13 @@ def _broadcast(op: str, a: object, b: object) -> object:
     if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
         if len(a) != len(b):
             raise ValueError_(f"lists of {len(a)} and {counted(len(b), 'element')} do not match")
-        items = [apply_binary(op, x, y) for x, y in zip(a, b, strict=True)]
+        items = [_apply_binary(op, x, y) for x, y in zip(a, b, strict=True)]
         return items if isinstance(a, list) else tuple(items)
     if isinstance(a, (tuple, list)):
-        items = [apply_binary(op, x, b) if isinstance(x, (tuple, list)) else function(x, b) for x in a]
+        items = [_apply_binary(op, x, b) if isinstance(x, (tuple, list)) else function(x, b) for x in a]
         return items if isinstance(a, list) else tuple(items)
     assert isinstance(b, (tuple, list))
-    items = [apply_binary(op, a, y) if isinstance(y, (tuple, list)) else function(a, y) for y in b]
+    items = [_apply_binary(op, a, y) if isinstance(y, (tuple, list)) else function(a, y) for y in b]
     return items if isinstance(b, list) else tuple(items)
 
 
