@@ -456,3 +456,15 @@ def test_a_printer_file_that_cannot_be_written_is_refused_before_the_run(tmp_pat
     assert result.exit_code == 1, result.output
     assert f"{paper}: error: cannot write: the folder {paper.parent} does not exist" in result.output
     assert "hi" not in result.output  # the program did not run
+
+
+def test_a_command_run_in_process_gives_back_the_callers_sigterm_handler() -> None:
+    """The command group turns SIGTERM into an exit while it runs (see above), then puts
+    back what the caller had (a test run's later tests saw c64tc's handler)."""
+    import signal
+
+    before = signal.getsignal(signal.SIGTERM)
+    assert CliRunner().invoke(main, ["--version"]).exit_code == 0
+    result = CliRunner().invoke(main, ["mse", "check", "/nonexistent.mse"])
+    assert result.exit_code == 1
+    assert signal.getsignal(signal.SIGTERM) == before

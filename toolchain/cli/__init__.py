@@ -27,13 +27,17 @@ class _Commands(click.Group):
     outright, a run left thousands of pictures' temporaries behind)."""
 
     def invoke(self, ctx: click.Context) -> object:
+        previous = None
         with contextlib.suppress(ValueError):  # (not in the main thread: left as it is)
-            signal.signal(signal.SIGTERM, _terminated)
+            previous = signal.signal(signal.SIGTERM, _terminated)
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
             click.echo("\nstopped by Ctrl-C", err=True)
             sys.exit(130)
+        finally:
+            if previous is not None:  # (a caller in the same process, a test, gets its own back)
+                signal.signal(signal.SIGTERM, previous)
 
 
 def _terminated(number: int, frame: object) -> None:
