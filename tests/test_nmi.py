@@ -83,3 +83,20 @@ def test_an_nmi_left_unacknowledged_is_taken_once(roms: bool) -> None:
     result = machine.sys(0xC000, max_cycles=20 * PERIOD)
     assert result.stop is Stop.CYCLE_LIMIT
     assert machine.memory[0xFB] == 1
+
+
+@pytest.mark.parametrize("roms", [False, True])
+def test_an_irq_no_handler_acknowledges_still_stops_at_the_cycle_limit(roms: bool) -> None:
+    """The VIC-II's raster interrupt on with ($0314) at the KERNAL's standard handler,
+    which acknowledges only CIA 1: the line stays low and the IRQ comes again after every
+    RTI, as on a C64, and the run still ends at its cycle limit (the exact-interrupt run
+    loop once went on past it for ever, adding the interrupts' cycles)."""
+    if roms and c64_roms() is None:
+        pytest.skip("the C64's ROMs are not in ../shared/roms")
+    source = "*= $c000\n lda #0\n sta $d012\n lda #1\n sta $d01a\n cli\nloop jmp loop\n"
+    program = assemble(source, "storm.asm")
+    machine = C64(roms=c64_roms() if roms else None)
+    machine.load(Prg(program.start, program.image))
+    result = machine.sys(0xC000, max_cycles=300_000)
+    assert result.stop is Stop.CYCLE_LIMIT
+    assert 300_000 <= result.cycles < 300_000 + 1_000

@@ -765,6 +765,9 @@ class C64:
                 if cpu.cycles >= due and not enabled:
                     self._interrupts()
                     known_pull = known_seen = NEVER
+                    if cpu.cycles >= limit:  # (an IRQ storm: a line no handler acknowledges)
+                        raise MachineStopped(Stop.CYCLE_LIMIT, f"stopped after {cpu.cycles - start_cycles:,} "
+                                             f"cycles at ${cpu.pc:04X}")
                     continue
                 if trace is None and cpu.cycles < limit - margin and not enabled:
                     if cpu.cycles < stepping_from:
