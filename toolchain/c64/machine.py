@@ -715,8 +715,9 @@ class C64:
         # traced, one instruction at a time: the chips' next event is asked for again only
         # when it has come, or the chips were touched (an I/O read or write, a bank switch,
         # a stop address's routine), or an interrupt is pending: in between, time alone
-        # does not move it (asking every instruction made a trace 2-3 times slower)
-        # an interrupt the program's own code takes (see _exact_pull) comes before the
+        # does not move it (asking every instruction made a trace 2-3 times slower).
+        #
+        # An interrupt the program's own code takes (see _exact_pull) comes before the
         # instruction where the 6510 sees the line pulled: translated code stops at a
         # change of block before the pull, and the interpreter goes on from there, one
         # instruction at a time, to the first instruction boundary at which the 6510 sees

@@ -332,6 +332,11 @@ class _Unit:
     unchecked: tuple[tuple[int, int], ...] = ()  # where it stores without looking at the watch
     grown: int = 0  # times it was translated again to hold code it leads to
     bounds: dict[int, int] = field(default_factory=dict)  # per start: see block_cycles
+    longest: int = MAX_BLOCK_CYCLES  # the largest of them (region_cycles), set with them
+
+    def __post_init__(self) -> None:
+        if self.bounds:
+            self.longest = max(self.bounds.values())
 
 
 class TranslatingCPU(CPU):
@@ -460,9 +465,9 @@ class TranslatingCPU(CPU):
         returns less than this after its ``horizon`` (MAX_BLOCK_CYCLES, as for any code,
         where there is no translation)."""
         unit = self._owner.get(pc)
-        if unit is None or self.blocks.get(pc) is not unit.function or not unit.bounds:
+        if unit is None or self.blocks.get(pc) is not unit.function:
             return MAX_BLOCK_CYCLES
-        return max(unit.bounds.values())
+        return unit.longest
 
     def add_stop(self, address: int) -> None:
         if not self.stops[address]:
