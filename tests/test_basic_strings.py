@@ -3,9 +3,9 @@ variables and strings take room, and the stack of three string temporaries
 (?FORMULA TOO COMPLEX).
 
 The references: VICE 3.10's screens of the programs in tests/data/basic/strings-*.bas
-(measured with ``c64tc vice --check``), and BASIC in ROM itself, run on c64tc's 6502
-with the ROMs from ../shared/roms (as CI has them), on the same programs and on the
-expressions below.
+(measured with ``c64tc vice --check``; strings-full-*: the final screen after RUN),
+and BASIC in ROM itself, run on c64tc's 6502 with the ROMs from ../shared/roms (as CI
+has them), on the same programs and on the expressions below.
 """
 
 from __future__ import annotations
@@ -52,6 +52,31 @@ def test_basic_in_rom_shows_what_vice_shows(name: str, typed: str) -> None:
     assert result.stop is Stop.END, result.message
     assert [row.rstrip() for row in session.machine.screen.text().splitlines()][: len(expected)] == expected
 
+
+
+# the string space fills up: 100-byte strings kept in an array, made by concatenation
+# or by a function (LEFT$), until the strings in use and the new one no longer fit
+FULL = [pytest.param("strings-full-concat", id="concatenation"),
+        pytest.param("strings-full-functions", id="functions")]
+
+
+@pytest.mark.parametrize("name", FULL)
+def test_out_of_memory_for_strings_where_vice_stops(name: str) -> None:
+    listing = (BASIC_DATA / f"{name}.bas").read_text()
+    expected = (BASIC_DATA / f"{name}.vice.txt").read_text().splitlines()
+    result, machine = run_program(program_from_prg(tokenize_text(listing), name), Keyboard(""))
+    assert (result.stop, result.message) == (Stop.ERROR, "?OUT OF MEMORY  ERROR IN 20")
+    assert [row.rstrip() for row in machine.screen.text().splitlines()][: len(expected)] == expected
+
+
+@pytest.mark.parametrize("name", FULL)
+def test_basic_in_rom_runs_out_of_string_space_where_vice_does(name: str) -> None:
+    expected = (BASIC_DATA / f"{name}.vice.txt").read_text().splitlines()
+    session = Session(load_program(BASIC_DATA / f"{name}.bas"), roms=c64_roms(), boot=True)
+    result = session.run(Keyboard(""), max_cycles=400_000_000)
+    assert result.stop is Stop.ERROR, result.message
+    rows = [row.rstrip() for row in session.machine.screen.text().splitlines()]
+    assert rows[rows.index("RUN") + 1:][: len(expected)] == expected
 
 # -- the three string temporaries ------------------------------------------------------------------
 

@@ -269,6 +269,7 @@ class Runtime:
         # used up and the garbage collection that follows (costs.py)
         self.namespace["_concat"] = self._timed_concat
         self.namespace["_copied"] = self._copied
+        self.namespace["_kept"] = self._kept
         # STR$: FOUT's text on FOUT's time (it only adds time: the cycles counted before it
         # need not be on the clock first, as they must before code that looks)
         install_fout(self.namespace)
@@ -450,6 +451,7 @@ class Runtime:
         if size_in_bytes > self._free_bytes():
             raise BasicError("OUT OF MEMORY")
         self.array_bytes += size_in_bytes
+        self.string_room -= size_in_bytes  # arrays grow up into the strings' room
         return Array(sizes, kind)
 
     def _free_bytes(self) -> int:
@@ -770,13 +772,29 @@ class Runtime:
             self._string_made(len(text))
         return text
 
+    def _kept(self, text: str) -> str:
+        """LET of a string a function made: its bytes were copied on the function's
+        time (costs.py); here they take their room in string space."""
+        if type(text) is str and text:
+            self._string_room_taken(len(text))
+        return text
+
     def _string_made(self, size: int) -> None:
         """A new string of ``size`` bytes in string space (GETSPA, $B4F4; MOVSTR copies
         its bytes), collecting the garbage when the space is used up."""
         self.namespace[CLOCK] += round(size * costs.weight("string_byte"))
-        self.string_space_used += size
-        if self.string_space_used > self.string_room:
+        self._string_room_taken(size)
+
+    def _string_room_taken(self, size: int) -> None:
+        """``size`` bytes more in string space, after a garbage collection if the room
+        is used up (GETSPA, $B4F4)."""
+        if self.string_space_used + size > self.string_room:
             self.collect_garbage()
+            if self.string_space_used + size > self.string_room:
+                # GETSPA collects once, then gives up ($B50A): the strings still in use
+                # and the new one do not fit between the arrays and the top of memory
+                raise BasicError("OUT OF MEMORY")
+        self.string_space_used += size
 
     def collect_garbage(self) -> None:
         """The ROM's garbage collection ($B526) on the C64's clock: for each string in use

@@ -369,6 +369,11 @@ class StatementCompiler(ExpressionCompiler):
             # buffer into string space (measured with BASIC in ROM: 7 + 5 bytes for
             # A$="HELLO" typed)
             return f"_LIT[{value.code}]"
+        if not value.code.startswith("_concat("):
+            # a string a function made (STR$, CHR$, LEFT$, MID$, RIGHT$, TI$): the variable
+            # takes the temporary's room in string space, which the run counts so that
+            # the garbage collection and ?OUT OF MEMORY come when the C64's do
+            return f"_kept({value.code})"
         return value.code
 
     def statement_END(self, number: int) -> bool:
