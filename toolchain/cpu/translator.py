@@ -169,6 +169,13 @@ _TABLES: dict[str, tuple[int, ...]] = {
     "BIT6": tuple(value >> 6 & 1 for value in range(256)),
     "BIT7": tuple(value >> 7 for value in range(256)),
     "STACK": tuple(range(0x100, 0x200)),  # the stack page's address of each SP
+    # a JSR's two pushes and an RTS's two pulls at once: the addresses one below and one
+    # and two above SP, and SP moved by two (a statement or two less for each)
+    "BELOW": tuple(0x100 + ((sp - 1) & 0xFF) for sp in range(256)),
+    "ABOVE": tuple(0x100 + ((sp + 1) & 0xFF) for sp in range(256)),
+    "ABOVE2": tuple(0x100 + ((sp + 2) & 0xFF) for sp in range(256)),
+    "INC2": tuple((sp + 2) & 0xFF for sp in range(256)),
+    "DEC2": tuple((sp - 2) & 0xFF for sp in range(256)),
 }
 # operations on a value {v} read from memory or an immediate.  Carries come from a
 # result in 0-511: t is past $FF after an ADC's carry, a - v + 256 past $FF when a >= v
@@ -1505,6 +1512,16 @@ class _BlockWriter:
         self._checked(mark, (0x100, 0x200))
         self.emit("sp = DEC[sp]", indent)
 
+    def push_return_address(self, address: int, indent: int) -> None:
+        """JSR's two pushes (high byte, then low), SP moved once."""
+        self.uses("sp", "sp")
+        for where, byte in (("STACK", address >> 8), ("BELOW", address & 0xFF)):
+            self.emit(f"mem[{where}[sp]] = {byte}", indent)
+            mark = len(self.lines)
+            self.emit(f"if watch[{where}[sp]]:\n    written({where}[sp], 0)", indent)
+            self._checked(mark, (0x100, 0x200))
+        self.emit("sp = DEC2[sp]", indent)
+
     def address(self, mode: Mode, operand: list[int], indent: int) -> str:
         """The effective address: a constant, an expression, or ``ea`` (computed here)."""
         if mode is Mode.ZP:
@@ -1607,8 +1624,7 @@ class _BlockWriter:
             self.cycles += op.cycles
             self.count += 1
             return_address = (pc + 2) & 0xFFFF
-            self.push(_code(str(return_address >> 8)), indent)
-            self.push(_code(str(return_address & 0xFF)), indent)
+            self.push_return_address(return_address, indent)
             self.goto(operand[0] | operand[1] << 8, indent)
             self.successors.append((return_address + 1) & 0xFFFF)  # where its RTS comes back
             return None
@@ -1616,8 +1632,8 @@ class _BlockWriter:
             self.cycles += op.cycles
             self.count += 1
             # (+ and * of small ints: see _TABLES; $FFFF + 1 wraps to 0)
-            self.emit(_code("sp = INC[sp]\nt = mem[STACK[sp]]\nsp = INC[sp]\n"
-                            "pc = mem[STACK[sp]] * 256 + t + 1\nif pc > 0xFFFF:\n    pc = 0", "sp", "sp"),
+            self.emit(_code("pc = mem[ABOVE2[sp]] * 256 + mem[ABOVE[sp]] + 1\nsp = INC2[sp]\n"
+                            "if pc > 0xFFFF:\n    pc = 0", "sp", "sp"),
                       indent)
             self.jump("pc", indent)
             return None
