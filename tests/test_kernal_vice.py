@@ -24,11 +24,13 @@ import pytest
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from tests.conftest import c64_roms
 from tests.test_corpus_screens import load_tool, x64sc
 from toolchain.asm.dialects import assemble
 from toolchain.c64.machine import C64
 from toolchain.c64.memory import COLOUR_RAM
-from toolchain.c64.run import DEFAULT_RUN_CYCLES, Keyboard, program_from_prg, run_program
+from toolchain.c64.outcome import Stop
+from toolchain.c64.run import DEFAULT_RUN_CYCLES, Keyboard, Session, program_from_prg, run_program
 from toolchain.disk.prg import Prg
 
 tool = load_tool()
@@ -143,6 +145,24 @@ def differences(theirs: dict, ours: dict) -> list[str]:
 def test_c64tc_ends_as_vice_with_the_roms(name: str) -> None:
     differ = differences(stored(name), on_c64tc(prg_of(name)))
     assert not differ, "\n".join(differ[:40])
+
+
+@pytest.mark.parametrize("way", ["roms", "traced"])
+def test_an_interrupt_pending_at_rti_comes_before_the_next_instruction(way: str) -> None:
+    """irq-rti-pending with the KERNAL's own code on the CPU (its RTI translated or
+    interpreted), and traced (every instruction on the interpreter): the second entry of
+    each pair comes where the first did, as VICE shows."""
+    program = program_from_prg(Prg.from_bytes(prg_of("irq-rti-pending")), "p")
+    if way == "roms":
+        session = Session(program, roms=c64_roms(), boot=True)
+        result = session.run(Keyboard("run|"), max_cycles=100_000_000)
+        memory = session.machine.memory
+    else:
+        result, machine = run_program(program, Keyboard(""), max_cycles=DEFAULT_RUN_CYCLES,
+                                      trace=lambda cpu: None)
+        memory = machine.memory
+    assert result.stop is Stop.END, result.message
+    assert bytes(memory[0xC080:0xC100]) == bytes.fromhex(stored("irq-rti-pending")["c000"])[0x80:]
 
 
 @pytest.mark.slow

@@ -1318,7 +1318,11 @@ def irq_exit(machine: C64) -> int:
     cpu.y = cpu.pull()
     cpu.x = cpu.pull()
     cpu.a = cpu.pull()
+    held = cpu.i
     cpu.p = cpu.pull()
+    if held and not cpu.i:  # an IRQ still waiting comes before the next instruction (CPU.i_restored)
+        cpu.i_restored = True
+        cpu.horizon = 0  # (the translated code the machine runs next stops at once)
     low = cpu.pull()
     return cpu.pull() << 8 | low
 

@@ -763,6 +763,10 @@ class C64:
                 cpu.i_cleared = after_branch = False
                 if irq and not cpu.i and not enabled:
                     due = min(due, cpu.cycles if pull > cpu.cycles else seen)
+                if cpu.i_restored:  # an RTI: an IRQ still waiting comes before the next instruction
+                    cpu.i_restored = False
+                    if not cpu.i and io.irq:
+                        due = cpu.cycles
                 if cpu.cycles >= due and not enabled:
                     self._interrupts()
                     known_pull = known_seen = NEVER
@@ -791,6 +795,11 @@ class C64:
                 if cpu.stops[pc]:
                     self._chips_touched = True  # a routine in Python, a hook: they may
                     cpu.pc = self._enter(pc)
+                    if cpu.i_restored:  # (the KERNAL's exit in Python ended in its RTI)
+                        cpu.i_restored = False
+                        if not cpu.i and io.irq:
+                            self._interrupts()
+                            known_pull = known_seen = NEVER
                 else:
                     opcode = self.memory[pc]
                     if opcode == 0x00 and self.stop_on_brk:
@@ -799,6 +808,10 @@ class C64:
                         trace(cpu)
                     before = cpu.cycles
                     cpu.step()
+                    if cpu.i_restored:  # an RTI: as after translated code
+                        cpu.i_restored = False
+                        if not cpu.i and io.irq:
+                            due = cpu.cycles
                     if enabled and irq and not cpu.i:  # the instruction after the CLI has run
                         due = cpu.cycles if pull > cpu.cycles else max(cpu.cycles, seen)
                     # a branch taken within its page: the 6510 looks a cycle later, so an

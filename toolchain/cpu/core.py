@@ -50,6 +50,11 @@ class CPU:
         # OPCODE_ENABLES_IRQ in 6510core.c; RTI does not wait); the machine's run loop
         # reads it and sets it back
         self.i_cleared = False
+        # the last instruction was an RTI that cleared the I flag: unlike CLI, an IRQ waiting
+        # then comes at once, before the next instruction (VICE 3.10: RTI polls the line
+        # with the status it pulled; tests/data/machine/kernal/irq-rti-pending); the
+        # machine's run loop reads it and sets it back
+        self.i_restored = False
         self.cycles = 0
         self.instructions = 0
         # an instruction's data reads and writes (not its opcode and operand fetches, not
@@ -530,7 +535,10 @@ def _make_handler(op: Opcode) -> Callable[[CPU], int]:
         return rts
     if name == "rti":
         def rti(cpu: CPU) -> int:
+            held = cpu.i
             cpu.p = cpu.pull()
+            if held and not cpu.i:
+                cpu.i_restored = True
             low = cpu.pull()
             cpu.pc = cpu.pull() << 8 | low
             return base

@@ -684,7 +684,7 @@ class TranslatingCPU(CPU):
             if self.leave_block:  # the owner asked (the memory map or the chips' timing changed)
                 self.leave_block = False
                 break
-            if self.i_cleared and self.cli_ends_block:  # (as translated code does it)
+            if (self.i_cleared or self.i_restored) and self.cli_ends_block:  # (as translated code does it)
                 self.horizon = 0
                 break
             if self.pc != (pc + _LENGTHS[opcode]) & 0xFFFF:
@@ -1639,6 +1639,11 @@ class _BlockWriter:
             return None
         if name in ("rti", "brk"):
             self.fallback(pc, indent)
+            if name == "rti" and self.cpu.cli_ends_block:
+                # an RTI that clears the I flag ends the region: an IRQ still waiting comes
+                # before the next instruction (CPU.i_restored), which the machine looks at
+                self.emit("if cpu.i_restored:\n    cpu.horizon = 0\n    pc = cpu.pc\n    horizon = -1\n"
+                          "    break", indent)
             self.jump("cpu.pc", indent)
             return None
         if name in ("cli", "plp") and mode is Mode.IMP and self.cpu.cli_ends_block:
