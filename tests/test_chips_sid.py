@@ -238,7 +238,7 @@ def test_a_held_envelope_keeps_its_rate_counter_across_a_rate_change(release: in
     envelope = sid.envelope
     envelope.rate_count, envelope.rate_since = count, 1000
     stepped = Sid()
-    stepped.envelope.__setstate__(envelope.__getstate__())
+    stepped.envelope.set_state(envelope.__getstate__())
     stepped.envelope.advance(1000 + elapsed)
     stepped.envelope.rebase(1000 + elapsed)
     sid.write(SUSTAIN_RELEASE, new_release, 1000 + elapsed)

@@ -104,7 +104,8 @@ paddles, light pens and mice in the control ports.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Protocol
+import copyreg
+from typing import Any, NamedTuple, Protocol, SupportsIndex
 
 NEVER = 1 << 62  # a cycle count that is never reached
 
@@ -144,9 +145,28 @@ class Slotted:
                                               for name in base.__dict__.get("__slots__", ()))
         return {name: getattr(self, name) for name in names if hasattr(self, name)}
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        for name, value in state.items():  # (the state is whole: no __setattr__ hook needed)
-            object.__setattr__(self, name, value)
+    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
+        # the slots as pickle's "slot state" (None, slots): the unpickler sets them in C,
+        # with no Python call per object (a __setstate__ for each was half of a machine's
+        # reset, which each of a verifier's thousand games begins with).  A class whose
+        # __setattr__ works something out is given its state whole (see set_slots)
+        state = self.__getstate__()
+        kind = type(self)
+        # (copyreg.__newobj__ is what pickle writes as its NEWOBJ opcode; typeshed omits it)
+        newobj = copyreg.__newobj__  # type: ignore[attr-defined]
+        return newobj, (kind,), state if hasattr(kind, "__setstate__") else (None, state)
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        """The attributes ``state`` (from :meth:`__getstate__`) names, as they are there."""
+        for name, value in state.items():
+            setattr(self, name, value)
+
+
+def set_slots(self: Slotted, state: dict[str, Any]) -> None:
+    """A ``__setstate__`` for a Slotted class whose ``__setattr__`` works fields out from
+    others: the state is whole, so the hook is passed by (it would look at slots not set yet)."""
+    for name, value in state.items():
+        object.__setattr__(self, name, value)
 
 
 class Source(NamedTuple):

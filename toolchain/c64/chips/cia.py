@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from toolchain.c64.chips import CYCLES_PER_FRAME, CYCLES_PER_SECOND, NEVER, Slotted, Source
+from toolchain.c64.chips import CYCLES_PER_FRAME, CYCLES_PER_SECOND, NEVER, Slotted, Source, set_slots
 
 PRA, PRB, DDRA, DDRB = 0x0, 0x1, 0x2, 0x3
 TA_LO, TA_HI, TB_LO, TB_HI = 0x4, 0x5, 0x6, 0x7
@@ -155,6 +155,8 @@ class _Timer(Slotted):
     # plain_from on (NEVER in any other mode).  Worked out again whenever one of the
     # fields it comes from is set: a program polling a timer reads it with no call.
     _COUNTING = frozenset({"latch", "value", "start", "running", "counting", "one_shot", "cascade"})
+
+    __setstate__ = set_slots  # (a copy from a snapshot sets its slots past the hook below)
 
     def __setattr__(self, name: str, value: object) -> None:
         object.__setattr__(self, name, value)

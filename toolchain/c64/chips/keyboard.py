@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
-from toolchain.c64.chips import Slotted, Source
+from toolchain.c64.chips import Slotted, Source, set_slots
 
 if TYPE_CHECKING:
     from toolchain.c64.chips.cia import Cia
@@ -140,6 +140,8 @@ class KeyMatrix(Slotted):
         self.typed: list[int] = []  # the codes taken from next_key, in order (for tests and traces)
 
     idle: bool  # no key held and none to type (kept by __setattr__ for the fast path's guard)
+
+    __setstate__ = set_slots  # (a copy from a snapshot sets its slots past the hook below)
 
     def __setattr__(self, name: str, value: object) -> None:
         # ``held`` is replaced, never emptied in place (a key taken is appended to a new list)
