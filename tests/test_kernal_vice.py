@@ -96,8 +96,11 @@ def prg_of(name: str) -> bytes:
     return bytes([program.start & 0xFF, program.start >> 8]) + program.image
 
 
-def on_c64tc(prg: bytes) -> dict:
+def on_c64tc(prg: bytes, raster_shift: int = 0) -> dict:
+    """The program's end state on c64tc; ``raster_shift``: the VIC-II's frame begins that
+    many cycles later against the CPU's clock (see RASTER_PHASED)."""
     machine = C64(roms=None)
+    machine.io.vic.cycle_offset -= raster_shift  # type: ignore[attr-defined]
     tool.attach_devices(machine, tool.Devices(), prg)
     result, machine = run_program(program_from_prg(Prg.from_bytes(prg), "p"), Keyboard(""),
                                   machine=machine, max_cycles=DEFAULT_RUN_CYCLES, max_statements=100_000)
@@ -141,10 +144,33 @@ def differences(theirs: dict, ours: dict) -> list[str]:
     return found
 
 
+# Programs that wait for a raster line with a loop of 7 cycles (LDA $D012 / BNE): where
+# in that loop the line comes depends on every cycle since power-on (the disk's LOAD,
+# BASIC's RUN), so the program's time against the raster is known to 7 cycles only, and
+# what it measures from there (where the raster interrupts come) differs with it: a start
+# 2 cycles off leaves 31 of irq-raster-where's 64 places as VICE has them.  For these the
+# VIC-II's frame is tried at each shift within such a loop against the CPU's clock: one
+# must give VICE's state (the places a wrong model gives match at none).  Such a match
+# does not pin the interrupt's delay (a shift makes up for it): irq-raster-exact does.
+RASTER_PHASED = {"irq-raster-where"}
+RASTER_SHIFTS = range(7)
+
+
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_c64tc_ends_as_vice_with_the_roms(name: str) -> None:
-    differ = differences(stored(name), on_c64tc(prg_of(name)))
-    assert not differ, "\n".join(differ[:40])
+    shifts = RASTER_SHIFTS if name in RASTER_PHASED else range(1)
+    found = [differences(stored(name), on_c64tc(prg_of(name), shift)) for shift in shifts]
+    assert any(not differ for differ in found), "\n".join(min(found, key=len)[:40])
+
+
+def test_a_start_synchronised_with_the_raster_holds_at_every_phase() -> None:
+    """irq-raster-exact's reads of the raster make up for where its wait ended: it ends
+    the same at every shift of the frame against the CPU's clock (unlike
+    irq-raster-where), so its match with VICE pins the raster interrupt's delay."""
+    ends = {on_c64tc(prg_of("irq-raster-exact"), shift)["c000"] for shift in range(7)}
+    assert len(ends) == 1
+    assert {on_c64tc(prg_of("irq-raster-where"), shift)["c000"] for shift in range(7)} != ends
+    assert len({on_c64tc(prg_of("irq-raster-where"), shift)["c000"] for shift in range(7)}) == 7
 
 
 @pytest.mark.parametrize("way", ["roms", "traced"])
