@@ -144,6 +144,41 @@ def test_cli(tmp_path: Path) -> None:
     assert '3    "S2"               PRG' in run("d64", "list", str(disk)).output
 
 
+@pytest.mark.parametrize(("option", "value", "expected"), [
+    ("--id", "", "--id: error: a disk id has exactly 2 characters (given: '')"),
+    ("--name", "", "--name: error: a disk name has 1 to 16 characters (given: '')"),
+    ("--id", "abc", "--id: error: a disk id has exactly 2 characters (given: 'abc')"),
+])
+def test_create_names_the_option_of_a_wrong_value(tmp_path: Path, option: str, value: str,
+                                                  expected: str) -> None:
+    """`d64 create x.d64 --id ""` said ": error: a disk id has exactly 2 characters":
+    the value was the message's place, and an empty one left none."""
+    disk = tmp_path / "x.d64"
+    result = run("d64", "create", str(disk), option, value)
+    assert result.exit_code == 1
+    assert result.output == expected + "\n"
+    assert not disk.exists()
+
+
+def test_add_refuses_an_empty_name(image: Path, tmp_path: Path) -> None:
+    """`d64 add --name ""` was taken for no --name: the file went on the disk under
+    its file's name, silently."""
+    prg = tmp_path / "f.prg"
+    prg.write_bytes(b"\x01\x08\x00\x00")
+    result = run("d64", "add", str(image), str(prg), "--name", "")
+    assert result.exit_code == 1
+    assert result.output == "--name: error: a disk file name has 1 to 16 characters (given: '')\n"
+    assert d64.directory(image).files == []
+
+
+def test_an_empty_name_argument_still_gets_a_place(image: Path) -> None:
+    """An empty name where a name is an argument (no option to name) was reported
+    as ": error: ...": the message starts with the program's name instead."""
+    result = run("d64", "rm", str(image), "")
+    assert result.exit_code == 1
+    assert result.output == "c64tc: error: a disk file name has 1 to 16 characters\n"
+
+
 def test_a_bug_in_c64tcs_own_change_surfaces_as_the_bug(image: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 21: an IndexError or KeyError raised by c64tc's own code in a change was
     reported as "the change failed in the d64 package" (exit 1), hiding the bug from the

@@ -267,6 +267,17 @@ def test_screenshot_without_a_name_is_a_usage_error(inputs: dict[str, Path]) -> 
     assert result.exit_code == 2 and "--screenshot '' names no file" in result.output
 
 
+def test_audio_without_a_name_is_a_usage_error(inputs: dict[str, Path], tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--audio ''` was ".: error: cannot write: it is a directory", after the whole
+    run: the empty value became the folder's name.  Said before the run, as for
+    --screenshot."""
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["run", str(inputs["bas"]), "--no-roms", "--audio", ""])
+    assert result.exit_code == 2 and "--audio '' names no file: give NAME.wav" in result.output
+    assert ".: error" not in result.output
+
+
 def test_a_failed_screenshot_leaves_no_frames(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 21: when the final picture could not be written, the numbered frames
     written during the run stayed.  They are written with it, all or none."""

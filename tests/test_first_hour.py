@@ -731,7 +731,7 @@ def test_c1541s_name_comma_id_says_to_give_the_id_with_id(tmp_path: Path) -> Non
     image = tmp_path / "x.d64"
     result = c64tc("d64", "create", image, "--name", "my disk,42")
     assert result.exit_code == 1
-    assert result.stderr == ("my disk,42: error: a disk name cannot contain a comma: c1541's \"NAME,ID\" is "
+    assert result.stderr == ("--name: error: a disk name cannot contain a comma: c1541's \"NAME,ID\" is "
                              "--name 'my disk' --id 42 here\n")
     assert not image.exists()
     assert c64tc("d64", "create", image, "--name", "my disk", "--id", "42").exit_code == 0

@@ -19,7 +19,9 @@ class Diagnostic:
     listing_line: int | None = None  # the listing's own line number (BASIC-style), if any
 
     def format(self) -> str:
-        place = self.path
+        # where no file applies (an empty name or value as the place), the message
+        # still starts with a place: the program's, as for messages about the command
+        place = self.path or "c64tc"
         if self.line:
             place += f":{self.line}"
             if self.column:

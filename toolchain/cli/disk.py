@@ -95,9 +95,13 @@ def d64_create(image: Path, disk_name: str, disk_id: str, disk_format: str | Non
     output_target(image)  # a directory or a device there is that, not an image that "exists already"
     name, comma, ident = disk_name.partition(",")
     if comma and "," not in ident:  # c1541's -format "name,id"
-        raise UserError.single(disk_name, f"a disk name cannot contain a comma: c1541's \"NAME,ID\" is "
+        raise UserError.single("--name", f"a disk name cannot contain a comma: c1541's \"NAME,ID\" is "
                                f"--name {shlex.quote(name) if name else 'NAME'} --id "
                                f"{shlex.quote(ident) if ident else 'ID'} here")
+    # checked here, where the options are known: a message names the option, not its
+    # value (an empty --id made the message ": error: ...")
+    d64.petscii_name(disk_name, "a disk name", option="--name")
+    d64.disk_id_bytes(disk_id, option="--id")
     d64.create(image, disk_name, disk_id, disk_format, force=force)
 
 
@@ -155,15 +159,18 @@ def d64_add(image: Path, files: tuple[Path, ...], disk_name: str | None, file_ty
     from toolchain.disk import d64
     from toolchain.inputs import read_input
 
-    if disk_name and len(files) > 1:
+    if disk_name is not None and len(files) > 1:
         raise UserError.single(str(image), "--name needs exactly one file")
+    if disk_name is not None:  # an empty --name is refused, not taken for no --name at all
+        d64.petscii_name(disk_name, option="--name")
     new = []
     made = []
     for path in files:
-        if str(path) == STDIO and not disk_name:
+        if str(path) == STDIO and disk_name is None:
             raise UserError.single(STDIO, "a file from standard input needs --name")
         file = read_input(path)
-        name = disk_name or (file.title if file.image is not None else path.stem.replace("_", " "))
+        name = disk_name if disk_name is not None else (file.title if file.image is not None
+                                                         else path.stem.replace("_", " "))
         given_type = file.file_type if file.image is not None else _type_from_extension(path)
         stored_type = (file_type or given_type).upper()
         data, note = _stored(file, stored_type)

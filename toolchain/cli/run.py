@@ -87,6 +87,8 @@ def _check_usage(options: RunOptions) -> None:
                                "after it)")
     if outputs.screenshot is not None and not Path(outputs.screenshot).name:
         raise click.UsageError(f"--screenshot {outputs.screenshot!r} names no file: give NAME.png")
+    if options.sound.audio_path is not None and not Path(options.sound.audio_path).name:
+        raise click.UsageError(f"--audio {options.sound.audio_path!r} names no file: give NAME.wav")
 
 
 def _refuse_outputs_over_inputs(options: RunOptions) -> None:

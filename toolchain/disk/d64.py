@@ -587,12 +587,22 @@ def format_named(name: str | None, path: Path) -> DiskFormat:
     return found
 
 
+def disk_id_bytes(disk_id: str, option: str | None = None) -> bytes:
+    """A disk id as the header holds it.  Given as ``option``'s value (``--id``), a
+    wrong one is refused with the option as the place, as petscii_name does."""
+    ident = disk_id.upper().encode("ascii", "replace")
+    if len(ident) != 2:
+        problem = "a disk id has exactly 2 characters"
+        if option is None:
+            raise UserError.single(disk_id, problem)
+        raise UserError.single(option, f"{problem} (given: {disk_id!r})")
+    return ident
+
+
 def new_image(disk: DiskFormat, disk_name: str, disk_id: str) -> bytes:
     """The bytes of a freshly formatted image."""
     name = petscii_name(disk_name, "a disk name")
-    ident = disk_id.upper().encode("ascii", "replace")
-    if len(ident) != 2:
-        raise UserError.single(disk_id, "a disk id has exactly 2 characters")
+    ident = disk_id_bytes(disk_id)
     if disk.name in ("d64", "d81"):
         with tempfile.TemporaryDirectory(prefix="c64tc-disk-") as folder:
             work = Path(folder) / "new"

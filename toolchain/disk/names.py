@@ -18,23 +18,30 @@ _FORBIDDEN_IN_NAMES = set(b'*?,:="')  # DOS wildcards and separators
 _NOT_PETSCII = set(b"`{|}~")
 
 
-def petscii_name(name: str, what: str = "a disk file name") -> bytes:
+def petscii_name(name: str, what: str = "a disk file name", option: str | None = None) -> bytes:
     """An on-disk name from what the user typed: letters in upper case, as the C64
-    shows unshifted letters ($41-$5A)."""
+    shows unshifted letters ($41-$5A).  A name given as ``option``'s value (``--name``)
+    is refused with the option as the message's place and the value in the text: the
+    value itself, the place otherwise, may be empty, and '' is no place to point at."""
+
+    def refused(problem: str) -> UserError:
+        if option is None:
+            return UserError.single(name, problem)
+        return UserError.single(option, f"{problem} (given: {name!r})")
+
     try:
         raw = name.upper().encode("ascii")
     except UnicodeEncodeError:
-        raise UserError.single(name, f"{what} must be plain ASCII") from None
+        raise refused(f"{what} must be plain ASCII") from None
     if not raw or len(raw) > MAX_NAME_LENGTH:
-        raise UserError.single(name, f"{what} has 1 to {MAX_NAME_LENGTH} characters")
+        raise refused(f"{what} has 1 to {MAX_NAME_LENGTH} characters")
     if set(raw) & _FORBIDDEN_IN_NAMES:
-        raise UserError.single(name, f"{what} cannot contain * ? , : = or a quote")
+        raise refused(f"{what} cannot contain * ? , : = or a quote")
     if any(b < 0x20 or b > 0x7E for b in raw):
-        raise UserError.single(name, f"{what} cannot contain control characters")
+        raise refused(f"{what} cannot contain control characters")
     if set(raw) & _NOT_PETSCII:
-        raise UserError.single(name, f"{what} cannot contain ` {{ | }} or ~: they are no PETSCII "
-                               "characters (stored as they are, $60 and $7B-$7E, they would be graphics "
-                               "no C64 key types)")
+        raise refused(f"{what} cannot contain ` {{ | }} or ~: they are no PETSCII characters (stored as "
+                      "they are, $60 and $7B-$7E, they would be graphics no C64 key types)")
     return raw
 
 
