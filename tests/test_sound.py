@@ -270,6 +270,22 @@ def test_options_that_do_not_fit(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "--audio needs --check" in result.output
 
 
+@pytest.mark.parametrize("name", ["tone.mp3", "tone.OGG", "tone.flac"])
+def test_a_name_asking_for_another_sound_format_is_refused_before_the_run(tmp_path: Path, name: str) -> None:
+    """`--audio x.mp3` wrote a WAV file under the MP3's name, which players then
+    refused or misread; c64tc writes WAV only, so such a name is an error, before the
+    run and without a file, for run and for vice --check alike."""
+    wav = tmp_path / name
+    result = CliRunner().invoke(main, ["run", str(tone_prg(tmp_path)), "--sys", "49152", "--audio", str(wav)])
+    assert result.exit_code == 1
+    assert result.output.startswith(f"{wav}: error: cannot write ")
+    assert f"records WAV only (16-bit PCM): name the file {wav.with_suffix('.wav')}" in result.output
+    assert "instructions" not in result.output and not wav.exists()
+    result = CliRunner().invoke(main, ["vice", str(tone_prg(tmp_path)), "--check", "--audio", str(wav)])
+    assert result.exit_code == 1 and f"{wav}: error: cannot write " in result.output
+    assert not wav.exists()
+
+
 def test_playback_close_cuts_off_on_ctrl_c() -> None:
     stream = FakeStream()
     playback = Playback(stream, 44100)

@@ -89,6 +89,10 @@ def _check_usage(options: RunOptions) -> None:
         raise click.UsageError(f"--screenshot {outputs.screenshot!r} names no file: give NAME.png")
     if options.sound.audio_path is not None and not Path(options.sound.audio_path).name:
         raise click.UsageError(f"--audio {options.sound.audio_path!r} names no file: give NAME.wav")
+    if options.sound.audio_path is not None:
+        from toolchain.sound.wav import check_wav_name
+
+        check_wav_name(options.sound.audio_path)  # WAV under an MP3's name: said before the run
 
 
 def _refuse_outputs_over_inputs(options: RunOptions) -> None:

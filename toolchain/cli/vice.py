@@ -120,6 +120,10 @@ def vice_command(target: str | None, program: str | None, sys_address: int | Non
         picture_format(screenshot)  # a format that cannot be written: said before VICE runs
     if audio is not None and not check:
         raise click.UsageError("--audio needs --check (the sound of a headless run)")
+    if audio is not None:
+        from toolchain.sound.wav import check_wav_name
+
+        check_wav_name(audio)  # VICE records WAV (-sounddev wav) whatever the name says
     inputs = [input_path(target), labels, expect_screen]
     for output in (screenshot, audio):
         if output is not None:
