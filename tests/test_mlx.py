@@ -86,7 +86,7 @@ def _problems(text: str) -> list[str]:
 def test_a_one_digit_typo_is_named() -> None:
     problems = _problems(ROWS.replace("78 A5", "78 A6"))
     assert len(problems) == 1
-    assert problems[0].startswith("l.mlx:2: error: checksum")
+    assert problems[0].startswith("l.mlx:2:31: error: checksum")
     assert "byte 8 A6->A5)" in problems[0]  # among the one-digit changes that fit
 
 
@@ -178,7 +178,7 @@ def test_a_bad_row_fails_and_writes_nothing(tmp_path: Path) -> None:
     output = tmp_path / "bad.prg"
     output.write_bytes(b"previous")
     status, _, err = _run("mlx", "toprg", str(listing), "-o", str(output))
-    assert status == 1 and f"{listing}:1: error: checksum 5B, expected 5C" in err
+    assert status == 1 and f"{listing}:1:31: error: checksum 5B, expected 5C" in err
     assert output.read_bytes() == b"previous"
 
 

@@ -54,9 +54,23 @@ def test_a_changed_byte_is_reported_on_its_line_with_the_likely_typo(tmp_path: P
     result = CliRunner().invoke(main, ["mse", "check", str(bad)])
     assert result.exit_code == 1
     first = result.output.splitlines()[0]
-    assert first.startswith(f"{bad}:6: error: checksum ")
+    assert first.startswith(f"{bad}:6:32: error: checksum ")  # the printed checksum's column
     assert re.search(r"checksum [0-9A-F]{2}, expected B5", first)
     assert "byte 2, 0B should probably be 0A" in first or "byte 2 0B->0A" in first
+
+
+def test_a_wrong_checksum_has_a_column_as_every_message() -> None:
+    """A checksum error was `FILE:LINE: error:`, without the column every other
+    message has (editors and scripts parse FILE:LINE:COL); the caret is under the
+    printed checksum, also on a short last line."""
+    dump = mse.parse("3400 : A9 93 20 D2 FF A9 01 8D 43\n3408 : 3E 03   11\n", "x.mse")
+    shown = [d.format().splitlines() for d in mse.check(dump)]
+    assert [(lines[0].split(" (")[0], lines[1:]) for lines in shown] == [
+        ("x.mse:1:32: error: checksum 42, expected 43",
+         ["3400 : A9 93 20 D2 FF A9 01 8D 43", " " * 31 + "^"]),
+        (f"x.mse:2:16: error: checksum {mse.checksum(0x3408, bytes([0x3E, 0x03])):02X}, expected 11",
+         ["3408 : 3E 03   11", " " * 15 + "^"]),
+    ]
 
 
 def test_unreadable_byte_is_an_error_with_a_suggestion() -> None:

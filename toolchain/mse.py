@@ -167,8 +167,10 @@ def check(dump: Dump) -> list[Diagnostic]:
             # the V1 checksum is weak: several one-digit typos often fit; list them all
             message += " (one changed digit would fit: " + ", ".join(
                 f"byte {i + 1} {line.data[i]:02X}->{v:02X}" for i, v in fixes) + ")"
-        # the checksum covers the whole line, so the report names the line, not a column
-        diagnostics.append(Diagnostic(dump.path, line.line, 0, message, source_line=line.text))
+        # the checksum covers the whole line, so no byte is to blame: the caret is under
+        # the printed checksum, the value that disagrees (and FILE:LINE:COL keeps the form
+        # of every other message, for editors and scripts)
+        diagnostics.append(Diagnostic(dump.path, line.line, columns[-1], message, source_line=line.text))
     return diagnostics
 
 

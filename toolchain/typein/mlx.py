@@ -269,7 +269,8 @@ def check(listing: Listing) -> list[Diagnostic]:
         message = f"checksum {_show(computed, format)}, expected {_show(row.printed_checksum, format)}"
         hinted += 1
         if hinted > _MAX_HINTED_ROWS:
-            diagnostics.append(Diagnostic(listing.path, row.line, 0, message, source_line=row.text))
+            diagnostics.append(Diagnostic(listing.path, row.line, row.columns[-1], message,
+                                          source_line=row.text))
             continue
         fixes = _digit_fixes(row, format)
         fixes += [fix for fix in _digit_swap_fixes(row, format) if fix not in fixes]
@@ -287,8 +288,10 @@ def check(listing: Listing) -> list[Diagnostic]:
             message += " (one change would fit: " + ", ".join(options) + ")"
         elif format is Format.MLX_1984 and not fixes:
             message += " (the 1984 checksum cannot see swapped bytes: check the address too)"
-        # the checksum covers the whole row, so the report names the row, not a column
-        diagnostics.append(Diagnostic(listing.path, row.line, 0, message, source_line=row.text))
+        # the checksum covers the whole row, so no byte is to blame: the caret is under the
+        # printed checksum, the value that disagrees (FILE:LINE:COL, as every other message)
+        diagnostics.append(Diagnostic(listing.path, row.line, row.columns[-1], message,
+                                      source_line=row.text))
     return diagnostics
 
 
