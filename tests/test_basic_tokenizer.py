@@ -171,6 +171,24 @@ def test_list_spells_out_tokens_after_rem_and_in_data() -> None:
     assert tokenize_text(detokenize(prg)).to_bytes() == prg.to_bytes()
 
 
+@pytest.mark.parametrize("lines", [["*ab"], ["print 1", "*ab"], ["*  2", "*(a)"]])
+def test_detok_output_of_lines_starting_with_the_times_token_goes_back_through_tok(
+        tmp_path: Path, lines: list[str]) -> None:
+    """A line whose text starts with the `*` token ($AC; nonsense BASIC, but a program
+    can hold it) detokenizes to `10 *ab`, as petcat writes it; tok refused that file as
+    Profi-Ass source (`*` was taken for an origin, `*= $c000`).  petcat -w2 reads it
+    back, and so does tok now, to the same bytes."""
+    program = tokenize_text("".join(f"{10 * (n + 1)} {line}\n" for n, line in enumerate(lines)))
+    assert 0xAC in program.data and b"*" not in program.data  # the token, not the character
+    prg, listing, again = tmp_path / "p.prg", tmp_path / "p.bas", tmp_path / "again.prg"
+    prg.write_bytes(program.to_bytes())
+    assert CliRunner().invoke(main, ["detok", str(prg), "-o", str(listing)]).exit_code == 0
+    assert re.search(r"^ +\d+ \*", listing.read_text(), re.MULTILINE)  # a line starts with it
+    result = CliRunner().invoke(main, ["tok", str(listing), "-o", str(again)])
+    assert result.exit_code == 0, result.output
+    assert again.read_bytes() == prg.read_bytes()
+
+
 # hypothesis: any program a C64 could hold (non-zero bytes in each line) survives the round trip
 # any non-zero byte, with a bias to the bytes that interact: quotes, colons, spaces, the
 # DATA/REM/GO/TO/GOTO/OR tokens, letters that spell keywords, shifted letters, pi

@@ -106,6 +106,9 @@ def test_the_magazine_corpus_is_told_apart() -> None:
     ("3400 : a9 93 20 d2 ff a9 01 8d   42\n", Kind.MSE_DUMP),
     ("; a comment\n0801:0d 08 00 00 9e 32 30 36 bb\n", Kind.MSE_DUMP),
     ("hello\n", Kind.TEXT),
+    ("10 *ab\n", Kind.BASIC_LISTING),  # the `*` token, as detok writes it: no origin
+    ("10 print 1\n20 *ab\n", Kind.BASIC_LISTING),
+    ("100 * = $c000\n110 rts\n", Kind.ASSEMBLER_SOURCE),  # an origin, spaced
 ])
 def test_text_kinds(text: str, kind: Kind) -> None:
     assert classify(text.encode(), "x").kind is kind

@@ -95,6 +95,7 @@ _WORD = re.compile(r"[a-z_][a-z0-9_]*")
 # assignment in BASIC: it tells neither
 _ASSIGNMENT = re.compile(r"\$?\s*(\(|=)")
 _HEX_DEFINITION = re.compile(r"=\s*[$%*]")
+_ORIGIN = re.compile(r"\*\s*=")  # *= $c000, * = $c000
 
 
 def is_text(data: bytes) -> bool:
@@ -121,8 +122,15 @@ def _statement_kind(statement: str, mnemonics: frozenset[str], keywords: tuple[s
     text = statement.strip().lower()
     if not text or text.startswith((";", "rem")) or set(text) <= {":"}:
         return "neutral"
-    if text.startswith((".", "*")):
-        return "asm"  # .opt, .byt, *= $c000: no BASIC statement starts so
+    if text.startswith("."):
+        return "asm"  # .opt, .byt: no BASIC statement starts so
+    if text.startswith("*"):
+        # `*= $c000` is an assembler's origin; a `*` without the `=` is no statement of
+        # the dialects c64tc reads, but BASIC's multiplication token can start a line
+        # (`10 *ab`, nonsense a program may still hold, which detok prints as petcat
+        # does: counted as assembler, detok's output was refused by tok), and so can a
+        # line of prose (a bullet)
+        return "asm" if _ORIGIN.match(text) else "other"
     word = _WORD.match(text)
     if word is None:
         return "other"
