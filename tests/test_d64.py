@@ -179,6 +179,27 @@ def test_an_empty_name_argument_still_gets_a_place(image: Path) -> None:
     assert result.output == "c64tc: error: a disk file name has 1 to 16 characters\n"
 
 
+def test_add_refuses_a_single_byte_as_a_prg(image: Path, tmp_path: Path) -> None:
+    """A 1-byte file went onto the disk as a PRG, as c1541 -write stores it, but a PRG
+    starts with its two-byte load address and no LOAD can take this one: refused,
+    with --type seq (which stores it) named; a copy from another image keeps its type."""
+    one = tmp_path / "one.prg"
+    one.write_bytes(b"\x01")
+    result = run("d64", "add", str(image), str(one))
+    assert result.exit_code == 1
+    assert result.output.startswith(f"{one}: error: {one} is binary data (not a PRG file: 1 byte, but a PRG "
+                                    "starts with a two-byte load address): LOAD could not take it")
+    assert "--type seq (or usr) stores its byte as it is" in result.output
+    assert d64.directory(image).files == []
+    assert run("d64", "add", str(image), str(one), "--type", "seq").exit_code == 0
+    assert [(f.name, f.file_type) for f in d64.directory(image).files] == [("ONE", "SEQ")]
+    other = tmp_path / "other.d64"
+    d64.create(other, "other", "ab")
+    d64.add(other, "byte", b"\x01")  # made elsewhere (c1541 writes such a PRG)
+    assert run("d64", "add", str(image), f"{other}:byte").exit_code == 0
+    assert [(f.name, f.file_type) for f in d64.directory(image).files] == [("ONE", "SEQ"), ("BYTE", "PRG")]
+
+
 def test_a_bug_in_c64tcs_own_change_surfaces_as_the_bug(image: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 21: an IndexError or KeyError raised by c64tc's own code in a change was
     reported as "the change failed in the d64 package" (exit 1), hiding the bug from the

@@ -115,7 +115,8 @@ def _stored(file: InputFile, file_type: str) -> tuple[bytes, str]:
     PRG must be one that LOAD can take: a BASIC listing is tokenized as `c64tc tok`
     does, an MSE dump made a PRG as `c64tc mse toprg` does; text that is no listing,
     assembler source, an image or a tune is refused with the command that makes a PRG
-    of it (VICE would LOAD the text's bytes as garbage)."""
+    of it (VICE would LOAD the text's bytes as garbage), and so is a single byte (no
+    load address)."""
     from toolchain.inputs import BASIC_LINES, Kind, fitting_commands, is_listing, read_program, shown_argument
 
     kind = file.kind.kind
@@ -129,6 +130,13 @@ def _stored(file: InputFile, file_type: str) -> tuple[bytes, str]:
                 else "an MSE dump, made a PRG as `c64tc mse toprg` does")
         return prg.to_bytes(), (f"{made} (${prg.load_address:04X}-${prg.end_address - 1:04X}, "
                                 f"{counted(len(prg.data), 'byte')})")
+    if kind is Kind.BINARY and len(file.data) < 2 and file.image is None:
+        # c1541 -write stores one byte as a PRG without a word, but no LOAD can take it
+        # (there is not even a load address): most likely a truncated file, and data a
+        # program reads byte by byte is a SEQ or USR file anyway.  (A file copied from
+        # another disk image keeps what it was there.)
+        raise UserError.single(file.name, f"{file.shown} is {file.kind.phrase}: LOAD could not take it, so "
+                               "it is not stored as a PRG; --type seq (or usr) stores its byte as it is")
     if kind is Kind.BINARY:
         return file.data, ""  # a PRG by another name (a .bin), or data a program reads with GET#
     if is_listing(file):  # text named as a listing: tokenizing would only guess
