@@ -172,6 +172,21 @@ def test_mlx_check_and_toprg(tmp_path: Path) -> None:
     assert out.splitlines()[2] == ROWS.splitlines()[0]
 
 
+@pytest.mark.parametrize(("format", "address"), [("1985", "$C000"), ("1984", "49152")])
+def test_a_program_of_no_bytes_has_no_listing(tmp_path: Path, format: str, address: str) -> None:
+    """`mlx fromprg` of a PRG that is its load address alone wrote "Ending address: BFFF"
+    (before the start) and no row: a listing that check and toprg then refused.  An
+    error now, and nothing written."""
+    prg = tmp_path / "empty.prg"
+    prg.write_bytes(b"\x00\xc0")
+    out = tmp_path / "empty.mlx"
+    status, _, err = _run("mlx", "fromprg", str(prg), "--format", format, "-o", str(out))
+    assert status == 1
+    assert err == (f"{prg}: error: the program is its load address ({address}) alone: no bytes to list "
+                   "(an MLX listing has one row at least)\n")
+    assert not out.exists()
+
+
 def test_a_bad_row_fails_and_writes_nothing(tmp_path: Path) -> None:
     listing = tmp_path / "bad.mlx"
     listing.write_text(ROWS.replace("5B", "5C"))

@@ -122,6 +122,20 @@ def test_a_program_that_reaches_ffff_has_no_dump() -> None:
         mse.from_prg(Prg(0xFFF0, bytes(16)), "t", "t.prg")
 
 
+def test_a_program_of_no_bytes_has_no_dump(tmp_path: Path) -> None:
+    """`mse fromprg` of a PRG that is its load address alone wrote the header and no
+    line: a dump that check and toprg then refused ("no data lines").  An error now,
+    and nothing written."""
+    prg = tmp_path / "empty.prg"
+    prg.write_bytes(b"\x00\xc0")
+    out = tmp_path / "empty.mse"
+    result = CliRunner().invoke(main, ["mse", "fromprg", str(prg), "-o", str(out)])
+    assert result.exit_code == 1
+    assert result.output == (f"{prg}: error: the program is its load address ($C000) alone: no bytes to dump "
+                             "(an MSE dump has one data line at least)\n")
+    assert not out.exists()
+
+
 def test_dump_format_matches_the_corpus_dumps() -> None:
     path = shared_path("corpus", "mse", "derived", "8409_list-stop.mse")
     prg = Prg.from_bytes(path.with_suffix(".bin").read_bytes())

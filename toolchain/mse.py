@@ -205,8 +205,14 @@ def to_prg(dump: Dump) -> Prg:
 def from_prg(prg: Prg, name: str, path: str = "<prg>") -> str:
     """A dump in the magazine's format, for publishing or comparing.  The header's END
     is exclusive, four hex digits (as SAVE's end address): a program that reaches $FFFF
-    has none, and is refused (its dump would be one that parse cannot read)."""
+    has none, and is refused (its dump would be one that parse cannot read), as is one
+    of no bytes (a dump without lines)."""
     end = prg.end_address
+    if not prg.data:
+        # a dump of it would be the header alone, which check and toprg refuse ("no
+        # data lines"): said here rather than written
+        raise UserError.single(path, f"the program is its load address (${prg.load_address:04X}) alone: "
+                               "no bytes to dump (an MSE dump has one data line at least)")
     if end > 0xFFFF:
         raise UserError.single(path, f"the program (${prg.load_address:04X}-${end - 1:04X}) reaches $FFFF: "
                                "an MSE dump's header ends with the address after the last byte, in four "

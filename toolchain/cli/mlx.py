@@ -105,4 +105,5 @@ def mlx_fromprg(prg_file: str, format_name: str, output: str) -> None:
     from toolchain.typein import mlx
 
     program = read_program(prg_file, "mlx fromprg", "a PRG", PRG_KINDS)
-    write_atomic(output, mlx.from_prg(program.prg, mlx.Format(format_name)), inputs=[program.file.path])
+    write_atomic(output, mlx.from_prg(program.prg, mlx.Format(format_name), program.name),
+                 inputs=[program.file.path])

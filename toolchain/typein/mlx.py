@@ -336,9 +336,15 @@ def _address(value: int, format: Format) -> str:
     return str(value) if format is Format.MLX_1984 else f"${value:04X}"
 
 
-def from_prg(prg: Prg, format: Format = Format.MLX_1985) -> str:
+def from_prg(prg: Prg, format: Format = Format.MLX_1985, path: str = "<prg>") -> str:
     """A listing in the magazine's format (the last row filled up with zeros, as MLX
-    shows it), with the starting and ending addresses MLX asks for."""
+    shows it), with the starting and ending addresses MLX asks for.  A program of no
+    bytes is refused: its listing would have no rows and an ending address before the
+    starting one, which check and toprg refuse."""
+    if not prg.data:
+        load = _address(prg.load_address, format)
+        raise UserError.single(path, f"the program is its load address ({load}) alone: no bytes to list (an "
+                               "MLX listing has one row at least)")
     step = format.row_bytes
     end = prg.end_address - 1
     if format is Format.MLX_1984:
