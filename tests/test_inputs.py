@@ -205,6 +205,52 @@ def test_a_byte_order_mark_is_read_only_at_the_start() -> None:
     assert as_text(BOM + "10 print \"£\"\n".encode("latin-1")) == "10 print \"£\"\n"  # and for Latin-1
 
 
+# a Latin-1 ä ($E4) on line 2 of a file that is UTF-8 elsewhere (the £ on line 1)
+_MIXED = {
+    "tok": ("p.bas", '10 print "\u00a3"\n20 rem \xe4\n', "tok p.bas -o p.prg", "20 rem \ufffd", 8),
+    "run": ("p.bas", '10 print "\u00a3"\n20 rem \xe4\n', "run p.bas --no-roms", "20 rem \ufffd", 8),
+    "asm": ("a.asm", '*= $c000\n .text "\u00a3"\n; gr\xe4n\n rts\n', "asm a.asm -o a.prg", "; gr\ufffdn", 5),
+    "mse check": ("c.mse", "; \u00a3\n; \xe4\n" + mse.from_prg(CODE, "code"), "mse check c.mse",
+                  "; \ufffd", 3),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_MIXED))
+def test_a_file_in_two_encodings_is_an_error_at_the_byte_that_is_no_utf8(
+        tmp_path: Path, case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Latin-1 byte in a UTF-8 file made c64tc read the whole file as Latin-1, so the
+    UTF-8 £ on another line became "Â£", reported as a character with no PETSCII
+    equivalent on the line that was right (64tass reads such a file so too).  No
+    reading of such a file is faithful: an error at the byte, naming a UTF-8 character."""
+    name, text, arguments, shown, column = _MIXED[case]
+    (tmp_path / name).write_bytes(text.encode("utf-8").replace("\xe4".encode(), b"\xe4"))
+    monkeypatch.chdir(tmp_path)
+    result = c64tc(*arguments.split())
+    assert result.exit_code == 1
+    line = text.splitlines().index(next(x for x in text.splitlines() if "\xe4" in x)) + 1
+    assert result.stderr == (f"{name}:{line}:{column}: error: not UTF-8 text: byte $E4 is no UTF-8, but "
+                             f"line {line - 1} has UTF-8 ('\u00a3'): a file in two encodings cannot be read "
+                             "right; save it as UTF-8 (a file wholly in Latin-1 is read as Latin-1)\n"
+                             f"{shown}\n" + " " * (column - 1) + "^\n")
+    assert sorted(path.name for path in tmp_path.iterdir()) == [name]  # nothing written
+
+
+def test_a_file_wholly_in_latin1_reads_as_latin1(tmp_path: Path) -> None:
+    """A listing saved in Latin-1 (as old editors saved them) reads faithfully: its £
+    ($A3) is the UTF-8 listing's £, PETSCII $5C; and classifying a file in two encodings
+    tells its kind rather than failing."""
+    text = '10 print "\u00a3"\n'
+    latin, utf8 = tmp_path / "latin.bas", tmp_path / "utf8.bas"
+    latin.write_bytes(text.encode("latin-1"))
+    utf8.write_bytes(text.encode("utf-8"))
+    for path in (latin, utf8):
+        assert c64tc("tok", path, "-o", path.with_suffix(".prg")).exit_code == 0
+    assert latin.with_suffix(".prg").read_bytes() == utf8.with_suffix(".prg").read_bytes()
+    assert b"\x5c" in latin.with_suffix(".prg").read_bytes()
+    assert classify("10 rem \u00a3\n20 rem \xe4\n".encode().replace("\xe4".encode(), b"\xe4"),
+                    "m.bas").kind is Kind.BASIC_LISTING
+
+
 # -- reading a program ---------------------------------------------------------------------------
 
 def test_read_input_names_a_file_on_a_disk(kinds: dict[str, Path]) -> None:

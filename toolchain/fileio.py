@@ -29,6 +29,7 @@ import errno
 import hashlib
 import json
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -70,22 +71,70 @@ def is_dir(path: str | Path) -> bool:
 _BOM = b"\xef\xbb\xbf"
 
 
-def as_text(data: bytes) -> str:
+def is_text(data: bytes) -> bool:
+    """Whether ``data`` reads as text: no 0 byte, and hardly any control characters
+    (a PRG has 0 bytes: every BASIC line ends with one, most load addresses start
+    with one)."""
+    if b"\x00" in data:
+        return False
+    head = data[:4096]
+    control = sum(1 for b in head if b < 0x20 and b not in (9, 10, 12, 13))
+    return control <= len(head) // 100
+
+
+def as_text(data: bytes, path: str | None = None) -> str:
     """A file's bytes as text, the one place text inputs are decoded: UTF-8 (so £ and π
-    work), else Latin-1 as old tools wrote.  A byte-order mark at the very start is no
-    part of the text (as 64tass and Python's ``utf-8-sig`` read it): a listing saved by
-    Notepad reads as the one without, line 1's columns counted after the mark."""
+    work), else Latin-1 as old tools wrote (as 64tass reads a file that is no UTF-8).  A
+    byte-order mark at the very start is no part of the text (as 64tass and Python's
+    ``utf-8-sig`` read it): a listing saved by Notepad reads as the one without, line
+    1's columns counted after the mark.
+
+    A file that is UTF-8 in one place and not in another (a Latin-1 ä typed into a
+    UTF-8 listing) has no faithful reading: as Latin-1, its UTF-8 characters become two
+    each (£ as Â£, which the tokenizer then blamed on the line that was right).  With
+    the ``path`` to name, that is an error at the first byte that is no UTF-8; without
+    (a file only being classified) it reads as Latin-1."""
     if data.startswith(_BOM):
         data = data[len(_BOM):]
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
+        if path is not None:
+            _refuse_mixed_encodings(data, path)
         return data.decode("latin-1")
+
+
+# the bytes that are no UTF-8, as Python's surrogateescape decodes them
+_NOT_UTF8 = re.compile("[\udc80-\udcff]")
+_UTF8_ONLY = re.compile("[^\x00-\x7f\udc80-\udcff]")  # a character only UTF-8 bytes make
+
+
+def _refuse_mixed_encodings(data: bytes, path: str) -> None:
+    """An error at the first byte of ``data`` that is no UTF-8 when other bytes are
+    UTF-8's (several bytes making one character beyond ASCII); nothing when no
+    character of the file is UTF-8's, so that it is Latin-1 throughout.  Nor for bytes
+    that are no text at all (a PRG given as a label file has UTF-8 pairs by chance):
+    what reads them says what they are."""
+    if not is_text(data):
+        return
+    lines = data.decode("utf-8", "surrogateescape").splitlines()
+    utf8 = next(((number, found.group()) for number, line in enumerate(lines, start=1)
+                 if (found := _UTF8_ONLY.search(line))), None)
+    if utf8 is None:
+        return
+    for number, line in enumerate(lines, start=1):
+        bad = _NOT_UTF8.search(line)
+        if bad is not None:
+            shown = _NOT_UTF8.sub("\ufffd", line)  # one mark a byte: the caret's column holds
+            message = (f"not UTF-8 text: byte ${ord(bad.group()) - 0xDC00:02X} is no UTF-8, but line "
+                       f"{utf8[0]} has UTF-8 ({utf8[1]!r}): a file in two encodings cannot be read right; "
+                       "save it as UTF-8 (a file wholly in Latin-1 is read as Latin-1)")
+            raise UserError.single(path, message, number, bad.start() + 1, source_line=shown)
 
 
 def read_text(path: str | Path) -> str:
     """A source file as text (:func:`as_text`); ``-`` reads standard input."""
-    return as_text(read_bytes(path))
+    return as_text(read_bytes(path), str(path))
 
 
 def read_bytes(path: str | Path, limit: int = MAX_INPUT) -> bytes:

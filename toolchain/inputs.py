@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from toolchain.diagnostics import UserError, print_diagnostics
 from toolchain.disk.prg import Prg
-from toolchain.fileio import STDIO, as_text, read_bytes
+from toolchain.fileio import STDIO, as_text, is_text, read_bytes
 
 if TYPE_CHECKING:
     from toolchain.basic.tokenizer import TokenizedLine
@@ -96,17 +96,6 @@ _WORD = re.compile(r"[a-z_][a-z0-9_]*")
 _ASSIGNMENT = re.compile(r"\$?\s*(\(|=)")
 _HEX_DEFINITION = re.compile(r"=\s*[$%*]")
 _ORIGIN = re.compile(r"\*\s*=")  # *= $c000, * = $c000
-
-
-def is_text(data: bytes) -> bool:
-    """Whether ``data`` reads as text: no 0 byte, and hardly any control characters
-    (a PRG has 0 bytes: every BASIC line ends with one, most load addresses start
-    with one)."""
-    if b"\x00" in data:
-        return False
-    head = data[:4096]
-    control = sum(1 for b in head if b < 0x20 and b not in (9, 10, 12, 13))
-    return control <= len(head) // 100
 
 
 def _mnemonics() -> frozenset[str]:
@@ -531,7 +520,7 @@ def read_program(argument: str | Path | InputFile, command: str, wanted: str, ac
     if Kind.BASIC_LISTING in accept and is_listing(file) and not nothing_piped:
         from toolchain.basic.tokenizer import C64_BASIC_START, link, merge, tokenize_lines, upper_case_warning
 
-        texts = [(as_text(f.data), f.name) for f in (file, *errata_files)]
+        texts = [(as_text(f.data, f.name), f.name) for f in (file, *errata_files)]
         print_diagnostics([warning for text, name in texts
                            if (warning := upper_case_warning(text, name)) is not None])
         lines = merge([tokenize_lines(text, name) for text, name in texts])[0]
@@ -540,11 +529,13 @@ def read_program(argument: str | Path | InputFile, command: str, wanted: str, ac
     if kind is Kind.MSE_DUMP and Kind.MSE_DUMP in accept:
         from toolchain import mse
 
-        return ProgramInput(file.name, mse.to_prg(mse.parse(as_text(file.data), file.name)), kind, file)
+        text = as_text(file.data, file.name)
+        return ProgramInput(file.name, mse.to_prg(mse.parse(text, file.name)), kind, file)
     if kind is Kind.MLX_LISTING and Kind.MSE_DUMP in accept:  # typed machine code, as an MSE dump is
         from toolchain.typein import mlx
 
-        return ProgramInput(file.name, mlx.to_prg(mlx.parse(as_text(file.data), file.name)), kind, file)
+        text = as_text(file.data, file.name)
+        return ProgramInput(file.name, mlx.to_prg(mlx.parse(text, file.name)), kind, file)
     if kind is Kind.BINARY and Kind.MACHINE_CODE_PRG in accept and len(file.data) >= 2 \
             and not file.kind.detail:
         kind = Kind.MACHINE_CODE_PRG  # a PRG by another name

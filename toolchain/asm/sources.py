@@ -46,7 +46,7 @@ def load_source(path: str) -> str:
     if broken is not None:
         raise UserError.single(path, f"{file.shown} is neither a source text nor a tokenized program "
                                f"({broken})")
-    text = as_text(file.data)
+    text = as_text(file.data, file.name)
     assembler, other, _ = assembler_statements(text)
     if kind is Kind.BASIC_LISTING and assembler == 0 and other > 0:
         # BASIC statements and not one instruction or directive

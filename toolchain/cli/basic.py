@@ -105,7 +105,7 @@ def tok_command(sources: tuple[str, ...], output: str | None, load_address: int,
     for file in files:
         if not is_listing(file):
             raise wrong_kind(file, "a BASIC listing", "tok")
-    texts = [(file.name, as_text(file.data)) for file in files]
+    texts = [(file.name, as_text(file.data, file.name)) for file in files]
     listings = None
     if checker_name is None:
         _hint_printed_checksums(texts)

@@ -33,7 +33,7 @@ def _read_listing(argument: str, command: str) -> tuple[str, str]:
         if kind in PRG_KINDS or kind is Kind.BINARY:
             hint = f"`c64tc mlx fromprg {shown_argument(argument)}` makes a listing of it"
         raise wrong_kind(file, "an MLX listing", command, hint)
-    text = as_text(file.data)
+    text = as_text(file.data, file.name)
     if kind is Kind.MSE_DUMP and _more_mse_than_mlx(text):
         raise wrong_kind(file, "an MLX listing", command)
     return file.name, text

@@ -29,7 +29,7 @@ def _read_dump(argument: str, command: str) -> tuple[str, str]:
         if kind in PRG_KINDS or kind is Kind.BINARY:
             hint = f"`c64tc mse fromprg {shown_argument(argument)}` makes a dump of it"
         raise wrong_kind(file, "an MSE dump", command, hint)
-    return file.name, as_text(file.data)
+    return file.name, as_text(file.data, file.name)
 
 
 @mse_group.command("check")
