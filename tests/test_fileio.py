@@ -479,3 +479,20 @@ def test_a_command_run_in_process_gives_back_the_callers_sigterm_handler() -> No
     result = CliRunner().invoke(main, ["mse", "check", "/nonexistent.mse"])
     assert result.exit_code == 1
     assert signal.getsignal(signal.SIGTERM) == before
+
+
+@pytest.mark.parametrize("command", [
+    ["asm", "SRC", "-o", "out/"], ["asm", "SRC", "-o", "x.prg", "--symbols", "out/"],
+    ["tok", "LISTING", "-o", "out/"], ["run", "LISTING", "--screenshot", "out/"],
+    ["run", "LISTING", "--audio", "out/"], ["run", "LISTING", "--film", "out/"]])
+def test_an_output_named_as_a_folder_is_refused_not_written_without_its_slash(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]) -> None:
+    """``-o out/`` names a folder: Path() would drop the slash and write a file ``out``."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.asm").write_text(SOURCE)
+    (tmp_path / "a.bas").write_text('10 print "hi"\n')
+    arguments = [{"SRC": "a.asm", "LISTING": "a.bas"}.get(word, word) for word in command]
+    result = CliRunner().invoke(main, arguments)
+    assert result.exit_code == 1, result.output
+    assert "out/: error: cannot write: the name ends in a slash" in result.output
+    assert not (tmp_path / "out").exists()

@@ -214,9 +214,19 @@ def _kind_of(mode: int) -> str | None:
     return "not a regular file"
 
 
+def refuse_folder_name(path: str | Path) -> None:
+    """An output named as a folder is (``-o out/``) is refused while the name still says
+    so: Path() drops the slash, and the file would be named ``out`` (64tass cannot open
+    such a name either)."""
+    if isinstance(path, str) and path.endswith(("/", os.sep)):
+        raise UserError.single(path, "cannot write: the name ends in a slash, as a folder's does; give "
+                               "the file's name (out/program.prg, say)")
+
+
 def output_target(path: str | Path) -> Path:
     """Where writing ``path`` really goes (through symlinks), checked: an existing
     target must be a writable regular file."""
+    refuse_folder_name(path)
     given = Path(os.path.abspath(path))  # absolute: a journal must mean the same from anywhere
     try:
         target = given
@@ -333,6 +343,7 @@ def write_atomic(path: str | Path, data: bytes | str, inputs: Iterable[str | Pat
     if str(path) == STDIO:
         write_stdout(data)
         return
+    refuse_folder_name(path)
     refuse_replacing_inputs(path, inputs)
     FileSet({Path(path): _as_bytes(data)}).commit()
 
@@ -344,6 +355,7 @@ def write_together(outputs: list[tuple[str | Path, bytes | str]],
     ``inputs`` (refuse_replacing_inputs)."""
     inputs = list(inputs)
     for path, _ in outputs:
+        refuse_folder_name(path)
         refuse_replacing_inputs(path, inputs)
     files = {Path(path): data for path, data in outputs if str(path) != STDIO}
     if len(files) < sum(str(path) != STDIO for path, _ in outputs):

@@ -24,6 +24,7 @@ from toolchain.fileio import (
     STDIO,
     output_target,
     read_text,
+    refuse_folder_name,
     refuse_replacing_inputs,
     write_atomic,
     write_stdout,
@@ -107,6 +108,7 @@ def _refuse_outputs_over_inputs(options: RunOptions) -> None:
                                                     monitoring.monitor_commands, *monitoring.label_files)]
     for output in (outputs.screenshot, outputs.film_path, machine.printer_path, options.sound.audio_path):
         if output is not None:
+            refuse_folder_name(output)  # (before the names become Paths, which drop a final slash)
             refuse_replacing_inputs(output, inputs)
     if machine.printer_path is not None and machine.printer_path != STDIO:
         output_target(machine.printer_path)  # a paper that cannot be written: before the run, as a picture
