@@ -156,7 +156,21 @@ RASTER_PHASED = {"irq-raster-where"}
 RASTER_SHIFTS = range(7)
 
 
-@pytest.mark.parametrize("name", PROGRAMS)
+# What c64tc does not yet do as a 6510 does, each a strict expected failure (it fails the
+# run the day it matches): the name, and why
+KNOWN_DIFFERENT = {
+    "timer-reads": "a chip's register is read at the cycle LDA abs reads it (the 4th) whatever the "
+                   "addressing mode: abs,Y and (zp),Y across a page, (zp),Y and (zp,X) read 1-2 cycles "
+                   "later on a 6510 (VICE: timer values 1-2 lower)",
+}
+
+
+def _program(name: str) -> object:
+    reason = KNOWN_DIFFERENT.get(name)
+    return pytest.param(name, marks=[pytest.mark.xfail(strict=True, reason=reason)] if reason else [])
+
+
+@pytest.mark.parametrize("name", [_program(name) for name in PROGRAMS])
 def test_c64tc_ends_as_vice_with_the_roms(name: str) -> None:
     shifts = RASTER_SHIFTS if name in RASTER_PHASED else range(1)
     found = [differences(stored(name), on_c64tc(prg_of(name), shift)) for shift in shifts]
