@@ -358,8 +358,22 @@ _WHOLE_BASE = (0, *(cycles(fout_features(float(10 ** (digits - 1)))) - _DIGIT_ST
                     for digits in range(1, 10)))
 
 
+# The same time by the digits before the last five (``high``, 1..9999) where there are
+# any: their part and the number of digits (which sets the sign of the last five's part)
+# looked up at once, _WHOLE_BASE[k] - _WHOLE_SIGN[k] * _FIVE_DIGIT_TURNS[high] and the
+# table of the last five's turns with that sign, so that STR$ of a counter (Nikolaus'
+# every pass) takes two look-ups instead of working out its number of digits, the sign
+# and a product.  The negated turns share their few distinct values' objects.
+_NEGATED = {turns: -turns for turns in set(_FIVE_DIGIT_TURNS)}
+_FIVE_DIGIT_TURNS_NEGATED = tuple(_NEGATED[turns] for turns in _FIVE_DIGIT_TURNS)
+_HIGH_DIGITS = tuple(5 + len(str(high)) if high else 0 for high in range(10_000))
+_HIGH_BASE = tuple(_WHOLE_BASE[digits] - _WHOLE_SIGN[digits] * _FIVE_DIGIT_TURNS[high] if high else 0
+                   for high, digits in enumerate(_HIGH_DIGITS))
+_HIGH_LOW_TURNS = tuple(_FIVE_DIGIT_TURNS if _WHOLE_SIGN[digits] > 0 else _FIVE_DIGIT_TURNS_NEGATED
+                        for digits in _HIGH_DIGITS)
+
 # whole_fout_cycles's tables, for STR$, which works it out in line (io.install_fout)
-WHOLE_FOUT_TABLES = (_WHOLE_BASE, _WHOLE_SIGN, _FIVE_DIGIT_TURNS)
+WHOLE_FOUT_TABLES = (_WHOLE_BASE, _WHOLE_SIGN, _FIVE_DIGIT_TURNS, _HIGH_BASE, _HIGH_LOW_TURNS)
 
 
 def whole_fout_cycles(whole: int, digits: int) -> int:

@@ -643,6 +643,11 @@ class ExpressionCompiler:
             template, result_exact = simple[keyword]
             return Expression(template.format(code), Kind.NUMBER, result_exact)
         if keyword == "VAL":
+            if self.at_most_one_character(code):
+                # VAL of a character (MID$(K$,I,1), as Nikolaus takes it every pass): a
+                # table of them all (values.VAL_OF_CHARACTERS), a plain dict, which Python
+                # looks up faster than one that works out what it misses
+                return Expression(f"_VAL1[{code}]", Kind.NUMBER, False, rounded=f"_VAL1R[{code}]")
             # VAL of a text met before is a look-up (values.Values)
             return Expression(f"_VAL[{code}]", Kind.NUMBER, False, rounded=f"_VALR[{code}]")
         if keyword == "STR$":  # FOUT's time for the number's digits, when it runs
@@ -682,6 +687,27 @@ class ExpressionCompiler:
         # (values.MidSlices), which works out any other start or raises the error
         table = self.define(f"_MID{int(count)}", f"_MidSlices({int(count)})")
         return f"{text}[{table}[{start}]]"
+
+    @staticmethod
+    def at_most_one_character(code: str) -> bool:
+        """``code`` is a string of at most one character: a slice of one (slice_mid's
+        table of length 0 or 1, or constant bounds at most one apart, slice_left's too)."""
+        if not code.endswith("]"):
+            return False
+        tree = ast.parse(code, mode="eval").body
+        if not isinstance(tree, ast.Subscript):
+            return False
+        index = tree.slice
+        if isinstance(index, ast.Subscript):
+            return isinstance(index.value, ast.Name) and index.value.id in ("_MID0", "_MID1")
+        if not isinstance(index, ast.Slice) or index.step is not None or index.upper is None:
+            return False
+        lower = ast.Constant(0) if index.lower is None else index.lower
+        upper = index.upper
+        if not (isinstance(lower, ast.Constant) and isinstance(upper, ast.Constant)):
+            return False
+        first, end = lower.value, upper.value
+        return type(first) is int and type(end) is int and end - first <= 1
 
     @staticmethod
     def is_call(code: str, function: str) -> bool:

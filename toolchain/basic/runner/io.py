@@ -60,15 +60,19 @@ def chrout_extra(memory: bytearray, code: int) -> int:
 # the same time, without the space put before the digits and cut off again.  Both are
 # functions of the runtime's namespace, which add to its clock (_T) themselves, as the
 # generated code does; a whole number 0 < n < 10**9 takes format_number's shortcut
-# and costs.whole_fout_cycles's tables, inlined.
+# and costs.whole_fout_cycles's tables, inlined (from 100000 on, by the digits before
+# the last five: costs.WHOLE_FOUT_TABLES; below, the high part's turns are 0).
 _FOUT_SOURCE = f"""
-def make(base, sign, turns, fout_cycles, format_number):
+def make(base, sign, turns, high_base, high_low_turns, fout_cycles, format_number):
     def _fout_text(value):
         global {CLOCK}
         if 0.0 < value < 1e9 and (whole := int(value)) == value:
             digits = str(whole)
-            count = len(digits)
-            {CLOCK} += base[count] + sign[count] * (turns[whole % 100_000] - turns[whole // 100_000])
+            if high := whole // 100_000:
+                {CLOCK} += high_base[high] + high_low_turns[high][whole % 100_000]
+            else:
+                count = len(digits)
+                {CLOCK} += base[count] + sign[count] * turns[whole]
             return " " + digits
         {CLOCK} += fout_cycles(value)
         return format_number(value)
@@ -77,8 +81,11 @@ def make(base, sign, turns, fout_cycles, format_number):
         global {CLOCK}
         if 0.0 < value < 1e9 and (whole := int(value)) == value:
             digits = str(whole)
-            count = len(digits)
-            {CLOCK} += base[count] + sign[count] * (turns[whole % 100_000] - turns[whole // 100_000])
+            if high := whole // 100_000:
+                {CLOCK} += high_base[high] + high_low_turns[high][whole % 100_000]
+            else:
+                count = len(digits)
+                {CLOCK} += base[count] + sign[count] * turns[whole]
             return digits
         {CLOCK} += fout_cycles(value)
         return format_number(value)[1:]

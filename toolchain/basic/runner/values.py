@@ -152,6 +152,13 @@ class Values(dict):
         return value
 
 
+# VAL of every text of at most one character (strings hold the bytes 0..255), as Values
+# would work it out: generated code reads ``_VAL1[text]`` for VAL of a one-character
+# slice (expressions.at_most_one_character), a plain dict that misses nothing
+VAL_OF_CHARACTERS = {text: _val(text) for text in ("", *map(chr, range(256)))}
+VAL_OF_CHARACTERS_ROUNDED = {text: _r(value) for text, value in VAL_OF_CHARACTERS.items()}
+
+
 def _mid(text: str, start: float, length: float = 255.0) -> str:
     """MID$ ($B737): GETBYT floors each number (?ILLEGAL QUANTITY outside 0..255, and
     a start of 0); the bytes from the start for the length, clipped at the string's
@@ -393,4 +400,5 @@ def helpers() -> dict[str, Any]:
         "K": Kind, "_fail": _fail, "_next": _next, "_ForFrame": ForFrame,
         "_MidSlices": MidSlices,
         "_VAL": Values(rounded=False), "_VALR": Values(rounded=True), "_LIT": ProgramTexts(),
+        "_VAL1": VAL_OF_CHARACTERS, "_VAL1R": VAL_OF_CHARACTERS_ROUNDED,
     }  # fmt: skip
