@@ -17,10 +17,12 @@ the Python line, the C64 names the BASIC line.
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass, field
 
 from toolchain.basic.runner.contract import GROUPS
+from toolchain.basic.runner.expressions import _is_test
 from toolchain.basic.runner.statements import (
     CLOCK,
     DIRECT_LINE,
@@ -119,11 +121,11 @@ class Linker:
             code.extend((statement, segment.line) for statement in self.resolved_code(segment))
             target = self.target(segment.exit or Exit(ExitTo.NEXT_LINE), segment)
             if target is None:
-                return _clock_added_once(code)
+                return _clock_after_quiet_jumps(_clock_added_once(code))
             fixed = isinstance(target, int) and 0 <= target < self.end
             if not fixed or target in seen or len(seen) >= MAX_SUPERBLOCK:
                 code.append((f"    return {target}", segment.line))
-                return _clock_added_once(code)
+                return _clock_after_quiet_jumps(_clock_added_once(code))
             assert isinstance(target, int)
             index = target
 
@@ -171,8 +173,9 @@ class Linker:
             looped = self.expanded(index, index, None, 1)
         if looped == plain:
             return plain
-        return [(_BASE + "while True:", code[0][1], None),
-                *((_BASE + text, line, group) for text, line, group in looped)]
+        body = [(_BASE + text, line, group) for text, line, group in looped]
+        head, body = _clock_before_loop(body)
+        return [*head, (_BASE + "while True:", code[0][1], None), *_clock_past_groups(body)]
 
     def expanded(self, index: int, segment: int, group: int | None, depth: int,
                  indent: str = _BASE) -> list[tuple[str, int, int | None]]:
@@ -222,8 +225,16 @@ class Linker:
 
 
 CLOCK_ADD = f"    {CLOCK} += "
-# an exit to a segment: ``return 24``, alone or as the body of an if, elif or else
-_JUMP = re.compile(r"^(?P<indent> *)(?:(?P<head>(?:if |elif ).*|else): )?return (?P<target>\d+)$")
+# an exit to a segment: ``return 24``, alone or as the body of an if, elif or else; an
+# IF's jump to the next line may add to the clock first (_clock_after_quiet_jumps)
+_JUMP = re.compile(r"^(?P<indent> *)(?:(?P<head>(?:if |elif ).*|else): )?"
+                   rf"(?:(?P<clock>{CLOCK} \+= -?\d+); )?return (?P<target>\d+)$")
+# an IF's jump to the next line (THEN's target), from statements.statement_IF
+_IF_JUMP = re.compile(r"^    if (?P<condition>not \(.*\)): return (?P<target>\d+)$")
+_ADD = re.compile(rf"^(?P<indent> *){CLOCK} \+= (?P<cycles>-?\d+)$")
+_TAKE_GROUP = f"for _group in {GROUPS}: break"
+# an assignment of a literal number to a variable: it can neither raise nor look
+_SET = re.compile(r"^    N_[A-Z][A-Z0-9]? = -?\d+\.\d*(?:e[-+]?\d+)?$")
 # statements in whose body a ``continue`` would not reach the function's loop
 _OWN_BODY = re.compile(r"^ *(?:for|while|def|class|async|with)\b")
 
@@ -231,6 +242,8 @@ _OWN_BODY = re.compile(r"^ *(?:for|while|def|class|async|with)\b")
 def _jump_target(text: str) -> int | None:
     """The segment a line of code jumps to, if it is an exit to a fixed segment."""
     match = _JUMP.match(text) if "return " in text else None
+    if match and match["clock"] and not (match["head"] or "").startswith("if not ("):
+        return None  # an IF's GOTO, an ON's: as they were before (not taken in place)
     return int(match["target"]) if match else None
 
 
@@ -250,7 +263,9 @@ def _jump_in_place(text: str, target: int, line: int, group: int | None) -> list
     if match["head"]:
         code.append(f"{indent}{match['head']}:")
         indent += "    "
-    code += [f"{indent}for _group in {GROUPS}: break", f"{indent}else: return {target}", f"{indent}continue"]
+    if match["clock"]:
+        code.append(f"{indent}{match['clock']}")
+    code += [f"{indent}{_TAKE_GROUP}", f"{indent}else: return {target}", f"{indent}continue"]
     return [(statement, line, group) for statement in code]
 
 
@@ -271,6 +286,106 @@ def _clock_added_once(code: list[tuple[str, int]]) -> list[tuple[str, int]]:
             last = -1  # the time is looked at or the code may leave here: added before
         merged.append((text, line))
     return merged
+
+
+def _quiet(node: ast.expr) -> bool:
+    """A test that can neither raise nor look at anything but variables: comparisons,
+    AND, OR and NOT of names (variables, temporaries it assigns) and literals."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not | ast.USub):
+        return _quiet(node.operand)
+    if isinstance(node, ast.BoolOp):
+        return all(_quiet(value) for value in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr | ast.BitAnd):
+        # ``&`` and ``|`` of tests (expressions.binary): of True and False, which cannot raise
+        return _is_test(node.left) and _is_test(node.right) and _quiet(node.left) and _quiet(node.right)
+    if isinstance(node, ast.Compare):
+        return all(_quiet(operand) for operand in (node.left, *node.comparators))
+    if isinstance(node, ast.NamedExpr):
+        return _quiet(node.value)
+    return isinstance(node, ast.Name | ast.Constant)
+
+
+def _clock_after_quiet_jumps(code: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """An IF's test with the clock's addition right before it (statements.statement_IF:
+    the test, and the rest of the line the false path skips) and the next addition
+    after it and some assignments of literals: where the test can neither raise nor
+    look at the time, the jump to the next line adds the first itself, and the true
+    path adds both at the second.  One addition less where the condition is true, as
+    many where it is false; between the two places nothing can look at the clock or
+    stop the program (an error's clock is the C64's at the error)."""
+    out = list(code)
+    moved: set[int] = set()  # the additions that went into a jump
+    for index in range(1, len(out) - 1):
+        match = _IF_JUMP.match(out[index][0])
+        added = _ADD.match(out[index - 1][0])
+        if not (match and added and added["indent"] == _BASE
+                and _quiet(ast.parse(match["condition"], mode="eval").body)):
+            continue
+        after = index + 1
+        while after < len(out) and (out[after][0].startswith(_BASE + "#") or _SET.match(out[after][0])):
+            after += 1
+        joined = _ADD.match(out[after][0]) if after < len(out) else None
+        if joined is None or joined["indent"] != _BASE:
+            continue
+        cycles = int(added["cycles"])
+        moved.add(index - 1)
+        out[index] = (f"{_BASE}if {match['condition']}: {CLOCK} += {cycles}; return {match['target']}",
+                      out[index][1])
+        out[after] = (f"{CLOCK_ADD}{cycles + int(joined['cycles'])}", out[after][1])
+    return [code_line for index, code_line in enumerate(out) if index not in moved]
+
+
+def _clock_before_loop(body: list[tuple[str, int, int | None]]) -> tuple[
+        list[tuple[str, int, int | None]], list[tuple[str, int, int | None]]]:
+    """A loop in place whose code starts with an addition to the clock: the addition
+    made before the loop, on the way in, and before each ``continue`` back to its top,
+    where _clock_past_groups joins it to the addition before that jump's group."""
+    first = next((index for index, (text, _, _) in enumerate(body) if not text.lstrip().startswith("#")),
+                 None)
+    match = _ADD.match(body[first][0]) if first is not None else None
+    if match is None or match["indent"] != 2 * _BASE:
+        return [], body
+    assert first is not None
+    text, line, group = body[first]
+    moved: list[tuple[str, int, int | None]] = []
+    for other in body[:first] + body[first + 1 :]:
+        if other[0].strip() == "continue":
+            indent = other[0][: len(other[0]) - len(other[0].lstrip())]
+            moved.append((f"{indent}{CLOCK} += {match['cycles']}", other[1], other[2]))
+        moved.append(other)
+    return [(_BASE + text.lstrip(), line, group)], moved
+
+
+def _clock_past_groups(code: list[tuple[str, int, int | None]]) -> list[tuple[str, int, int | None]]:
+    """An addition to the clock before a jump in place taken (a statement group from
+    the chunk, linker._jump_in_place) joins the first addition of the code that goes on
+    there when nothing but comments is between them; the way back to the dispatcher,
+    when the chunk has no group left, adds it itself before it returns.  The clock reads
+    the same wherever it is looked at: taking a group looks at nothing."""
+    out = list(code)
+    index = 0
+    while index + 3 < len(out):
+        added = _ADD.match(out[index][0])
+        indent = added["indent"] if added else ""
+        if not (added and out[index + 1][0] == indent + _TAKE_GROUP
+                and (back := _JUMP.match(out[index + 2][0])) and back["head"] == "else"
+                and not back["clock"] and back["indent"] == indent):
+            index += 1
+            continue
+        after = index + 3
+        while after < len(out) and out[after][0].startswith(indent + "#"):
+            after += 1
+        joined = _ADD.match(out[after][0]) if after < len(out) else None
+        if joined is None or joined["indent"] != indent:
+            index += 1
+            continue
+        cycles = int(added["cycles"])
+        _, line, group = out[index + 2]
+        out[index + 2] = (f"{indent}else: {CLOCK} += {cycles}; return {back['target']}", line, group)
+        _, line, group = out[after]
+        out[after] = (f"{indent}{CLOCK} += {cycles + int(joined['cycles'])}", line, group)
+        del out[index]
+    return out
 
 
 def link(program: Program) -> Module:
