@@ -1,5 +1,6 @@
 """The linker's moves of the generated code's additions to the C64's clock
-(linker._clock_after_quiet_jumps, _clock_before_loop, _clock_past_groups): fewer
+(linker._clock_after_quiet_jumps, _clock_into_str, _clock_before_loop,
+_clock_past_groups): fewer
 additions where a program loops, and the clock the same wherever it is looked at or
 the program stops.  Each program runs as compiled and compiled without the moves, and
 everything the dispatcher and the program can see must be the same (the statement
@@ -28,6 +29,10 @@ MOVES = {
     "head-add": "10 for i=1 to 40\n20 x=x+i:if x>100 then x=0\n30 next:print x\n",
     # a test that is not quiet (it reads an element, which can raise): nothing moves
     "element-test": "10 dim a(3):for i=0 to 5:if a(i)=0 then a(i)=1\n20 next\n",
+    # STR$ into a variable, the statements after it added with FOUT's time
+    "str-then": "10 for i=1 to 40:k=i*7-100:k$=mid$(str$(k),2):f=0:for j=1 to 2:next j\n"
+                "20 a$=str$(k):next i:print k$;a$;ti\n",
+    "str-then-error": "10 dim a(5):for i=1 to 9:k=i:k$=str$(k):a(k)=i\n20 next\n",
 }
 
 
@@ -41,6 +46,7 @@ def _not_before_loop(body):  # type: ignore[no-untyped-def]
 
 def without_moves(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(linker, "_clock_after_quiet_jumps", _unmoved)
+    monkeypatch.setattr(linker, "_clock_into_str", _unmoved)
     monkeypatch.setattr(linker, "_clock_before_loop", _not_before_loop)
     monkeypatch.setattr(linker, "_clock_past_groups", _unmoved)
 
@@ -56,6 +62,22 @@ def test_the_moves_save_additions(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "else: _T += " in source and "): _T += " in source, source
     without_moves(monkeypatch)
     assert additions(MOVES["nikolaus"]) != moved
+
+
+def test_str_adds_the_time_after_it() -> None:
+    """FOUT adds the next addition with its own across literal assignments, and only
+    where STR$'s text goes into the variable as it is: a call around it, or a statement
+    that can raise, keeps the addition where it was."""
+    code = [("    S_K = _fout_digits(N_K)", 280), ("    # line 290", 290), ("    N_F = 0.0", 290),
+            ("    _T += 12480", 300)]
+    assert linker._clock_into_str(code) == [("    S_K = _fout_digits(N_K, 12480)", 280), *code[1:3]]
+    text = [("    S_A = _fout_text(N_I)", 10), ("    _T += 99", 10)]
+    assert linker._clock_into_str(text) == [("    S_A = _fout_text(N_I, 99)", 10)]
+    wrapped = [("    S_K = _copied(_fout_digits(N_K))", 280), ("    _T += 12480", 280)]
+    assert linker._clock_into_str(wrapped) == wrapped
+    stored = [("    S_K = _fout_digits(N_K)", 10), ("    if N_K in (_w := AN_A.writable): _w[N_K] = 1.0", 10),
+              ("    else: AN_A.place(N_K)(1.0)", 10), ("    _T += 5", 10)]
+    assert linker._clock_into_str(stored) == stored
 
 
 def test_a_test_that_may_raise_keeps_its_addition_before_it() -> None:

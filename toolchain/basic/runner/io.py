@@ -62,32 +62,34 @@ def chrout_extra(memory: bytearray, code: int) -> int:
 # generated code does; a whole number 0 < n < 10**9 takes format_number's shortcut
 # and costs.whole_fout_cycles's tables, inlined (from 100000 on, by the digits before
 # the last five: costs.WHOLE_FOUT_TABLES; below, the high part's turns are 0).
+# ``then``: the cycles of the code after the call, added with FOUT's where nothing
+# between could look at the clock (linker._clock_into_str): one addition less.
 _FOUT_SOURCE = f"""
 def make(base, sign, turns, high_base, high_low_turns, fout_cycles, format_number):
-    def _fout_text(value):
+    def _fout_text(value, then=0):
         global {CLOCK}
         if 0.0 < value < 1e9 and (whole := int(value)) == value:
             digits = str(whole)
             if high := whole // 100_000:
-                {CLOCK} += high_base[high] + high_low_turns[high][whole % 100_000]
+                {CLOCK} += high_base[high] + high_low_turns[high][whole % 100_000] + then
             else:
                 count = len(digits)
-                {CLOCK} += base[count] + sign[count] * turns[whole]
+                {CLOCK} += base[count] + sign[count] * turns[whole] + then
             return " " + digits
-        {CLOCK} += fout_cycles(value)
+        {CLOCK} += fout_cycles(value) + then
         return format_number(value)
 
-    def _fout_digits(value):
+    def _fout_digits(value, then=0):
         global {CLOCK}
         if 0.0 < value < 1e9 and (whole := int(value)) == value:
             digits = str(whole)
             if high := whole // 100_000:
-                {CLOCK} += high_base[high] + high_low_turns[high][whole % 100_000]
+                {CLOCK} += high_base[high] + high_low_turns[high][whole % 100_000] + then
             else:
                 count = len(digits)
-                {CLOCK} += base[count] + sign[count] * turns[whole]
+                {CLOCK} += base[count] + sign[count] * turns[whole] + then
             return digits
-        {CLOCK} += fout_cycles(value)
+        {CLOCK} += fout_cycles(value) + then
         return format_number(value)[1:]
 
     return _fout_text, _fout_digits

@@ -121,11 +121,11 @@ class Linker:
             code.extend((statement, segment.line) for statement in self.resolved_code(segment))
             target = self.target(segment.exit or Exit(ExitTo.NEXT_LINE), segment)
             if target is None:
-                return _clock_after_quiet_jumps(_clock_added_once(code))
+                return _clock_into_str(_clock_after_quiet_jumps(_clock_added_once(code)))
             fixed = isinstance(target, int) and 0 <= target < self.end
             if not fixed or target in seen or len(seen) >= MAX_SUPERBLOCK:
                 code.append((f"    return {target}", segment.line))
-                return _clock_after_quiet_jumps(_clock_added_once(code))
+                return _clock_into_str(_clock_after_quiet_jumps(_clock_added_once(code)))
             assert isinstance(target, int)
             index = target
 
@@ -235,6 +235,8 @@ _ADD = re.compile(rf"^(?P<indent> *){CLOCK} \+= (?P<cycles>-?\d+)$")
 _TAKE_GROUP = f"for _group in {GROUPS}: break"
 # an assignment of a literal number to a variable: it can neither raise nor look
 _SET = re.compile(r"^    N_[A-Z][A-Z0-9]? = -?\d+\.\d*(?:e[-+]?\d+)?$")
+# a string variable set to STR$ of a number variable (io.install_fout), as LET compiles it
+_SET_STR = re.compile(r"^    (?P<call>S_[A-Z][A-Z0-9]? = _fout_(?:digits|text)\(N_[A-Z][A-Z0-9]?)\)$")
 # statements in whose body a ``continue`` would not reach the function's loop
 _OWN_BODY = re.compile(r"^ *(?:for|while|def|class|async|with)\b")
 
@@ -333,6 +335,25 @@ def _clock_after_quiet_jumps(code: list[tuple[str, int]]) -> list[tuple[str, int
                       out[index][1])
         out[after] = (f"{CLOCK_ADD}{cycles + int(joined['cycles'])}", out[after][1])
     return [code_line for index, code_line in enumerate(out) if index not in moved]
+
+
+def _clock_into_str(code: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """``A$=STR$(X)`` (FOUT adds its time to the clock itself, io.install_fout) and the
+    next addition after it and some assignments of literals: FOUT adds that too (its
+    ``then``), where nothing between can raise or look at the clock."""
+    out: list[tuple[str, int]] = []
+    for text, line in code:
+        added = _ADD.match(text)
+        if added and added["indent"] == _BASE:
+            before = len(out) - 1
+            while before >= 0 and (out[before][0].startswith(_BASE + "#") or _SET.match(out[before][0])):
+                before -= 1
+            call = _SET_STR.match(out[before][0]) if before >= 0 else None
+            if call:
+                out[before] = (f"{_BASE}{call['call']}, {added['cycles']})", out[before][1])
+                continue
+        out.append((text, line))
+    return out
 
 
 def _clock_before_loop(body: list[tuple[str, int, int | None]]) -> tuple[
