@@ -64,46 +64,61 @@ def chrout_extra(memory: bytearray, code: int) -> int:
 # the last five: costs.WHOLE_FOUT_TABLES; below, the high part's turns are 0).
 # ``then``: the cycles of the code after the call, added with FOUT's where nothing
 # between could look at the clock (linker._clock_into_str): one addition less.
-_FOUT_SOURCE = f"""
-def make(base, sign, turns, high_base, high_low_turns, fout_cycles, format_number):
-    def _fout_text(value, then=0):
-        global {CLOCK}
+_FOUT_FUNCTION = """
+    def {name}(value, then=0):
+        global {clock}
         if 0.0 < value < 1e9 and (whole := int(value)) == value:
             digits = str(whole)
             if high := whole // 100_000:
-                {CLOCK} += high_base[high] + high_low_turns[high][whole % 100_000] + then
+                cost = high_base[high] + high_low_turns[high][whole % 100_000]
             else:
                 count = len(digits)
-                {CLOCK} += base[count] + sign[count] * turns[whole] + then
-            return " " + digits
-        {CLOCK} += fout_cycles(value) + then
-        return format_number(value)
-
-    def _fout_digits(value, then=0):
-        global {CLOCK}
-        if 0.0 < value < 1e9 and (whole := int(value)) == value:
-            digits = str(whole)
-            if high := whole // 100_000:
-                {CLOCK} += high_base[high] + high_low_turns[high][whole % 100_000] + then
-            else:
-                count = len(digits)
-                {CLOCK} += base[count] + sign[count] * turns[whole] + then
-            return digits
-        {CLOCK} += fout_cycles(value) + then
-        return format_number(value)[1:]
-
-    return _fout_text, _fout_digits
+                cost = base[count] + sign[count] * turns[whole]
+            text = {whole_text}
+        else:
+            cost = fout_cycles(value)
+            text = {other_text}
+{finish}
+        return text
 """
+_ADD_COST = "        {clock} += cost + then"
+# the ``_kept`` variants: STR$ into a variable (LET keeps the string: runtime._kept), its
+# room in string space taken here, without another call where it fits; where it does not,
+# FOUT's time first, then the garbage collection (or ?OUT OF MEMORY), then ``then``
+_TAKE_ROOM = """        used = strings[0] + len(text)
+        if used > strings[1]:
+            {clock} += cost
+            room_taken(len(text))
+            {clock} += then
+        else:
+            strings[0] = used
+            {clock} += cost + then"""
+_FOUT_SOURCE = ("def make(base, sign, turns, high_base, high_low_turns, fout_cycles, format_number, "
+                "strings, room_taken):\n") + "".join(
+        _FOUT_FUNCTION.format(name=name, clock=CLOCK, whole_text=whole, other_text=other,
+                              finish=(_TAKE_ROOM if name.endswith("_kept") else _ADD_COST).format(
+                                  clock=CLOCK))
+        for name, whole, other in (("_fout_text", '" " + digits', "format_number(value)"),
+                                   ("_fout_digits", "digits", "format_number(value)[1:]"),
+                                   ("_fout_text_kept", '" " + digits', "format_number(value)"),
+                                   ("_fout_digits_kept", "digits", "format_number(value)[1:]"))) + \
+    "    return _fout_text, _fout_digits, _fout_text_kept, _fout_digits_kept\n"
 _FOUT_CODE = compile(_FOUT_SOURCE, "<STR$>", "exec")
 
 
-def install_fout(namespace: dict[str, Any]) -> None:
-    """Put ``_fout_text`` and ``_fout_digits`` (STR$) into the runtime's ``namespace``,
-    whose clock they add to."""
+def install_fout(namespace: dict[str, Any], strings: list[int] | None = None,
+                 room_taken: Callable[[int], None] | None = None) -> None:
+    """Put ``_fout_text`` and ``_fout_digits`` (STR$) and their ``_kept`` variants into
+    the runtime's ``namespace``, whose clock they add to; ``strings``: the string space
+    used and the room for strings, ``room_taken`` the runtime's way when it is used up
+    (without them, as for a test of the time alone: room without end)."""
+    if strings is None or room_taken is None:
+        strings, room_taken = [0, 1 << 62], lambda size: None
     scope: dict[str, Any] = {}
     exec(_FOUT_CODE, namespace, scope)  # the functions' globals: the namespace
-    namespace["_fout_text"], namespace["_fout_digits"] = scope["make"](
-        *costs.WHOLE_FOUT_TABLES, costs.fout_cycles, floats.format_number)
+    (namespace["_fout_text"], namespace["_fout_digits"], namespace["_fout_text_kept"],
+     namespace["_fout_digits_kept"]) = scope["make"](*costs.WHOLE_FOUT_TABLES, costs.fout_cycles,
+                                                     floats.format_number, strings, room_taken)
 
 
 class ScreenOutput:

@@ -236,7 +236,9 @@ _TAKE_GROUP = f"for _group in {GROUPS}: break"
 # an assignment of a literal number to a variable: it can neither raise nor look
 _SET = re.compile(r"^    N_[A-Z][A-Z0-9]? = -?\d+\.\d*(?:e[-+]?\d+)?$")
 # a string variable set to STR$ of a number variable (io.install_fout), as LET compiles it
-_SET_STR = re.compile(r"^    (?P<call>S_[A-Z][A-Z0-9]? = _fout_(?:digits|text)\(N_[A-Z][A-Z0-9]?)\)$")
+# (the _kept variant: its room in string space taken after FOUT's time, before ``then``)
+_SET_STR = re.compile(r"^    (?P<call>S_[A-Z][A-Z0-9]? = _fout_(?:digits|text)(?:_kept)?"
+                      r"\(N_[A-Z][A-Z0-9]?)\)$")
 # statements in whose body a ``continue`` would not reach the function's loop
 _OWN_BODY = re.compile(r"^ *(?:for|while|def|class|async|with)\b")
 

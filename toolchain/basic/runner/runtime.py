@@ -267,15 +267,17 @@ class Runtime:
         self.namespace[GROUPS] = iter(())  # outside the dispatcher no loop runs in place (linker.py)
         # string concatenation with the ROM's time: the bytes copied, the string space
         # used up and the garbage collection that follows (costs.py)
+        # the string space in use, and the room for strings until the next garbage
+        # collection: a list the generated code's functions share (string_space_used and
+        # string_room name them)
+        self.strings = [0, BASIC_BYTES_FREE]
         self.namespace["_concat"] = self._timed_concat
         self.namespace["_copied"] = self._copied
-        self.namespace["_kept"] = self._kept
+        self.namespace["_kept"] = self._keeper()
         # STR$: FOUT's text on FOUT's time (it only adds time: the cycles counted before it
         # need not be on the clock first, as they must before code that looks)
-        install_fout(self.namespace)
+        install_fout(self.namespace, self.strings, self._string_room_taken)
         self._copy_cycles = round(costs.weight("let_copy"))
-        self.string_space_used = 0
-        self.string_room = BASIC_BYTES_FREE  # for strings until the next garbage collection
         self.io.clock = self.namespace
         exec(compile(self.module.source, GENERATED, "exec"), self.namespace)
         self.segments: list[Callable[[], int]] = self.namespace["_make"]()
@@ -772,12 +774,38 @@ class Runtime:
             self._string_made(len(text))
         return text
 
-    def _kept(self, text: str) -> str:
-        """LET of a string a function made: its bytes were copied on the function's
-        time (costs.py); here they take their room in string space."""
-        if type(text) is str and text:
-            self._string_room_taken(len(text))
-        return text
+    @property
+    def string_space_used(self) -> int:
+        return self.strings[0]
+
+    @string_space_used.setter
+    def string_space_used(self, used: int) -> None:
+        self.strings[0] = used
+
+    @property
+    def string_room(self) -> int:
+        return self.strings[1]
+
+    @string_room.setter
+    def string_room(self, room: int) -> None:
+        self.strings[1] = room
+
+    def _keeper(self) -> Callable[[str], str]:
+        """``_kept``: LET of a string a function made (LEFT$, CHR$, TI$...; STR$ has its
+        own, io.install_fout): its bytes were copied on the function's time (costs.py),
+        here they take their room in string space.  A closure: a call per such LET, and
+        no more while the room lasts."""
+        strings, room_taken = self.strings, self._string_room_taken
+
+        def kept(text: str) -> str:
+            used = strings[0] + len(text)
+            if used > strings[1]:
+                room_taken(len(text))  # the garbage collected first, or ?OUT OF MEMORY
+            else:
+                strings[0] = used
+            return text
+
+        return kept
 
     def _string_made(self, size: int) -> None:
         """A new string of ``size`` bytes in string space (GETSPA, $B4F4; MOVSTR copies

@@ -57,6 +57,8 @@ INPUT_BUFFER = 0x0200  # where a direct-mode line is crunched and run from
 MEMORY_OBSERVERS = ("rt.free(", "rt.peek(", "rt.usr(")
 # a string variable or an element of a string array, as the expression compiler reads it
 _A_VARIABLES_STRING = re.compile(r"S_\w+|AS_\w+\.cells\[[^\]]*\]")
+# STR$ as an expression compiles it (io.install_fout): the function and its argument
+_FOUT_CALL = re.compile(r"(?P<function>_fout_(?:text|digits))\((?P<argument>[^()]*)\)")
 # calls in generated code that run the program's code (FN) or the machine's, or the
 # runtime's: anything else in an expression reads, computes and assigns temporaries
 RUNS_CODE = ("rt.", "io.", "FN_", "_concat(", "lambda")
@@ -372,7 +374,11 @@ class StatementCompiler(ExpressionCompiler):
         if not value.code.startswith("_concat("):
             # a string a function made (STR$, CHR$, LEFT$, MID$, RIGHT$, TI$): the variable
             # takes the temporary's room in string space, which the run counts so that
-            # the garbage collection and ?OUT OF MEMORY come when the C64's do
+            # the garbage collection and ?OUT OF MEMORY come when the C64's do (STR$ of
+            # its own, without another call: io.install_fout)
+            fout = _FOUT_CALL.fullmatch(value.code)
+            if fout is not None:
+                return f"{fout['function']}_kept({fout['argument']})"
             return f"_kept({value.code})"
         return value.code
 
