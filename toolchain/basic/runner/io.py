@@ -68,41 +68,46 @@ _FOUT_FUNCTION = """
     def {name}(value, then=0):
         global {clock}
         if 0.0 < value < 1e9 and (whole := int(value)) == value:
-            digits = str(whole)
+            digits = str(whole){take_room}
             if high := whole // 100_000:
-                cost = high_base[high] + high_low_turns[high][whole % 100_000]
+                {clock} += high_base[high] + high_low_turns[high][whole % 100_000] + then
             else:
                 count = len(digits)
-                cost = base[count] + sign[count] * turns[whole]
-            text = {whole_text}
-        else:
-            cost = fout_cycles(value)
-            text = {other_text}
-{finish}
+                {clock} += base[count] + sign[count] * turns[whole] + then
+            return {whole_text}{other}
+"""
+_OTHER = """
+        {clock} += fout_cycles(value) + then
+        return {other_text}"""
+# the ``_kept`` variants: STR$ into a variable (LET keeps the string: runtime._kept), its
+# room in string space taken in line while it lasts; where it does not, the plain
+# function's way (FOUT's time), then the garbage collection (or ?OUT OF MEMORY), then
+# ``then``, the time of the code after it
+_TAKE_ROOM = """
+            used = strings[0] + len(digits){sign_place}
+            if used > strings[1]:
+                return _kept_slowly({plain}, value, then)
+            strings[0] = used"""
+_OTHER_KEPT = """
+        return _kept_slowly({plain}, value, then)"""
+_KEPT_SLOWLY = """
+    def _kept_slowly(plain, value, then):
+        global {clock}
+        text = plain(value)
+        room_taken(len(text))
+        {clock} += then
         return text
 """
-_ADD_COST = "        {clock} += cost + then"
-# the ``_kept`` variants: STR$ into a variable (LET keeps the string: runtime._kept), its
-# room in string space taken here, without another call where it fits; where it does not,
-# FOUT's time first, then the garbage collection (or ?OUT OF MEMORY), then ``then``
-_TAKE_ROOM = """        used = strings[0] + len(text)
-        if used > strings[1]:
-            {clock} += cost
-            room_taken(len(text))
-            {clock} += then
-        else:
-            strings[0] = used
-            {clock} += cost + then"""
+_FOUT_VARIANTS = (("_fout_text", '" " + digits', "format_number(value)", " + 1"),
+                  ("_fout_digits", "digits", "format_number(value)[1:]", ""))
 _FOUT_SOURCE = ("def make(base, sign, turns, high_base, high_low_turns, fout_cycles, format_number, "
-                "strings, room_taken):\n") + "".join(
-        _FOUT_FUNCTION.format(name=name, clock=CLOCK, whole_text=whole, other_text=other,
-                              finish=(_TAKE_ROOM if name.endswith("_kept") else _ADD_COST).format(
-                                  clock=CLOCK))
-        for name, whole, other in (("_fout_text", '" " + digits', "format_number(value)"),
-                                   ("_fout_digits", "digits", "format_number(value)[1:]"),
-                                   ("_fout_text_kept", '" " + digits', "format_number(value)"),
-                                   ("_fout_digits_kept", "digits", "format_number(value)[1:]"))) + \
-    "    return _fout_text, _fout_digits, _fout_text_kept, _fout_digits_kept\n"
+                "strings, room_taken):\n" + _KEPT_SLOWLY.format(clock=CLOCK) + "".join(
+                    _FOUT_FUNCTION.format(name=name + kept, clock=CLOCK, whole_text=whole, take_room=(
+                        _TAKE_ROOM.format(sign_place=sign_place, plain=name) if kept else ""), other=(
+                        _OTHER_KEPT.format(plain=name) if kept else
+                        _OTHER.format(clock=CLOCK, other_text=other)))
+                    for kept in ("", "_kept") for name, whole, other, sign_place in _FOUT_VARIANTS)
+                + "    return _fout_text, _fout_digits, _fout_text_kept, _fout_digits_kept\n")
 _FOUT_CODE = compile(_FOUT_SOURCE, "<STR$>", "exec")
 
 
