@@ -136,6 +136,18 @@ def test_a_program_of_no_bytes_has_no_dump(tmp_path: Path) -> None:
     assert not out.exists()
 
 
+
+@pytest.mark.parametrize("name", ["", "   "])
+def test_an_empty_name_for_the_header_is_an_error_not_the_files_name(tmp_path: Path, name: str) -> None:
+    """`--name ""` fell back to the file's name as if --name were not given."""
+    prg = tmp_path / "p.prg"
+    prg.write_bytes(b"\x00\xc0\x60")
+    out = tmp_path / "p.mse"
+    result = CliRunner().invoke(main, ["mse", "fromprg", str(prg), "--name", name, "-o", str(out)])
+    assert result.exit_code == 1
+    assert result.output.startswith("--name: error: an empty program name")
+    assert not out.exists()
+
 def test_dump_format_matches_the_corpus_dumps() -> None:
     path = shared_path("corpus", "mse", "derived", "8409_list-stop.mse")
     prg = Prg.from_bytes(path.with_suffix(".bin").read_bytes())

@@ -78,6 +78,9 @@ def mse_fromprg(prg_file: str, name: str | None, output: str) -> None:
     from toolchain import mse
     from toolchain.inputs import PRG_KINDS, read_program
 
+    if name is not None and not name.strip():  # (not quietly the file's name: it was asked for)
+        raise UserError.single("--name", "an empty program name: give the name for the dump's header, or "
+                               "leave --name out for the file's name")
     program = read_program(prg_file, "mse fromprg", "a PRG", PRG_KINDS)
     write_atomic(output, mse.from_prg(program.prg, name or program.file.title, program.name),
                  inputs=[program.file.path])
