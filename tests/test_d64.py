@@ -200,6 +200,21 @@ def test_add_refuses_a_single_byte_as_a_prg(image: Path, tmp_path: Path) -> None
     assert [(f.name, f.file_type) for f in d64.directory(image).files] == [("ONE", "SEQ"), ("BYTE", "PRG")]
 
 
+
+@pytest.mark.parametrize(("load", "size", "past"), [(0xFF00, 300, 44), (0xFFFF, 2, 1), (0xC000, 0x4000, 0)])
+def test_add_warns_of_a_prg_that_loads_past_ffff(image: Path, tmp_path: Path, load: int, size: int,
+                                                  past: int) -> None:
+    """A PRG whose bytes run past $FFFF is stored as given (as c1541 stores it), with a
+    warning: a LOAD wraps into the zero page and the stack.  One that ends at $FFFF
+    exactly loads whole."""
+    prg = tmp_path / "top.prg"
+    prg.write_bytes(bytes([load & 0xFF, load >> 8]) + bytes(size))
+    result = run("d64", "add", str(image), str(prg))
+    assert result.exit_code == 0
+    warning = f"{prg}: warning: it loads at ${load:04X}, and {past} byte{'s' if past != 1 else ''} past $FFFF"
+    assert (warning in result.output) == bool(past)
+    assert [f.name for f in d64.directory(image).files] == ["TOP"]
+
 def test_a_bug_in_c64tcs_own_change_surfaces_as_the_bug(image: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 21: an IndexError or KeyError raised by c64tc's own code in a change was
     reported as "the change failed in the d64 package" (exit 1), hiding the bug from the

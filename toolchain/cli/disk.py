@@ -109,6 +109,22 @@ def _type_from_extension(path: Path) -> str:
     return {".seq": "SEQ", ".usr": "USR"}.get(path.suffix.lower(), "PRG")
 
 
+def _past_the_top(prg: bytes) -> str:
+    """A note for a PRG whose bytes would load past $FFFF: the KERNAL's LOAD counts its
+    address on from $FFFF to $0000 ($F4C4's INC $AE / INC $AF) and writes on into the
+    zero page and the stack, which a running C64 does not survive; stored as given (as
+    c1541 does), with the reason said.  '' for any other."""
+    if len(prg) < 2:
+        return ""
+    start = prg[0] | prg[1] << 8
+    end = start + len(prg) - 2
+    if end <= 0x10000:
+        return ""
+    past = end - 0x10000
+    return (f"warning: it loads at ${start:04X}, and {past} byte{'s' if past != 1 else ''} past $FFFF (a "
+            "LOAD wraps into the zero page and the stack); stored as it is")
+
+
 def _stored(file: InputFile, file_type: str) -> tuple[bytes, str]:
     """What goes onto the disk for ``file`` as a ``file_type`` file, and what was made
     of it ('' when it goes as it is).  A SEQ or USR file holds the bytes as given.  A
@@ -121,7 +137,7 @@ def _stored(file: InputFile, file_type: str) -> tuple[bytes, str]:
 
     kind = file.kind.kind
     if file_type != "PRG" or kind in BASIC_LINES or kind is Kind.MACHINE_CODE_PRG:
-        return file.data, ""
+        return file.data, _past_the_top(file.data) if file_type == "PRG" else ""
     as_given = shown_argument(file.argument)
     if kind in (Kind.BASIC_LISTING, Kind.MSE_DUMP):
         program = read_program(file, "d64 add", "a program", {kind})
@@ -137,8 +153,8 @@ def _stored(file: InputFile, file_type: str) -> tuple[bytes, str]:
         # another disk image keeps what it was there.)
         raise UserError.single(file.name, f"{file.shown} is {file.kind.phrase}: LOAD could not take it, so "
                                "it is not stored as a PRG; --type seq (or usr) stores its byte as it is")
-    if kind is Kind.BINARY:
-        return file.data, ""  # a PRG by another name (a .bin), or data a program reads with GET#
+    if kind is Kind.BINARY:  # a PRG by another name (a .bin), or data a program reads with GET#
+        return file.data, _past_the_top(file.data)
     if is_listing(file):  # text named as a listing: tokenizing would only guess
         fits = (f"if it is a BASIC listing, `c64tc tok {as_given}` it first (tok says which lines are not "
                 "BASIC)")
