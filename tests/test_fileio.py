@@ -496,3 +496,27 @@ def test_an_output_named_as_a_folder_is_refused_not_written_without_its_slash(
     assert result.exit_code == 1, result.output
     assert "out/: error: cannot write: the name ends in a slash" in result.output
     assert not (tmp_path / "out").exists()
+
+
+def test_a_signal_just_after_a_temporary_is_made_leaves_nothing_behind(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SIGTERM ends a run at whatever statement it comes (as sys.exit): one that came
+    just after the file was made, before it was recorded, left it behind (the CI's
+    SIGTERM test met it once).  Now the name is recorded first and the file removed."""
+    made: list[str] = []
+    real_open = os.open
+
+    def open_then_signal(path: str, flags: int, mode: int = 0o777) -> int:
+        descriptor = real_open(path, flags, mode)
+        made.append(str(path))
+        os.close(descriptor)
+        raise SystemExit(143)
+
+    files = FileSet()
+    monkeypatch.setattr(fileio.os, "open", open_then_signal)
+    with pytest.raises(SystemExit):
+        files.stage(tmp_path / "picture.png", b"data")
+    monkeypatch.undo()
+    assert made  # the file was made before the "signal"
+    files.discard()
+    assert list(tmp_path.iterdir()) == []

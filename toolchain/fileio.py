@@ -30,9 +30,9 @@ import hashlib
 import json
 import os
 import re
+import secrets
 import stat
 import sys
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -277,15 +277,26 @@ def _beside(target: Path, tag: str, suffix: str) -> str:
     return f".{_short(target.name, room)}.{tag}"
 
 
-def _write_temporary(target: Path, data: bytes) -> Path:
-    """The data in a new file beside ``target`` (same file system, so it can be renamed);
-    its name holds the process id, so ``recover`` can remove it once the process is gone."""
+def _temporary_for(target: Path) -> Path:
+    """A new name beside ``target`` (same file system, so it can be renamed) for its
+    temporary; it holds the process id, so ``recover`` can remove the file once the
+    process is gone.  Named before the file is made, so that whoever removes the
+    temporaries knows it from the start (see _write_temporary)."""
+    random = "".join(secrets.choice(_NAME_LETTERS) for _ in range(8))  # (as mkstemp's names)
+    return target.parent / f"{_beside(target, f'{os.getpid()}-', _TEMP_SUFFIX)}{random}{_TEMP_SUFFIX}"
+
+
+_NAME_LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789_"
+
+
+def _write_temporary(target: Path, data: bytes, temporary: Path) -> None:
+    """The data in the new file ``temporary`` (from _temporary_for), which the caller has
+    already recorded: a signal (SIGTERM ends a run at any statement) between making the
+    file and recording it would leave it behind, as a killed process does."""
     try:
-        fd, name = tempfile.mkstemp(prefix=_beside(target, f"{os.getpid()}-", _TEMP_SUFFIX),
-                                    suffix=_TEMP_SUFFIX, dir=target.parent)
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
     except OSError as exc:
         raise UserError.single(str(target), f"cannot write: {_os_problem(exc)}") from None
-    temporary = Path(name)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -298,7 +309,6 @@ def _write_temporary(target: Path, data: bytes) -> Path:
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
-    return temporary
 
 
 def _as_bytes(data: bytes | str) -> bytes:
@@ -386,7 +396,13 @@ class FileSet:
             raise UserError.single(str(path), "the same file is named for two outputs")
         if not any(staged.parent == target.parent for staged in self._staged):
             recover(target.parent)
-        self._staged[target] = _write_temporary(target, _as_bytes(data))
+        temporary = self._staged[target] = _temporary_for(target)  # (recorded before it exists)
+        try:
+            _write_temporary(target, _as_bytes(data), temporary)
+        except BaseException:  # (a signal too, just after the file was made)
+            temporary.unlink(missing_ok=True)
+            del self._staged[target]
+            raise
 
     def discard(self) -> None:
         """Remove what ``stage`` wrote; nothing is switched (after ``commit``: nothing to do)."""
@@ -406,7 +422,8 @@ class FileSet:
         temporaries: dict[Path, Path] = dict(self._staged)
         try:
             for path, target in targets.items():
-                temporaries[target] = _write_temporary(target, self.files[path])
+                temporary = temporaries[target] = _temporary_for(target)  # (recorded before it exists)
+                _write_temporary(target, self.files[path], temporary)
             self._switch(temporaries)
         finally:
             for temporary in temporaries.values():
