@@ -1318,13 +1318,10 @@ def irq_exit(machine: C64) -> int:
     cpu.y = cpu.pull()
     cpu.x = cpu.pull()
     cpu.a = cpu.pull()
-    held = cpu.i
-    cpu.p = cpu.pull()
-    if held and not cpu.i:  # an IRQ still waiting comes before the next instruction (CPU.i_restored)
-        cpu.i_restored = True
+    address = cpu.return_from_interrupt()
+    if cpu.i_restored:  # an IRQ still waiting comes before the next instruction
         cpu.horizon = 0  # (the translated code the machine runs next stops at once)
-    low = cpu.pull()
-    return cpu.pull() << 8 | low
+    return address
 
 
 # $FEBC, the NMI handler's exit, is the same PLA TAY PLA TAX PLA RTI: interrupt handlers

@@ -763,10 +763,8 @@ class C64:
                 cpu.i_cleared = after_branch = False
                 if irq and not cpu.i and not enabled:
                     due = min(due, cpu.cycles if pull > cpu.cycles else seen)
-                if cpu.i_restored:  # an RTI: an IRQ still waiting comes before the next instruction
-                    cpu.i_restored = False
-                    if not cpu.i and io.irq:
-                        due = cpu.cycles
+                if cpu.i_restored and self._irq_after_rti():
+                    due = cpu.cycles
                 if cpu.cycles >= due and not enabled:
                     self._interrupts()
                     known_pull = known_seen = NEVER
@@ -795,11 +793,9 @@ class C64:
                 if cpu.stops[pc]:
                     self._chips_touched = True  # a routine in Python, a hook: they may
                     cpu.pc = self._enter(pc)
-                    if cpu.i_restored:  # (the KERNAL's exit in Python ended in its RTI)
-                        cpu.i_restored = False
-                        if not cpu.i and io.irq:
-                            self._interrupts()
-                            known_pull = known_seen = NEVER
+                    if cpu.i_restored and self._irq_after_rti():  # (the KERNAL's exit in Python)
+                        self._interrupts()
+                        known_pull = known_seen = NEVER
                 else:
                     opcode = self.memory[pc]
                     if opcode == 0x00 and self.stop_on_brk:
@@ -808,10 +804,8 @@ class C64:
                         trace(cpu)
                     before = cpu.cycles
                     cpu.step()
-                    if cpu.i_restored:  # an RTI: as after translated code
-                        cpu.i_restored = False
-                        if not cpu.i and io.irq:
-                            due = cpu.cycles
+                    if cpu.i_restored and self._irq_after_rti():
+                        due = cpu.cycles
                     if enabled and irq and not cpu.i:  # the instruction after the CLI has run
                         due = cpu.cycles if pull > cpu.cycles else max(cpu.cycles, seen)
                     # a branch taken within its page: the 6510 looks a cycle later, so an
@@ -836,6 +830,12 @@ class C64:
             cpu.cycles += cast(Vic, io.vic).settle(cpu.cycles)
             return RunResult(Stop.HALTED, str(halted), cpu.cycles - start_cycles,
                              cpu.instructions - start_instructions, printer=bytes(self.printer))
+
+    def _irq_after_rti(self) -> bool:
+        """After an RTI that cleared the I flag (CPU.i_restored, set back here): whether an
+        IRQ is waiting, which then comes at once, before the next instruction."""
+        self.cpu.i_restored = False
+        return not self.cpu.i and self.io.irq
 
     def _exact_pull(self, now: int) -> tuple[int, int]:
         """The next pull of an interrupt line that the CPU takes exactly where a 6510

@@ -109,6 +109,16 @@ class CPU:
         self.sp = (self.sp + 1) & 0xFF
         return self.memory[0x100 + self.sp]
 
+    def return_from_interrupt(self) -> int:
+        """RTI's pulls: the status, then the address it returns to; an I flag cleared so
+        sets ``i_restored``."""
+        held = self.i
+        self.p = self.pull()
+        if held and not self.i:
+            self.i_restored = True
+        low = self.pull()
+        return self.pull() << 8 | low
+
     def read_word(self, address: int) -> int:
         return self.memory[address] | self.memory[(address + 1) & 0xFFFF] << 8
 
@@ -535,12 +545,7 @@ def _make_handler(op: Opcode) -> Callable[[CPU], int]:
         return rts
     if name == "rti":
         def rti(cpu: CPU) -> int:
-            held = cpu.i
-            cpu.p = cpu.pull()
-            if held and not cpu.i:
-                cpu.i_restored = True
-            low = cpu.pull()
-            cpu.pc = cpu.pull() << 8 | low
+            cpu.pc = cpu.return_from_interrupt()
             return base
 
         return rti

@@ -265,12 +265,12 @@ class Runtime:
         self.namespace["globals_"] = self.namespace
         self.namespace[CLOCK] = 0  # BASIC's cycles (costs.py), added by the generated code
         self.namespace[GROUPS] = iter(())  # outside the dispatcher no loop runs in place (linker.py)
-        # string concatenation with the ROM's time: the bytes copied, the string space
-        # used up and the garbage collection that follows (costs.py)
         # the string space in use, and the room for strings until the next garbage
         # collection: a list the generated code's functions share (string_space_used and
         # string_room name them)
         self.strings = [0, BASIC_BYTES_FREE]
+        # string concatenation with the ROM's time: the bytes copied, the string space
+        # used up and the garbage collection that follows (costs.py)
         self.namespace["_concat"] = self._timed_concat
         self.namespace["_copied"] = self._copied
         self.namespace["_kept"] = self._keeper()
