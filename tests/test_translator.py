@@ -222,3 +222,37 @@ def test_read_modify_write_into_the_running_code_keeps_its_flags() -> None:
         cpu.run(until=lambda cpu: cpu.pc == 0x100A)
     assert translated.n == reference.n == 1 and translated.memory[0x1001] == 0x80
     assert _state(translated) == _state(reference)
+
+
+# LDY #$7F : LDX #$83 : loop: INY : DEX : BNE loop : BRK  (X's N goes from 1 to 0, Y's from 0 to 1)
+_FUSED_LOOP = bytes([0xA0, 0x7F, 0xA2, 0x83, 0xC8, 0xCA, 0xD0, 0xFC, 0x00])
+
+
+@pytest.mark.parametrize("hot", [0, 3])
+def test_a_loop_whose_branch_tests_the_register_stops_with_its_flags(hot: int) -> None:
+    """DEX / BNE back: the branch tests X itself, and the loop's turn needs no N and Z
+    (the INY at its start sets them).  A predicate stops the run where a region returns
+    (after each turn, at the start of the next): N and Z there are DEX's, as on the 6502."""
+    for turns in range(1, 40):
+        reference, translated = _pair(_FUSED_LOOP, hot=hot)
+        for cpu in (reference, translated):
+            cpu.run(until=lambda cpu, turns=turns: cpu.pc == 0x1004 and cpu.cycles >= 4 + 7 * turns)
+        assert _state(translated) == _state(reference), f"stopped after {turns} turns"
+    assert hot or "if x:" in translated.sources[0x1000]  # the branch fused: the test holds
+
+
+# LDX #$07 : loop: LDA $2000,X : BEQ skip : INC $2100,X : skip: PHP : DEX : BPL loop : BRK
+# (PHP reads the LDA's N and Z on the BEQ's taken way, INC sets them again on the other)
+_FUSED_SKIP = bytes([0xA2, 0x07, 0xBD, 0x00, 0x20, 0xF0, 0x03, 0xFE, 0x00, 0x21, 0x08, 0xCA, 0x10, 0xF4,
+                     0x00])
+
+
+def test_a_skip_whose_branch_tests_the_register_gives_its_flags_to_the_taken_way() -> None:
+    """LDA / BEQ over an INC: the BEQ tests A; the INC's way sets N and Z again, the
+    taken way hands the LDA's to the PHP after it (zero and negative values pushed)."""
+    reference, translated = _pair(_FUSED_SKIP)
+    for cpu in (reference, translated):
+        cpu.memory[0x2000:0x2008] = bytes([0x00, 0x80, 0x00, 0x01, 0xFF, 0x00, 0x7F, 0x00])
+        cpu.run(until=0x100E)
+    assert "if a:" in translated.sources[0x1000]  # the branch fused: the test holds
+    assert _state(translated) == _state(reference)

@@ -149,6 +149,8 @@ def _code(text: str, reads: str = "", writes: str = "") -> Code:
 
 
 _NZ = "nr zr"  # a result that sets N and Z
+_NZ_BRANCHES = frozenset({"bpl", "bmi", "bne", "beq"})
+_WRITING = -1  # (no address) _BlockWriter._sets_nz_next: the skip of the instruction being written
 # each branch's condition: (taken, not taken)
 _BRANCHES = {"bpl": ("nr < 0x80", "nr >= 0x80", "nr"), "bmi": ("nr >= 0x80", "nr < 0x80", "nr"),
              "bvc": ("not v", "v", "v"), "bvs": ("v", "not v", "v"), "bcc": ("not c", "c", "c"),
@@ -257,6 +259,11 @@ class _Goto:
 
     indent: int
     target: int
+    # N and Z handed over from a fused branch (see _BlockWriter.branch): the statement that
+    # sets them, written where the path leaves the block; where the code at ``dead_at`` (this
+    # block's start) sets them before it reads them, the loop's turn back there goes without it
+    restore: str = ""
+    dead_at: int | None = None
 
 
 @dataclass(frozen=True)
@@ -962,6 +969,13 @@ class _RegionWriter:
                     self._emit_block(out, start, [_Goto(line.indent, line.target)], base, starts)
             elif isinstance(line, _Goto):
                 pad = _INDENT * (base + line.indent)
+                restore = [pad + text for text in line.restore.splitlines()]
+                if line.target == start and line.dead_at == start:  # the turn back needs no flags
+                    out.append(f"{pad}if cycles < horizon:\n{pad}    continue")
+                    out.extend(restore)
+                    out.append(f"{pad}pc = {start}\n{pad}break")
+                    continue
+                out.extend(restore)
                 if line.target == start:  # back to this block's start: a loop of its own
                     out.append(f"{pad}if cycles < horizon:\n{pad}    continue\n{pad}pc = {start}\n{pad}break")
                 elif line.target in starts:
@@ -998,6 +1012,9 @@ class _BlockWriter:
         self.inlined: set[int] = set()  # code from elsewhere copied into this block (each once)
         self._base = 0  # the operand's address of the store being written (for indexed stores)
         self._until: int | None = None  # where the code being written must stop (see sequence)
+        # what stands for N and Z until the branch written next (see _fused): a register,
+        # or the expression of a comparison's result; None where nr and zr hold them
+        self.fused: str | None = None
 
     # -- output --------------------------------------------------------------------------------
     def emit(self, code: Code | str, indent: int, **fields: str) -> None:
@@ -1022,10 +1039,11 @@ class _BlockWriter:
         if self.count:
             self.emit(f"ins += {self.count}", indent)
 
-    def goto(self, target: int, indent: int, extra_cycles: int = 0) -> None:
-        """Leave the block for a known address."""
+    def goto(self, target: int, indent: int, extra_cycles: int = 0, restore: str = "",
+             dead_at: int | None = None) -> None:
+        """Leave the block for a known address (``restore``, ``dead_at``: see :class:`_Goto`)."""
         self.sync(indent, extra_cycles)
-        self.lines.append(_Goto(indent, target & 0xFFFF))
+        self.lines.append(_Goto(indent, target & 0xFFFF, restore, dead_at))
         self.successors.append(target & 0xFFFF)
 
     def jump(self, pc: str, indent: int) -> None:
@@ -1115,14 +1133,18 @@ class _BlockWriter:
         region = self.region
         while True:
             if pc == until:
+                self._unfuse(indent)
                 return True
             if pc != self.start or self.lines:
                 if pc == self.start or cpu.stops[pc] or (cpu.break_on_brk and memory[pc] == 0) or (
                         self.budget == 0 or (region.region and cpu._changed(pc)) or cpu._in_io(pc)):
+                    self._unfuse(indent)
                     self.goto(pc, indent)  # back at the start: a loop of its own
                     return False
             opcode = memory[pc]
             op = OPCODES.get(opcode)
+            if op is None or op.mnemonic not in _NZ_BRANCHES:
+                self._unfuse(indent)  # (a fused instruction is followed by its branch: _fused)
             length = op.length if op else 1
             operand = [memory[(pc + k) & 0xFFFF] for k in range(1, length)]
             following = (pc + length) & 0xFFFF
@@ -1163,33 +1185,53 @@ class _BlockWriter:
         offset = operand[0]
         target = (following + offset - (0x100 if offset & 0x80 else 0)) & 0xFFFF
         taken, not_taken, flag = _BRANCHES[op.mnemonic]
-        self.uses(flag)
+        fused, self.fused = self.fused, None
+        restore = ""
+        if fused is None:
+            self.uses(flag)
+        else:  # the condition on the value itself; N and Z set only where a path needs them
+            taken, not_taken = (condition.replace(flag, fused) for condition in (taken, not_taken))
+            restore = f"nr = zr = {fused}"
+            self.uses("", _NZ)
         extra = 1 + ((following ^ target) > 0xFF)  # a taken branch: one cycle more, two across a page
         self.cycles += op.cycles
         self.count += 1
         if target == following:  # both ways lead on
             self.emit(f"if {taken}:\n    cycles += {extra}", indent)
+            if restore and not self._sets_nz_next(following, until=until):
+                self.emit(restore, indent)
             return following
         if not self._skips(following, target, until):
             self.emit(f"if {taken}:", indent)
             if target < following and self._inlines(target):
                 # a loop's branch back: the loop's code goes on inside the if
+                if restore and not self._sets_nz_next(target, until=None):
+                    self.emit(restore, indent + 1)
                 cycles, count = self.cycles, self.count
                 self.cycles += extra
                 self.sequence(target, indent + 1, None)
                 self.cycles, self.count = cycles, count
+            elif restore and target == self.start and self._sets_nz_next(target, MAX_BLOCK, until=None,
+                                                                            entering=True):
+                self.goto(target, indent + 1, extra, restore, dead_at=target)
             else:
-                self.goto(target, indent + 1, extra)
+                self.goto(target, indent + 1, extra, restore)
+            if restore and not self._sets_nz_next(following, until=until):
+                self.emit(restore, indent)
             return following
         # a short forward branch: an if around the code it skips, both ways on in this block
         cycles, count = self.cycles, self.count
         self.emit(f"if {not_taken}:", indent)
+        if restore and not self._sets_nz_next(following, until=target):
+            self.emit(restore, indent + 1)
         if self.sequence(following, indent + 1, target):
             # the skipped code ran: count it now; after the if, both paths count as the taken one
             self.cycles -= cycles + extra
             self.count -= count
             self.sync(indent + 1)
         self.cycles, self.count = cycles + extra, count
+        if restore and not self._sets_nz_next(target, until=until):
+            self.emit(f"else:\n{_INDENT}{restore}", indent)  # the taken way, straight to the target
         return target
 
     def _skips(self, following: int, target: int, until: int | None) -> bool:
@@ -1733,29 +1775,75 @@ class _BlockWriter:
     def _flags_used(self, code: Code, following: int) -> Code:
         """``code`` without its N and Z results where the instructions that run next on
         this path set both before anything can look at them (a load before an AND, a
-        compare before a load): two stores fewer on the most frequent statements."""
-        if "nr = zr = " not in code.text or not self._sets_nz_next(following):
+        compare before a load): two stores fewer on the most frequent statements.  Else,
+        where a branch on N or Z comes next, see :meth:`_fused`."""
+        if "nr = zr = " not in code.text:
             return code
+        if not self._sets_nz_next(following):
+            return self._fused(code, following)
         lines = [line.replace("nr = zr = ", "") for line in code.text.splitlines()
                  if not line.lstrip().startswith("nr = zr = ")]  # (each block keeps another statement)
         return Code("\n".join(lines), code.reads, code.writes)
 
-    def _sets_nz_next(self, pc: int, budget: int | None = None, branches: bool = True) -> bool:
+    def _fused(self, code: Code, following: int) -> Code:
+        """``code`` without its N and Z results where the branch right after it tests
+        the value itself (``x = DEC[x]`` / ``if x < 0x80:``) and a way it goes on sets
+        them again (a loop's turn, the code after a loop): :meth:`branch` writes
+        ``nr = zr = x`` only on the ways that need them, and the statement that set them
+        loses two stores.  Code whose N and Z come from more than one statement (ADC,
+        SBC, BIT, PLP) stays as it is."""
+        lines = code.text.splitlines()
+        setting = [index for index, line in enumerate(lines) if "nr = zr = " in line]
+        if len(setting) != 1 or lines[setting[0]].startswith(" "):
+            return code
+        op = OPCODES.get(self.cpu.memory[following])
+        if op is None or op.mnemonic not in _NZ_BRANCHES or not self._joins_run(following):
+            return code  # (no branch comes next in this block)
+        branch_following = (following + 2) & 0xFFFF
+        offset = self.cpu.memory[(following + 1) & 0xFFFF]
+        target = (branch_following + offset - (0x100 if offset & 0x80 else 0)) & 0xFFFF
+        pays = self._sets_nz_next(branch_following, self.budget - 1) or (
+            target == self.start and self._sets_nz_next(target, MAX_BLOCK, until=None, entering=True))
+        if target == branch_following or not pays:
+            return code
+        line = lines[setting[0]]
+        if line.startswith("nr = zr = "):  # a comparison's result: its expression stands for them
+            self.fused = line.removeprefix("nr = zr = ")
+            del lines[setting[0]]
+        else:  # a register's new value: the register stands for them
+            self.fused = line.split(" = ")[0]
+            lines[setting[0]] = line.replace("nr = zr = ", "")
+        return Code("\n".join(lines), code.reads, code.writes)
+
+    def _unfuse(self, indent: int) -> None:
+        """N and Z for the code that follows, where they stand fused (see :meth:`_fused`)
+        and no branch takes them."""
+        if self.fused is not None:
+            self.emit(f"nr = zr = {self.fused}", indent)
+            self.fused = None
+
+    def _sets_nz_next(self, pc: int, budget: int | None = None, branches: bool = True,
+                      until: int | None = _WRITING, entering: bool = False) -> bool:
         """Whether the code at ``pc`` runs next in this block and sets N and Z before it
         reads them or the block can end: after at most a few instructions that leave
         them alone and cannot end the block (flag changes, PHA, TXS, and a branch on C or
         V that becomes an ``if`` in the block: then on both of its ways).  A
         read-modify-write of memory sets them before its store (whose watch may end the
-        block)."""
+        block).  ``until``: the end of the skip that code is written in (by default the
+        one of the instruction being written); ``entering``: ``pc`` is this block's start,
+        where a loop's turn goes back."""
         cpu = self.cpu
         memory = cpu.memory
         if budget is None:
             budget = self.budget
-        until = self._until  # the end of the skip being written: its branches' ifs end there
+        if until == _WRITING:
+            until = self._until  # the end of the skip being written: its branches' ifs end there
         for _ in range(4):
-            if (budget == 0 or pc == self.start or cpu.stops[pc] or (cpu.break_on_brk and memory[pc] == 0)
+            if (budget == 0 or (pc == self.start and not entering) or cpu.stops[pc]
+                    or (cpu.break_on_brk and memory[pc] == 0)
                     or (self.region.region and cpu._changed(pc)) or cpu._in_io(pc)):
                 return False  # the block ends there (see sequence): the flags go back to the CPU
+            entering = False
             if pc == until:
                 until, branches = None, False  # past the skip: which if a branch becomes is not known here
             opcode = memory[pc]
@@ -1783,9 +1871,9 @@ class _BlockWriter:
                 # both ways in the block; the skipped code leads on to the target
                 if target == following or not self._skip_fits(following, target, until, budget - 1):
                     return False
-                return (self._sets_nz_next(following, budget - 1, branches=False)
+                return (self._sets_nz_next(following, budget - 1, branches=False, until=until)
                         and self._sets_nz_next(target, budget - 1 - self._skipped(following, target),
-                                               branches=False))
+                                               branches=False, until=until))
             elif name != "pha":
                 return False
             pc = (pc + op.length) & 0xFFFF
