@@ -21,7 +21,9 @@ from ``cpu.pc``.  The region returns to its caller when the code goes somewhere
 outside it (a stop address, a BRK, code of another region), when a write changes
 translated code or an address the owner watches, or when the cycle count reaches the
 caller's ``horizon``: checked each time control passes from one block to another, so
-a region overruns its horizon by less than one block (``MAX_BLOCK_CYCLES``).  A region
+a region overruns its horizon by less than one block (``MAX_BLOCK_CYCLES``).  (A region
+that needs neither the chips nor the interpreter counts its cycles and instructions in
+one local and returns within ``CLOCK_REACH`` cycles: see ``CLOCK_SHIFT``.)  A region
 that leads to code which becomes hot later is compiled again to hold it (a few
 times); a new region takes over the blocks of small regions it reaches.
 
@@ -91,6 +93,14 @@ HEAT_WINDOW = 1_000_000  # cycles
 MAX_VARIANTS = 16  # earlier translations kept per start address
 MAX_RECOMPILES = 2 * MAX_VARIANTS  # code at a start that has changed more often is interpreted
 NO_HORIZON = 1 << 62  # a horizon no run reaches
+# A region without I/O accesses and without instructions on the interpreter keeps its
+# cycles and instructions since it started in one local: cycles << CLOCK_SHIFT plus
+# instructions (at most one per two cycles, so they never reach the cycles' bits).
+# Each path then adds one constant where it added two; the region returns within
+# CLOCK_REACH cycles, so that the local stays below 2**30, an int CPython 3.11 adds
+# and compares on its fast path (one digit).
+CLOCK_SHIFT = 16
+CLOCK_REACH = 16_000
 WATCH_CODE, WATCH_MACHINE = 1, 2  # the flags of the write watch (see TranslatingCPU)
 _WITHOUT_CODE = bytes(flags & ~WATCH_CODE for flags in range(256))
 _CODE_ONLY = bytes(flags & WATCH_CODE for flags in range(256))
@@ -248,6 +258,10 @@ _LOAD_CODE = {**{r: f"{r} = cpu.{r}" for r in _REGISTERS}, "nr": "nr = 0x80 if c
 _STORE_CODE = {**{r: f"cpu.{r} = {r}" for r in _REGISTERS}, "nr": "cpu.n = nr >> 7",
                "zr": "cpu.z = 0 if zr else 1"}
 _INDENT = "    "
+# the horizon as the packed clock counts it (see CLOCK_SHIFT): from the region's start, at
+# most CLOCK_REACH cycles on (a horizon already passed stays below the clock)
+_PACKED_HORIZON = (f"horizon = cpu.horizon - base\nif horizon > {CLOCK_REACH}:\n"
+                   f"{_INDENT}horizon = {CLOCK_REACH}\nhorizon <<= {CLOCK_SHIFT}")
 # instruction lengths by opcode: the interpreter's blocks end where the PC does not go on
 _LENGTHS = bytes(OPCODES[code].length if code in OPCODES else 1 for code in range(256))
 
@@ -527,7 +541,7 @@ class TranslatingCPU(CPU):
         covered = set(self.blocks)
         for start in range(0x10000):
             if self._seen[start] and start not in covered and not (self.stop_block and self.stops[start]):
-                source, starts, _ = _RegionWriter(self, start, not self._changed(start)).write()
+                _, source, starts, _ = _RegionWriter.written(self, start, not self._changed(start))
                 regions[start] = (source, " (interpreted: it ran too few times to be translated)")
                 covered.update(starts)
         text = [f"# region ${start:04X}{note}\n{source}" for start, (source, note) in sorted(regions.items())]
@@ -701,8 +715,7 @@ class TranslatingCPU(CPU):
     def _compile(self, start: int, region: bool, takes: Iterable[int] = ()) -> _Unit:
         """Translate the region at ``start`` (or its block alone), taking blocks from the
         units ``takes`` names and from small regions."""
-        writer = _RegionWriter(self, start, region, frozenset(takes))
-        source, starts, covered = writer.write()
+        writer, source, starts, covered = _RegionWriter.written(self, start, region, frozenset(takes))
         code = self._compiled.get(source)
         if code is None:
             code = self._compiled[source] = compile(source, f"<6502 region ${start:04X}>", "exec")
@@ -845,7 +858,7 @@ class _RegionWriter:
     """Finds a region's blocks from its entry and writes the region's Python source."""
 
     def __init__(self, cpu: TranslatingCPU, entry: int, region: bool,
-                 takes: frozenset[int] = frozenset()) -> None:
+                 takes: frozenset[int] = frozenset(), packed: bool = True) -> None:
         self.cpu = cpu
         self.entry = entry
         self.region = region  # False: the entry's block alone
@@ -859,6 +872,21 @@ class _RegionWriter:
         self.covered: set[int] = set()
         self.instructions = 0
         self.uses_io = False  # the region holds compiled I/O accesses
+        self.packed = packed  # its clock in one local (see CLOCK_SHIFT), where the code allows
+        # its code needs cycles and instructions apart (an instruction run on the interpreter)
+        self.plain_clock = False
+
+    @classmethod
+    def written(cls, cpu: TranslatingCPU, entry: int, region: bool, takes: frozenset[int] = frozenset()
+                ) -> tuple[_RegionWriter, str, tuple[int, ...], tuple[tuple[int, int], ...]]:
+        """The writer of a region once it has written it, and what :meth:`write` gives:
+        with the packed clock where its code allows, else written again without."""
+        writer = cls(cpu, entry, region, takes)
+        source, starts, covered = writer.write()
+        if writer.uses_io or writer.plain_clock:
+            writer = cls(cpu, entry, region, takes, packed=False)
+            source, starts, covered = writer.write()
+        return writer, source, starts, covered
 
     def write(self) -> tuple[str, tuple[int, ...], tuple[tuple[int, int], ...]]:
         """The source, the blocks' starts, the bytes translated."""
@@ -903,7 +931,11 @@ class _RegionWriter:
             out.append(f"{_INDENT}io_on = {io.guard}")
             entry = len(out)  # the owner's names the code uses go here (below)
         out.extend(_INDENT + _LOAD_CODE[r] for r in used)
-        out.append(_INDENT + "cycles = cpu.cycles\n    ins = cpu.instructions\n    horizon = cpu.horizon")
+        if self.packed:
+            out.append(f"{_INDENT}base = cpu.cycles\n{_INDENT}cycles = 0")
+            out.extend(_INDENT + line for line in _PACKED_HORIZON.splitlines())
+        else:
+            out.append(_INDENT + "cycles = cpu.cycles\n    ins = cpu.instructions\n    horizon = cpu.horizon")
         starts = set(self.blocks)
         if len(self.blocks) == 1:
             (start, lines), = self.blocks.items()
@@ -915,8 +947,12 @@ class _RegionWriter:
             self._dispatch(out, sorted(self.blocks), 2, starts)
             out.append(_INDENT * 2 + "if cycles >= horizon:\n" + _INDENT * 3 + "break")
         out.extend(_INDENT + _STORE_CODE[r] for r in changed)
-        out.append(f"{_INDENT}cpu.cycles = cycles\n{_INDENT}cpu.instructions = ins\n{_INDENT}cpu.pc = pc\n"
-                   f"{_INDENT}return pc")
+        if self.packed:
+            out.append(f"{_INDENT}cpu.cycles = base + (cycles >> {CLOCK_SHIFT})\n"
+                       f"{_INDENT}cpu.instructions += cycles & {(1 << CLOCK_SHIFT) - 1}")
+        else:
+            out.append(f"{_INDENT}cpu.cycles = cycles\n{_INDENT}cpu.instructions = ins")
+        out.append(f"{_INDENT}cpu.pc = pc\n{_INDENT}return pc")
         if self.uses_io and io is not None:
             # set as the region starts: only those its code names (each costs a lookup a call)
             named = set(_NAME.findall("\n".join(out[entry:])))
@@ -1034,10 +1070,20 @@ class _BlockWriter:
     def sync(self, indent: int, extra_cycles: int = 0) -> None:
         """Add the path's static counts to ``cycles`` and ``ins`` (on this path only)."""
         cycles = self.cycles + extra_cycles
+        if self.region.packed:
+            if cycles or self.count:
+                # (cycles, then instructions: CPython folds the constant)
+                self.emit(f"cycles += {cycles} << {CLOCK_SHIFT}" + (f" | {self.count}" if self.count else ""),
+                          indent)
+            return
         if cycles:
             self.emit(f"cycles += {cycles}", indent)
         if self.count:
             self.emit(f"ins += {self.count}", indent)
+
+    def more_cycles(self, cycles: int) -> str:
+        """The statement that adds ``cycles`` to the clock (a branch taken, a page crossed)."""
+        return f"cycles += {cycles} << {CLOCK_SHIFT}" if self.region.packed else f"cycles += {cycles}"
 
     def goto(self, target: int, indent: int, extra_cycles: int = 0, restore: str = "",
              dead_at: int | None = None) -> None:
@@ -1058,7 +1104,12 @@ class _BlockWriter:
 
     def now(self) -> str:
         """The cycle count at the start of the current instruction, for the chips."""
-        return f"cycles + {self.cycles}" if self.cycles else "cycles"
+        clock = f"base + (cycles >> {CLOCK_SHIFT})" if self.region.packed else "cycles"
+        return f"{clock} + {self.cycles}" if self.cycles else clock
+
+    def horizon_again(self) -> str:
+        """The statement that takes the CPU's horizon again (the owner may have moved it)."""
+        return _PACKED_HORIZON if self.region.packed else "horizon = cpu.horizon"
 
     # -- the paths -------------------------------------------------------------------------------
     def write(self) -> None:
@@ -1197,7 +1248,7 @@ class _BlockWriter:
         self.cycles += op.cycles
         self.count += 1
         if target == following:  # both ways lead on
-            self.emit(f"if {taken}:\n    cycles += {extra}", indent)
+            self.emit(f"if {taken}:\n{_INDENT}{self.more_cycles(extra)}", indent)
             if restore and not self._sets_nz_next(following, until=until):
                 self.emit(restore, indent)
             return following
@@ -1261,6 +1312,7 @@ class _BlockWriter:
     def fallback(self, pc: int, indent: int) -> None:
         """Run one instruction on the interpreter, with the state handed over: every
         register is stored before and loaded after."""
+        self.region.plain_clock = True
         self.uses(" ".join(_LOCALS), " ".join(_LOCALS))
         self.emit("\n".join(_STORE_CODE[r] for r in _LOCALS), indent)
         self.emit(f"cpu.pc = {pc}\ncpu.cycles = cycles = {self.now()}\n"
@@ -1597,9 +1649,9 @@ class _BlockWriter:
         if mode in (Mode.ABX, Mode.ABY):
             if operand[0]:
                 self.emit(f"if {'x' if mode is Mode.ABX else 'y'} > {0xFF - operand[0]}:\n"
-                          f"{_INDENT}cycles += 1", indent)
+                          f"{_INDENT}{self.more_cycles(1)}", indent)
         elif mode is Mode.IZY:
-            self.emit(f"if w + y > 0xFF:\n{_INDENT}cycles += 1", indent)
+            self.emit(f"if w + y > 0xFF:\n{_INDENT}{self.more_cycles(1)}", indent)
 
     def load(self, mode: Mode, operand: list[int], address: str, indent: int) -> str:
         """The expression that reads the byte at ``address``: plain memory, or through
@@ -1621,12 +1673,12 @@ class _BlockWriter:
                 self.emit(f"if {condition}:\n" + (_indented(before) + "\n" if before else "")
                           + f"{_INDENT}u = {source.code.format(now=now)}\n"
                           f"elif io_on:\n{_INDENT}cpu.cycles = {now}\n{_INDENT}u = io_read({address})\n"
-                          f"{_INDENT}horizon = cpu.horizon\nelse:\n{_INDENT}u = mem[{address}]", indent)
+                          f"{_indented(self.horizon_again())}\nelse:\n{_INDENT}u = mem[{address}]", indent)
                 return "u"
             self.emit(f"cpu.cycles = {self.now()}", indent)
             if io is not None:
                 # the owner may move the chips' next event closer (see the module's description)
-                self.emit(f"u = io_read({address})\nhorizon = cpu.horizon", indent)
+                self.emit(f"u = io_read({address})\n{self.horizon_again()}", indent)
                 return "u"
             return f"io_read({address})"
         if mode in (Mode.ABX, Mode.ABY):
@@ -1635,10 +1687,10 @@ class _BlockWriter:
                 return f"mem[{address}]"
             self.emit(f"cpu.cycles = {self.now()}", indent)
             if io is not None:
-                self.emit(f"u = io_read({address})\nhorizon = cpu.horizon", indent)
+                self.emit(f"u = io_read({address})\n{self.horizon_again()}", indent)
                 return "u"
             return f"io_read({address})"
-        after = "\n    horizon = cpu.horizon" if io is not None else ""
+        after = "\n" + _indented(self.horizon_again()) if io is not None else ""
         self.emit(f"if {address} >> 12 != {IO_PAGE_HIGH}:\n    u = mem[{address}]\nelse:\n"
                   f"    cpu.cycles = {self.now()}\n    u = io_read({address}){after}", indent)
         return "u"
