@@ -256,3 +256,20 @@ def test_a_skip_whose_branch_tests_the_register_gives_its_flags_to_the_taken_way
         cpu.run(until=0x100E)
     assert "if a:" in translated.sources[0x1000]  # the branch fused: the test holds
     assert _state(translated) == _state(reference)
+
+
+# loop: INX : BNE loop : INY : JMP loop  (two instructions every five cycles, no chips)
+_COUNTING_LOOP = bytes([0xE8, 0xD0, 0xFD, 0xC8, 0x4C, 0x00, 0x10])
+
+
+def test_a_long_run_counts_cycles_and_instructions_exactly() -> None:
+    """A region that counts its cycles and instructions in one local (cycles above bit
+    16, instructions below) returns often enough that the instructions never reach the
+    cycles' bits: 300,000 cycles in one run (some 120,000 instructions) count as on the
+    interpreter."""
+    reference, translated = _pair(_COUNTING_LOOP)
+    for cpu in (reference, translated):
+        cpu.run(max_cycles=300_000)
+    assert "<< 16 |" in translated.sources[0x1000]  # the packed count: the test holds
+    assert translated.instructions > 1 << 16
+    assert _state(translated) == _state(reference)
