@@ -158,15 +158,7 @@ RASTER_SHIFTS = range(7)
 
 # What c64tc does not yet do as a 6510 does, each a strict expected failure (it fails the
 # run the day it matches): the name, and why
-KNOWN_DIFFERENT = {
-    "timer-reads": "a chip's register is read at the cycle LDA abs reads it (the 4th) whatever the "
-                   "addressing mode: abs,Y and (zp),Y across a page, (zp),Y and (zp,X) read 1-2 cycles "
-                   "later on a 6510 (VICE: timer values 1-2 lower)",
-    "timer-writes": "a chip's register is written at the cycle STA abs writes it (the 4th) whatever the "
-                    "addressing mode, and a read-modify-write writes only its new value: STA abs,X/abs,Y "
-                    "write in the 5th cycle, (zp),Y and (zp,X) in the 6th, DEC abs and abs,X in the 6th "
-                    "and 7th, after the old value (which acknowledges $D019's flags)",
-}
+KNOWN_DIFFERENT: dict[str, str] = {}
 
 
 def _program(name: str) -> object:

@@ -217,6 +217,21 @@ def _izy(cpu: CPU) -> tuple[int, bool]:
     return address, (base ^ address) > 0xFF
 
 
+# When an instruction reads or writes its operand, counted from LDA abs's read (its 4th
+# cycle, the one the CPU's ``cycles`` stands for while it accesses memory: see
+# _make_handler): the 6502's cycle tables (MCS6500 programming manual, appendix A; the
+# same in VICE 3.10's 6510core.c, LOAD_ABS_X, LOAD_IND_Y, STORE_ABS_X and the RMW
+# macros).  A read in the mode's last cycle: LDA abs,X/abs,Y the 4th (+1 across a page),
+# LDA (zp),Y the 5th (+1 across a page), LDA (zp,X) the 6th.  A write in the last
+# cycle: STA abs the 4th, abs,X/abs,Y always the 5th, (zp),Y and (zp,X) the 6th.  A
+# read-modify-write reads in the cycle a store would write (abs the 4th, abs,X the 5th,
+# (zp),Y and (zp,X), undocumented, the 6th), writes the old value back in the next and
+# the new one in the one after.  The zero page modes never reach the chips.
+READ_LATER = {Mode.IZY: 1, Mode.IZX: 2}  # (abs,X, abs,Y and (zp),Y: +1 across a page)
+WRITE_LATER = {Mode.ABX: 1, Mode.ABY: 1, Mode.IZY: 2, Mode.IZX: 2}
+MODIFY_LATER = {Mode.ABS: 0, **WRITE_LATER}
+
+
 _ADDRESSING = {Mode.IMM: _imm, Mode.ZP: _zp, Mode.ZPX: _zpx, Mode.ZPY: _zpy, Mode.ABS: _abs,
                Mode.ABX: _abx, Mode.ABY: _aby, Mode.IND: _ind, Mode.IZX: _izx, Mode.IZY: _izy}  # fmt: skip
 
@@ -574,32 +589,83 @@ def _make_handler(op: Opcode) -> Callable[[CPU], int]:
 
         return accumulator
     address_of = _ADDRESSING[mode]
+    # (while an instruction reads or writes its operand, ``cpu.cycles`` is its start plus
+    # how much later than LDA abs's read the access comes: READ_LATER and the others; the
+    # machine times its chips' registers by it)
     if name in _READ_OPERATIONS:
         read = _READ_OPERATIONS[name]
+        if mode not in (Mode.ABX, Mode.ABY, Mode.IZY, Mode.IZX):
+            def read_operation(cpu: CPU) -> int:
+                address, crossed = address_of(cpu)
+                read(cpu, cpu.read(address))
+                return base + (penalty and crossed)
 
-        def read_operation(cpu: CPU) -> int:
+            return read_operation
+        fixed = READ_LATER.get(mode, 0)
+
+        def late_read_operation(cpu: CPU) -> int:
             address, crossed = address_of(cpu)
-            read(cpu, cpu.read(address))
+            later = fixed + crossed
+            if not later:
+                read(cpu, cpu.read(address))
+                return base
+            start = cpu.cycles
+            cpu.cycles = start + later
+            try:
+                value = cpu.read(address)
+            finally:
+                cpu.cycles = start
+            read(cpu, value)
             return base + (penalty and crossed)
 
-        return read_operation
+        return late_read_operation
     if name in _WRITE_OPERATIONS:
         value_of = _WRITE_OPERATIONS[name]
+        write_later = WRITE_LATER.get(mode, 0)
+        if not write_later:
+            def write_operation(cpu: CPU) -> int:
+                address = address_of(cpu)[0]
+                cpu.write(address, value_of(cpu))
+                return base
 
-        def write_operation(cpu: CPU) -> int:
+            return write_operation
+
+        def late_write_operation(cpu: CPU) -> int:
             address = address_of(cpu)[0]
-            cpu.write(address, value_of(cpu))
+            start = cpu.cycles
+            cpu.cycles = start + write_later
+            try:
+                cpu.write(address, value_of(cpu))
+            finally:
+                cpu.cycles = start
             return base
 
-        return write_operation
+        return late_write_operation
     modify = _MODIFY_OPERATIONS[name]
+    if mode not in MODIFY_LATER:  # the zero page
+        def modify_operation(cpu: CPU) -> int:
+            address = address_of(cpu)[0]
+            cpu.write(address, modify(cpu, cpu.read(address)))
+            return base
 
-    def modify_operation(cpu: CPU) -> int:
+        return modify_operation
+    modify_later = MODIFY_LATER[mode]
+
+    def modify_twice_operation(cpu: CPU) -> int:
         address = address_of(cpu)[0]
-        cpu.write(address, modify(cpu, cpu.read(address)))
+        start = cpu.cycles
+        cpu.cycles = start + modify_later
+        try:
+            old = cpu.read(address)
+            cpu.cycles += 1
+            cpu.write(address, old)  # the old value written back first (a chip sees both)
+            cpu.cycles += 1
+            cpu.write(address, modify(cpu, old))
+        finally:
+            cpu.cycles = start
         return base
 
-    return modify_operation
+    return modify_twice_operation
 
 
 def _refuse(code: int) -> Callable[[CPU], int]:
