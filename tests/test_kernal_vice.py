@@ -96,10 +96,13 @@ def prg_of(name: str) -> bytes:
     return bytes([program.start & 0xFF, program.start >> 8]) + program.image
 
 
-def on_c64tc(prg: bytes, raster_shift: int = 0) -> dict:
+def on_c64tc(prg: bytes, raster_shift: int = 0, hot: int | None = None) -> dict:
     """The program's end state on c64tc; ``raster_shift``: the VIC-II's frame begins that
-    many cycles later against the CPU's clock (see RASTER_PHASED)."""
+    many cycles later against the CPU's clock (see RASTER_PHASED); ``hot``: the
+    translating core's (0: code is translated before it first runs)."""
     machine = C64(roms=None)
+    if hot is not None:
+        machine.cpu.hot = hot
     machine.io.vic.cycle_offset -= raster_shift  # type: ignore[attr-defined]
     tool.attach_devices(machine, tool.Devices(), prg)
     result, machine = run_program(program_from_prg(Prg.from_bytes(prg), "p"), Keyboard(""),
@@ -181,6 +184,17 @@ def test_a_start_synchronised_with_the_raster_holds_at_every_phase() -> None:
     assert len(ends) == 1
     assert {on_c64tc(prg_of("irq-raster-where"), shift)["c000"] for shift in range(7)} != ends
     assert len({on_c64tc(prg_of("irq-raster-where"), shift)["c000"] for shift in range(7)}) == 7
+
+
+# Programs whose straight code runs once, on the interpreter: they also run with every
+# block translated before it runs, so that both cores access the chips in the cycles a
+# 6510 does
+BOTH_CORES = ("timer-reads", "timer-writes")
+
+
+@pytest.mark.parametrize("name", BOTH_CORES)
+def test_the_translated_code_accesses_the_chips_in_the_same_cycles(name: str) -> None:
+    assert differences(stored(name), on_c64tc(prg_of(name), hot=0)) == []
 
 
 @pytest.mark.parametrize("way", ["roms", "traced"])

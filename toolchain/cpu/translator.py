@@ -72,7 +72,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from toolchain.cpu.core import CPU, HANDLERS, decimal_adc, decimal_sbc_result
+from toolchain.cpu.core import (
+    CPU,
+    HANDLERS,
+    MODIFY_LATER,
+    READ_LATER,
+    WRITE_LATER,
+    decimal_adc,
+    decimal_sbc_result,
+)
 from toolchain.cpu.disassembler import disassemble
 from toolchain.cpu.opcodes import JAM_OPCODES, OPCODES, UNSTABLE_OPCODES, Mode
 
@@ -1102,10 +1110,13 @@ class _BlockWriter:
         self.sync(indent)
         self.emit(f"pc = {following}\nhorizon = -1\nbreak", indent)
 
-    def now(self) -> str:
-        """The cycle count at the start of the current instruction, for the chips."""
+    def now(self, later: int = 0) -> str:
+        """The cycle count at the start of the current instruction, for the chips; an
+        access ``later`` cycles after the one LDA abs reads in (see READ_LATER in
+        toolchain.cpu.core): that many more."""
         clock = f"base + (cycles >> {CLOCK_SHIFT})" if self.region.packed else "cycles"
-        return f"{clock} + {self.cycles}" if self.cycles else clock
+        cycles = self.cycles + later
+        return f"{clock} + {cycles}" if cycles else clock
 
     def horizon_again(self) -> str:
         """The statement that takes the CPU's horizon again (the owner may have moved it)."""
@@ -1323,13 +1334,20 @@ class _BlockWriter:
         self.count = 0
 
     def store(self, op: Any, code: Code, address: str, following: int, indent: int,
-              mode: Mode | None = None, lean: Code | None = None) -> None:
+              mode: Mode | None = None, lean: Code | None = None, later: int | None = None,
+              old: str | None = None) -> None:
         """An instruction that writes memory: its code, then the watch: translated code
         there is dropped, the owner told, and the region left if it must end.  ``lean``:
         the code without its N and Z results, where the store has no watch check (see
-        :class:`_Lean`)."""
-        now = self.now()
+        :class:`_Lean`).  ``later``: the cycle of the write after the one STA abs writes
+        in (by default the mode's, WRITE_LATER); ``old``: a read-modify-write's old
+        value, which the owner's ``io_write`` gets first, a cycle before the new one."""
+        if later is None:
+            later = WRITE_LATER.get(mode, 0) if mode is not None else 0
+        now = self.now(later)
         reach = self._reach(address, mode)
+        if old is not None:
+            self._old_written(address, mode, old, self.now(later - 1), indent)
         mark = len(self.lines)
         self.emit(code, indent)
         if lean is not None and reach is not None:
@@ -1347,6 +1365,22 @@ class _BlockWriter:
         self.leave(following, indent + 2)
         if reach is not None:
             self._checked(mark, reach)
+
+    def _old_written(self, address: str, mode: Mode | None, old: str, now: str, indent: int) -> None:
+        """A read-modify-write's first write, of the value it read (VICE 3.10: 6510core.c,
+        the RMW opcodes' dummy_func), at ``now``: into memory, then the watch as the
+        store's (the owner's ``io_write`` or ``written``), where the address can be in the
+        I/O area; elsewhere the new value overwrites it at once and nobody sees it."""
+        if address.isdigit():
+            if int(address) >> 12 != IO_PAGE_HIGH:
+                return
+        elif mode in (Mode.ABX, Mode.ABY):
+            if not (self._base <= 0xDFFF and self._base + 0xFF >= 0xD000):
+                return
+        elif mode in (None, Mode.ZP, Mode.ZPX, Mode.ZPY):
+            return
+        self.emit(f"mem[{address}] = {old}\nif watch[{address}]:\n    cpu.cycles = {now}\n"
+                  f"    {self._watched(address, mode)}", indent)
 
     def _reach(self, address: str, mode: Mode | None) -> tuple[int, int] | None:
         """The addresses a store can write, where its watch check may be left out (a
@@ -1400,11 +1434,13 @@ class _BlockWriter:
                 and io.write_source(int(address)) is not None)
 
     def compiled_store(self, op: Any, mode: Mode, address: str, value: Code, following: int,
-                       indent: int) -> bool:
+                       indent: int, old: str | None = None) -> bool:
         """A store to a constant address of the I/O area whose chip gives the write as
         source: that source while the I/O area is shown (ending the block after it where
         the owner says: the same place its write watch would end the region), else the
-        plain store.  False (nothing written) for any other store."""
+        plain store.  False (nothing written) for any other store.  ``old``: a
+        read-modify-write's old value, written in its 5th cycle before the new value in
+        its 6th (MODIFY_LATER in toolchain.cpu.core)."""
         if not self._compiles_store(mode, address):
             return False
         io = self.cpu.io_access
@@ -1414,7 +1450,10 @@ class _BlockWriter:
         source, ends_block = found
         self.region.uses_io = True
         self.uses(" ".join(value.reads))
-        code = source.code.format(value=value.text, now=self.now())
+        later = 0 if old is None else MODIFY_LATER[mode] + 2
+        code = source.code.format(value=value.text, now=self.now(later))
+        if old is not None:
+            code = source.code.format(value=old, now=self.now(later - 1)) + "\n" + code
         if ends_block and self.spliced_into and not source.guard:
             # a block written into another's code runs only where the I/O area is shown
             # (io_on holds for a whole region): the store has no other way on
@@ -1424,7 +1463,7 @@ class _BlockWriter:
             self.change_block(following, indent)
             self.left = True
             return True
-        condition = f"io_on and ({source.guard.format(now=self.now())})" if source.guard else "io_on"
+        condition = f"io_on and ({source.guard.format(now=self.now(later))})" if source.guard else "io_on"
         self.emit(f"if {condition}:\n{_INDENT}" + code.replace("\n", "\n" + _INDENT), indent)
         if ends_block:
             cycles, count = self.cycles, self.count
@@ -1434,7 +1473,7 @@ class _BlockWriter:
             self.cycles, self.count = cycles, count
         self.emit("else:", indent)  # the I/O area hidden (RAM or the character ROM), or the guard false
         self.store(op, Code(f"mem[{address}] = {value.text}", value.reads), address, following, indent + 1,
-                   mode)
+                   mode, later=later, old=old)
         return True
 
     def _going_on(self, following: int) -> int | None:
@@ -1510,7 +1549,7 @@ class _BlockWriter:
             return False
         self.region.uses_io = True
         self.uses(" ".join(value.reads))
-        fields = {"address": address, "value": value.text, "now": self.now()}
+        fields = {"address": address, "value": value.text, "now": self.now(WRITE_LATER[mode])}
         self.emit(f"if io_on and ({source.guard.format(**fields)}):\n"
                   f"{_indented(source.code.format(**fields))}", indent)
         self.emit("else:", indent)  # the I/O area hidden, or the store goes through the owner
@@ -1653,9 +1692,11 @@ class _BlockWriter:
         elif mode is Mode.IZY:
             self.emit(f"if w + y > 0xFF:\n{_INDENT}{self.more_cycles(1)}", indent)
 
-    def load(self, mode: Mode, operand: list[int], address: str, indent: int) -> str:
+    def load(self, mode: Mode, operand: list[int], address: str, indent: int, modify: bool = False) -> str:
         """The expression that reads the byte at ``address``: plain memory, or through
-        the owner's ``io_read`` where the address can be in the I/O area ($D000-$DFFF)."""
+        the owner's ``io_read`` where the address can be in the I/O area ($D000-$DFFF),
+        in the cycle the mode reads in (READ_LATER in toolchain.cpu.core; ``modify``: a
+        read-modify-write's read, MODIFY_LATER)."""
         if self.cpu.io_read is None or mode in (Mode.ZP, Mode.ZPX, Mode.ZPY):
             return f"mem[{address}]"
         io = self.cpu.io_access
@@ -1685,14 +1726,23 @@ class _BlockWriter:
             base = operand[0] | operand[1] << 8
             if not (base <= 0xDFFF and base + 0xFF >= 0xD000):
                 return f"mem[{address}]"
-            self.emit(f"cpu.cycles = {self.now()}", indent)
+            if modify:
+                now = self.now(MODIFY_LATER[mode])
+            elif operand[0]:  # a cycle later across a page
+                now = f"{self.now()} + ({'x' if mode is Mode.ABX else 'y'} > {0xFF - operand[0]})"
+            else:
+                now = self.now()
+            self.emit(f"cpu.cycles = {now}", indent)
             if io is not None:
                 self.emit(f"u = io_read({address})\n{self.horizon_again()}", indent)
                 return "u"
             return f"io_read({address})"
         after = "\n" + _indented(self.horizon_again()) if io is not None else ""
+        now = self.now(READ_LATER[mode])
+        if mode is Mode.IZY:  # a cycle later across a page
+            now += " + (w + y > 0xFF)"
         self.emit(f"if {address} >> 12 != {IO_PAGE_HIGH}:\n    u = mem[{address}]\nelse:\n"
-                  f"    cpu.cycles = {self.now()}\n    u = io_read({address}){after}", indent)
+                  f"    cpu.cycles = {now}\n    u = io_read({address}){after}", indent)
         return "u"
 
     def instruction(self, op: Any, pc: int, operand: list[int], following: int, indent: int) -> int | None:
@@ -1793,22 +1843,27 @@ class _BlockWriter:
             return self._going_on(following)
         elif documented and name in _MODIFIES:
             address = self._stored_address(mode, operand, indent)
-            old = self.load(mode, operand, address, indent)
+            old = self.load(mode, operand, address, indent, modify=True)
             modify, value = _MODIFIES[name]
-            if modify.text:
+            # where the store may reach a chip, it is given the old value first (see store)
+            to_chip = mode is Mode.ABS and int(address) >> 12 == IO_PAGE_HIGH or mode is Mode.ABX and (
+                self._base <= 0xDFFF and self._base + 0xFF >= 0xD000)
+            if modify.text or to_chip:
                 self.emit(f"t = {old}", indent)
             else:
                 value = _OLD.sub(old, value)  # the old value is used once: no variable
+            written_back = "t" if to_chip else None
             if self._compiles_store(mode, address):
                 self.emit(Code(f"{modify.text}\nnr = zr = s = {value}".lstrip(), modify.reads,
                                modify.writes | {"nr", "zr"}), indent)
-                self.compiled_store(op, mode, address, _code("s"), following, indent)
+                self.compiled_store(op, mode, address, _code("s"), following, indent, old="t")
                 return self._going_on(following)
             lean = None
             if self._reach(address, mode) is not None and self._sets_nz_next(following):
                 lean = Code(f"{modify.text}\nmem[{address}] = {value}".lstrip(), modify.reads, modify.writes)
             self.store(op, Code(f"{modify.text}\nmem[{address}] = nr = zr = {value}".lstrip(), modify.reads,
-                                modify.writes | {"nr", "zr"}), address, following, indent, mode, lean)
+                                modify.writes | {"nr", "zr"}), address, following, indent, mode, lean,
+                       later=MODIFY_LATER[mode] + 2 if mode in MODIFY_LATER else None, old=written_back)
             return following
         elif name in _MODIFIES_VIA_FALLBACK and mode is not Mode.IMM:
             # the interpreter writes memory for us (through the CPU's write, which keeps
