@@ -668,6 +668,23 @@ class IOArea:
             return None
         return f"{self._local(code, index)}\nmem[{first}] = {{value}}\nmem[{second}] = {{value2}}"
 
+    def write_back_source(self, address: int) -> Source | None:
+        """A read-modify-write's first write at ``address`` (the byte it read, written
+        back a cycle before the new one: VICE 3.10, 6510core.c's RMW opcodes) as source
+        with ``{value}`` and ``{now}``, where it is less than the write's own source: a
+        write that only stores the byte and appends it to the chip's write log (the
+        VIC-II's plain registers) is stored over in the next cycle, so only the log sees
+        it.  None: the write's source (:meth:`write_source`) as it is."""
+        index, register = ROUTES[address - IO_BASE]
+        if index < 0 or address in self.hooked:
+            return None
+        source = _source(self.chips[index], register, True)
+        lines = [] if source is None else source.code.split("\n")
+        if len(lines) != 3 or not _STORES_VALUE.match(lines[0]) \
+                or lines[1] != "if (wl := {chip}.write_log) is not None:":
+            return None
+        return Source(self._local("\n".join(lines[1:]), index))
+
     def write_source(self, address: int) -> tuple[Source, bool] | None:
         """A write at ``address`` as source with ``{value}`` and ``{now}`` (the store into
         memory included), and whether the CPU's block ends after it: the chip's source,

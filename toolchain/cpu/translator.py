@@ -1452,8 +1452,9 @@ class _BlockWriter:
         self.uses(" ".join(value.reads))
         later = 0 if old is None else MODIFY_LATER[mode] + 2
         code = source.code.format(value=value.text, now=self.now(later))
-        if old is not None:
-            code = source.code.format(value=old, now=self.now(later - 1)) + "\n" + code
+        if old is not None:  # (where only a write log sees the old value: that part alone)
+            back = getattr(io, "write_back_source", lambda address: None)(int(address)) or source
+            code = back.code.format(value=old, now=self.now(later - 1)) + "\n" + code
         if ends_block and self.spliced_into and not source.guard:
             # a block written into another's code runs only where the I/O area is shown
             # (io_on holds for a whole region): the store has no other way on
