@@ -401,7 +401,8 @@ class TranslatingCPU(CPU):
         self.on_write = on_write
         # reads of the I/O area ($D000-$DFFF) go to ``io_read`` (chips whose registers
         # change by themselves); without it memory is plain.  The chips see ``cycles`` as
-        # of the start of the instruction that reads or writes.
+        # of the start of the instruction that reads or writes, plus the cycles its access
+        # comes after LDA abs's (READ_LATER in toolchain.cpu.core).
         self.io_read = io_read
         if io_read is not None:
             self.read = io_read
