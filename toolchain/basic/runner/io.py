@@ -14,6 +14,7 @@ with ``?DEVICE NOT PRESENT`` and a note saying why, never silently.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -64,10 +65,14 @@ def chrout_extra(memory: bytearray, code: int) -> int:
 # the last five: costs.WHOLE_FOUT_TABLES; below, the high part's turns are 0).
 # ``then``: the cycles of the code after the call, added with FOUT's where nothing
 # between could look at the clock (linker._clock_into_str): one addition less.
+# ``is_integer`` and ``floor`` (the whole number of a positive one) rather than
+# ``int(value) == value``: a method and a function cost less than a call of the int
+# type and an int compared with a float (STR$ of a counter runs every pass of a loop).
 _FOUT_FUNCTION = """
     def {name}(value, then=0):
         global {clock}
-        if 0.0 < value < 1e9 and (whole := int(value)) == value:
+        if 0.0 < value < 1e9 and value.is_integer():
+            whole = floor(value)
             digits = str(whole){take_room}
             if high := whole // 100_000:
                 {clock} += high_base[high] + high_low_turns[high][whole % 100_000] + then
@@ -101,7 +106,7 @@ _KEPT_SLOWLY = """
 _FOUT_VARIANTS = (("_fout_text", '" " + digits', "format_number(value)", " + 1"),
                   ("_fout_digits", "digits", "format_number(value)[1:]", ""))
 _FOUT_SOURCE = ("def make(base, sign, turns, high_base, high_low_turns, fout_cycles, format_number, "
-                "strings, room_taken):\n" + _KEPT_SLOWLY.format(clock=CLOCK) + "".join(
+                "strings, room_taken, floor):\n" + _KEPT_SLOWLY.format(clock=CLOCK) + "".join(
                     _FOUT_FUNCTION.format(name=name + kept, clock=CLOCK, whole_text=whole, take_room=(
                         _TAKE_ROOM.format(sign_place=sign_place, plain=name) if kept else ""), other=(
                         _OTHER_KEPT.format(plain=name) if kept else
@@ -123,7 +128,7 @@ def install_fout(namespace: dict[str, Any], strings: list[int] | None = None,
     exec(_FOUT_CODE, namespace, scope)  # the functions' globals: the namespace
     (namespace["_fout_text"], namespace["_fout_digits"], namespace["_fout_text_kept"],
      namespace["_fout_digits_kept"]) = scope["make"](*costs.WHOLE_FOUT_TABLES, costs.fout_cycles,
-                                                     floats.format_number, strings, room_taken)
+                                                     floats.format_number, strings, room_taken, math.floor)
 
 
 class ScreenOutput:
