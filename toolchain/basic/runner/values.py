@@ -70,8 +70,9 @@ def made_value(kind: Kind) -> float | int | str:
 def _r(value: float) -> float:
     """Rounded as a variable stores it (MOVMF, $BBD4).  The shortcut: a whole number
     inside +-2**32 has an exponent of at most $A0, so its ones digit is bit 8 or
-    higher of the FAC's 40 bits and the rounding byte is 0: the store keeps it."""
-    if -4294967296.0 < value < 4294967296.0 and value == int(value):
+    higher of the FAC's 40 bits and the rounding byte is 0: the store keeps it.
+    (``% 1.0 == 0.0``: "whole", cheaper than ``== int(value)``, as in floats.add.)"""
+    if -4294967296.0 < value < 4294967296.0 and value % 1.0 == 0.0:
         return value
     return _rounded(value)
 
