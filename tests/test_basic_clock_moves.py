@@ -75,8 +75,9 @@ def test_str_adds_the_time_after_it() -> None:
     assert linker._clock_into_str(text) == [("    S_A = _fout_text(N_I, 99)", 10)]
     wrapped = [("    S_K = _copied(_fout_digits(N_K))", 280), ("    _T += 12480", 280)]
     assert linker._clock_into_str(wrapped) == wrapped
-    stored = [("    S_K = _fout_digits(N_K)", 10), ("    if N_K in (_w := AN_A.writable): _w[N_K] = 1.0", 10),
-              ("    else: AN_A.place(N_K)(1.0)", 10), ("    _T += 5", 10)]
+    stored = [("    S_K = _fout_digits(N_K)", 10),
+              ("    if N_K in (_a := AN_A).settable: _a.cells[N_K] = 1.0", 10),
+              ("    else: _a.place(N_K)(1.0)", 10), ("    _T += 5", 10)]
     assert linker._clock_into_str(stored) == stored
 
 

@@ -462,8 +462,8 @@ def check_array_cells_find_the_roms_element(sizes: tuple[int, ...], indexes: tup
         return
     assert found == float(sum(p * 10**n for n, p in enumerate(expected)))
     # an assignment as generated code makes it: in place when the key is a cell, else checked
-    if key in array.writable:
-        array.writable[key] = 7.0
+    if key in array.settable:
+        array.cells[key] = 7.0
     else:
         array.place(key)(7.0)
     assert array.get(*indexes) == 7.0
@@ -494,7 +494,7 @@ def test_undimensioned_arrays_dimension_on_first_use() -> None:
     assert array.cells[3.0, 10.0] == 0.0
     assert namespace["AN_A"].sizes == (11, 11)
     array = Undimensioned(namespace, "AN_B", Kind.NUMBER)
-    assert 3.0 not in array.writable
+    assert 3.0 not in array.settable
     with pytest.raises(BasicError, match="BAD SUBSCRIPT"):
         array.place(11.0)
     assert namespace["AN_B"].sizes == (11,)

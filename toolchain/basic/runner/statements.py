@@ -326,13 +326,13 @@ class StatementCompiler(ExpressionCompiler):
                 key = "_k"
             if kind is Kind.NUMBER and all(self.is_simple(index) for index in indexes):
                 # the value kept for an IF right after that reads the element (statement_IF)
-                self.emit(f"if {key} in (_w := {array}.writable): _w[{key}] = (_stored := {value})")
-                self.emit(f"else: {array}.place({key})(_stored := {value})")
+                self.emit(f"if {key} in (_a := {array}).settable: _a.cells[{key}] = (_stored := {value})")
+                self.emit(f"else: _a.place({key})(_stored := {value})")
                 self.just_stored = (f"{array}.cells[{', '.join(indexes)}]", self.segments[-1],
                                     len(self.segments[-1].code))
             elif kind is not Kind.INTEGER:
-                self.emit(f"if {key} in (_w := {array}.writable): _w[{key}] = {value}")
-                self.emit(f"else: {array}.place({key})({value})")
+                self.emit(f"if {key} in (_a := {array}).settable: _a.cells[{key}] = {value}")
+                self.emit(f"else: _a.place({key})({value})")
             else:
                 self.emit(f"{array}.place({key})({value})")
             return

@@ -9,7 +9,7 @@ program's variables (whose names start with a capital letter).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, KeysView
 from typing import Any
 
 from toolchain.basic import floats
@@ -273,14 +273,21 @@ class Cells(dict):
         return self.array.get(*key) if isinstance(key, tuple) else self.array.get(key)
 
 
+# the subscripts of an array that generated code stores at as they are: none (Array.settable)
+NOTHING_SETTABLE: KeysView[Any] = {}.keys()
+
+
 class Array:
     """A dimensioned array: C64 bounds (0..n in each dimension), the elements in
     ``cells`` keyed by whole-number subscripts.  Integer arrays hold whole floats
-    (what the program reads) and convert what is stored (``_int16``).  ``writable``
-    is ``cells`` where generated code may store a value as it is (numbers, strings),
-    an empty dict where it must ask :meth:`place` (integers)."""
+    (what the program reads) and convert what is stored (``_int16``).  ``settable``:
+    the subscripts generated code may store a value at in ``cells`` as it is, the
+    keys of ``cells`` (numbers, strings) or none (integers: it must ask :meth:`place`).
+    A view of the keys, not ``cells``: ``in`` on a dict subclass calls its
+    ``__contains__`` method (CPython's dict defines it as one), ``in`` on a view is
+    the plain dict's look-up, about half the cost."""
 
-    __slots__ = ("cells", "writable", "sizes", "kind", "integer")
+    __slots__ = ("cells", "settable", "sizes", "kind", "integer")
 
     def __init__(self, sizes: tuple[int, ...], kind: Kind) -> None:
         self.sizes = sizes
@@ -295,7 +302,7 @@ class Array:
             for size in sizes:
                 keys = [key + (float(index),) for key in keys for index in range(size)]
             self.cells.update(dict.fromkeys(keys, initial))
-        self.writable: dict[Any, Any] = {} if self.integer else self.cells
+        self.settable: KeysView[Any] = NOTHING_SETTABLE if self.integer else self.cells.keys()
 
     def _key(self, indexes: tuple[float, ...]) -> float | tuple[float, ...]:
         """The cell of these subscripts, or the ROM's error: each subscript is checked
@@ -336,7 +343,7 @@ class Undimensioned:
     """An array not yet DIMed: the first use dimensions it to 10 in each subscript."""
 
     __slots__ = ("namespace", "name", "kind", "cells")
-    writable: dict[Any, Any] = {}  # stays empty: every assignment asks place()
+    settable: KeysView[Any] = NOTHING_SETTABLE  # every assignment asks place()
 
     def __init__(self, namespace: dict[str, Any], name: str, kind: Kind) -> None:
         self.namespace, self.name, self.kind = namespace, name, kind
