@@ -32,7 +32,7 @@ from tests.test_floats_rom import BasicRom
 from toolchain.basic import floats, tokenize_text
 from toolchain.basic.runner import Runtime, compile_program, costs
 from toolchain.basic.runner.contract import BasicError, ForFrame, Kind
-from toolchain.basic.runner.expressions import ExpressionCompiler, short_circuits
+from toolchain.basic.runner.expressions import Expression, ExpressionCompiler, short_circuits
 from toolchain.basic.runner.io import CLOCK, install_fout
 from toolchain.basic.runner.values import (
     Array,
@@ -882,6 +882,40 @@ def test_operator_shortcuts_on_the_real_rom(rom: BasicRom, scale: int) -> None:
                 rom, operator, left, right),
             st.sampled_from(sorted(OPERATORS)), st.one_of(any_integers, near_edges).map(full_store),
             st.one_of(any_integers, near_edges, stored_numbers), edges=OPERATOR_EDGES)
+
+
+# a variable plus or minus a whole literal, added in line (ExpressionCompiler.whole_step)
+WHOLE_STEP_EDGES = [(operator, left, step) for operator in "+-" for step in (0.0, 1.0, 7.0, 2147483647.0)
+                    for left in (0.0, -0.0, 1.0, -1.0, 0.5, -(2.0**-30), 4294967295.0, -4294967295.0,
+                                 4294967296.0, -4294967296.0, 4294967296.0 - step, -4294967296.0 + step,
+                                 4294967295.0 - step, -4294967295.0 + step, 1e10, -1e10, 2147483648.5)]
+
+
+def evaluated(code: str, value: float) -> float:
+    """Generated code of a number, run with N_A holding ``value``."""
+    result: float = eval(code, {**helpers(), "N_A": value})
+    return result
+
+
+def check_whole_step_is_the_operator(operator: str, left: float, step: float) -> None:
+    token = TOKEN["+"] if operator == "+" else TOKEN["-"]
+    code = ExpressionCompiler().binary(token, Expression("N_A", Kind.NUMBER, True),
+                                       Expression(repr(step), Kind.NUMBER, True))
+    assert code.rounded is not None and " if " in code.code, code
+    fast, stored, _ = OPERATORS[operator]
+    for generated, function in ((code.code, fast), (code.rounded, stored)):
+        ours = outcome(evaluated, generated, left)
+        expected = outcome(function, left, step)
+        assert ours == expected, (left, step)
+        if isinstance(ours, float) and isinstance(expected, float):  # -0.0 as the function gives it
+            assert math.copysign(1.0, ours) == math.copysign(1.0, expected), (left, step)
+
+
+@pytest.mark.parametrize("scale", SCALES)
+def test_whole_step_is_the_operator(scale: int) -> None:
+    explore(100 * scale, check_whole_step_is_the_operator, st.sampled_from("+-"),
+            st.one_of(any_integers, near_edges, stored_numbers),
+            st.integers(0, 2**31 - 1).map(float), edges=WHOLE_STEP_EDGES)
 
 
 # -- AYINT (A%=, AND, OR, NOT, DIM) ---------------------------------------------------------------------

@@ -458,7 +458,29 @@ class ExpressionCompiler:
         operands = f"({self.stored(left)}, {right.code})"
         # + - * have a twin that rounds as it stores: one call instead of two
         rounded = f"{function}_r{operands}" if operator in (PLUS, MINUS, TIMES) else None
+        shortcut = self.whole_step(operator, left, right)
+        if shortcut is not None:
+            test, result = shortcut
+            return Expression(f"({result} if {test} else {function}{operands})", Kind.NUMBER, False,
+                              rounded=f"({result} if {test} else {rounded})")
         return Expression(f"{function}{operands}", Kind.NUMBER, False, rounded=rounded)
+
+    def whole_step(self, operator: int, left: Expression, right: Expression) -> tuple[str, str] | None:
+        """A variable plus or minus a whole literal (I+1, N-1), as a test and the sum:
+        where the variable is whole and the sum and both operands lie strictly inside
+        +-2**32, floats.add's shortcut (and subtract's) returns that very sum, and the
+        store keeps it (floats.add_stored): the generated code adds in line there, without
+        the call, and calls the function everywhere else."""
+        if operator not in (PLUS, MINUS) or not left.exact or not left.code.isidentifier():
+            return None
+        step = self.constant(right.code)
+        if step is None or step % 1.0 != 0.0 or not -2147483648.0 < step < 2147483648.0:
+            return None
+        change = step if operator == PLUS else -step
+        low, high = max(-4294967296.0, -4294967296.0 - change), min(4294967296.0, 4294967296.0 - change)
+        symbol = "+" if operator == PLUS else "-"
+        name = left.code
+        return f"{low!r} < {name} < {high!r} and {name} % 1.0 == 0.0", f"{name} {symbol} {right.code}"
 
     def unary(self) -> Expression:
         byte = self.peek()
