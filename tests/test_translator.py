@@ -273,3 +273,62 @@ def test_a_long_run_counts_cycles_and_instructions_exactly() -> None:
     assert "<< 16 |" in translated.sources[0x1000]  # the packed count: the test holds
     assert translated.instructions > 1 << 16
     assert _state(translated) == _state(reference)
+
+
+# LDX #3 : loop: LSR $2000,X : BCC a : INC $2010 : a: LSR $2004,X : BCC b : INC $2011 : b: DEX
+# BPL loop : BRK
+_CARRY_LOOP = bytes([0xA2, 0x03, 0x5E, 0x00, 0x20, 0x90, 0x03, 0xEE, 0x10, 0x20, 0x5E, 0x04, 0x20, 0x90, 0x03,
+                     0xEE, 0x11, 0x20, 0xCA, 0x10, 0xED, 0x00])
+
+
+def test_a_shift_whose_carry_goes_to_a_branch_stops_with_its_carry() -> None:
+    """LSR / BCC: the branch tests the shifted-out bit itself, and C is set only where
+    a way needs it (here where the loop's turn leaves the region).  Stopped after every
+    turn, C is the last LSR's, as on the 6502."""
+    for turns in range(1, 4):
+        reference, translated = _pair(_CARRY_LOOP)
+        for cpu in (reference, translated):
+            cpu.memory[0x2000:0x2008] = bytes([0x81, 0x02, 0xFF, 0x00, 0x7F, 0x80, 0x01, 0x03])
+            cpu.run(until=lambda cpu, turns=turns: cpu.pc == 0x1002 and cpu.instructions >= 1 + 6 * turns,
+                    max_cycles=10_000)
+            assert cpu.pc == 0x1002
+        assert _state(translated) == _state(reference), f"stopped after {turns} turns"
+    assert "if BIT0[t]:" in translated.sources[0x1000]  # the carry fused: the test holds
+
+
+# loop: LSR $1007 : BCC a : INY : a: LDA #$A5 : JMP loop  (the LSR shifts the LDA's operand)
+_CARRY_INTO_CODE = bytes([0x4E, 0x07, 0x10, 0x90, 0x01, 0xC8, 0xA9, 0xA5, 0x4C, 0x00, 0x10])
+
+
+def test_a_shift_into_the_running_code_leaves_with_its_carry() -> None:
+    """The LSR changes translated code: its watch check ends the region right after the
+    store, before the BCC, which then runs elsewhere and needs C from the LSR."""
+    reference, translated = _pair(_CARRY_INTO_CODE)
+    for cpu in (reference, translated):
+        cpu.run(max_cycles=2_000)
+    assert _state(translated) == _state(reference)
+
+
+# LDX #7 : loop: LSR $2000,X : BCC a : LSR $2008,X : BCS a : NOP : a: PHP : DEX : BPL loop : BRK
+# (the skipped code's LSR goes to a BCS too: the ways meet with carries of the same form)
+_CARRY_MEET = bytes([0xA2, 0x07, 0x5E, 0x00, 0x20, 0x90, 0x06, 0x5E, 0x08, 0x20, 0xB0, 0x01, 0xEA, 0x08, 0xCA,
+                     0x10, 0xF1, 0x00])
+# LDX #7 : loop: LSR $2000,X : BCC a : LSR $2008,X : NOP : a: PHP : DEX : BPL loop : BRK
+# (the skipped code sets C itself: the taken way must set it too)
+_CARRY_MEET_SET = bytes([0xA2, 0x07, 0x5E, 0x00, 0x20, 0x90, 0x04, 0x5E, 0x08, 0x20, 0xEA, 0x08, 0xCA,
+                         0x10, 0xF3, 0x00])
+
+
+@pytest.mark.parametrize("code", [_CARRY_MEET, _CARRY_MEET_SET], ids=["same-form", "set"])
+def test_ways_that_meet_after_a_fused_carry_both_have_c(code: bytes) -> None:
+    """A BCC's two ways meet at a PHP, which reads C: the LSR's carry on the taken way,
+    the skipped code's on the other."""
+    reference, translated = _pair(code)
+    end = 0x1000 + len(code) - 1
+    for cpu in (reference, translated):
+        cpu.memory[0x2000:0x2010] = bytes([0x81, 0x02, 0xFF, 0x00, 0x7F, 0x80, 0x01, 0x03,
+                                           0x01, 0x01, 0x00, 0x00, 0x03, 0x02, 0x81, 0x80])
+        cpu.run(until=end, max_cycles=10_000)
+    assert translated.pc == end
+    assert "if BIT0[t]:" in translated.sources[0x1000]  # the carry fused: the test holds
+    assert _state(translated) == _state(reference)

@@ -168,6 +168,8 @@ def _code(text: str, reads: str = "", writes: str = "") -> Code:
 
 _NZ = "nr zr"  # a result that sets N and Z
 _NZ_BRANCHES = frozenset({"bpl", "bmi", "bne", "beq"})
+_CARRY_BRANCHES = frozenset({"bcc", "bcs"})
+_ASSIGNS_T = re.compile(r"^\s*t = ", re.M)  # code that replaces the old value t (see _BlockWriter.carry)
 _WRITING = -1  # (no address) _BlockWriter._sets_nz_next: the skip of the instruction being written
 # each branch's condition: (taken, not taken)
 _BRANCHES = {"bpl": ("nr < 0x80", "nr >= 0x80", "nr"), "bmi": ("nr >= 0x80", "nr < 0x80", "nr"),
@@ -1060,14 +1062,28 @@ class _BlockWriter:
         # what stands for N and Z until the branch written next (see _fused): a register,
         # or the expression of a comparison's result; None where nr and zr hold them
         self.fused: str | None = None
+        # what stands for C on the path being written, where an instruction's carry goes
+        # to a BCC or BCS right after it (``BIT0[t]``, ``CARRY[t]``): set in c only where
+        # the path needs it (it leaves the block, code reads C or replaces t); None where
+        # c holds it
+        self.carry: str | None = None
 
     # -- output --------------------------------------------------------------------------------
     def emit(self, code: Code | str, indent: int, **fields: str) -> None:
         if isinstance(code, Code):
             self.uses(" ".join(code.reads), " ".join(code.writes))
             text = code.text.format(**fields) if fields else code.text
+            reads, writes = code.reads, code.writes
         else:
             text = code
+            reads = writes = frozenset()
+        if self.carry is not None:  # the carry that stands for C (see carry): set now, or no more needed
+            if "c" in reads:
+                self.carry_out(indent)
+            elif "c" in writes:
+                self.carry = None
+            elif _ASSIGNS_T.search(text):
+                self.carry_out(indent)
         for line in text.splitlines():
             self.lines.append(_INDENT * indent + line)
 
@@ -1096,20 +1112,44 @@ class _BlockWriter:
 
     def goto(self, target: int, indent: int, extra_cycles: int = 0, restore: str = "",
              dead_at: int | None = None) -> None:
-        """Leave the block for a known address (``restore``, ``dead_at``: see :class:`_Goto`)."""
+        """Leave the block for a known address (``restore``, ``dead_at``: see :class:`_Goto`;
+        a carry that stands for C goes with them where the turn back needs no C either)."""
+        if self.carry is not None:
+            carry = f"c = {self.carry}"
+            self.uses("", "c")
+            if target == self.start and (dead_at is not None or not restore) and self._sets_c_next(target):
+                restore, dead_at = f"{restore}\n{carry}".lstrip("\n"), target
+            else:
+                self.emit(carry, indent)
         self.sync(indent, extra_cycles)
         self.lines.append(_Goto(indent, target & 0xFFFF, restore, dead_at))
         self.successors.append(target & 0xFFFF)
 
     def jump(self, pc: str, indent: int) -> None:
         """Leave the block for an address computed at run time (RTS, JMP ($xxxx))."""
+        self.carry_set(indent)
         self.sync(indent)
         self.emit("break" if pc == "pc" else f"pc = {pc}\nbreak", indent)
 
     def leave(self, following: int, indent: int) -> None:
         """Leave the region after the current instruction (the code or the memory map changed)."""
+        self.carry_set(indent)
         self.sync(indent)
         self.emit(f"pc = {following}\nhorizon = -1\nbreak", indent)
+
+    def carry_set(self, indent: int) -> None:
+        """C set from the carry that stands for it, where this way leaves the block (the
+        path that goes on keeps it standing)."""
+        if self.carry is not None:
+            self.uses("", "c")
+            self.emit(f"c = {self.carry}", indent)
+
+    def carry_out(self, indent: int) -> None:
+        """C set from the carry that stands for it, for all the code that follows."""
+        carry, self.carry = self.carry, None
+        if carry is not None:
+            self.uses("", "c")
+            self.emit(f"c = {carry}", indent)
 
     def now(self, later: int = 0) -> str:
         """The cycle count at the start of the current instruction, for the chips; an
@@ -1250,7 +1290,10 @@ class _BlockWriter:
         taken, not_taken, flag = _BRANCHES[op.mnemonic]
         fused, self.fused = self.fused, None
         restore = ""
-        if fused is None:
+        carry = self.carry
+        if flag == "c" and carry is not None:  # the condition on the carry's expression (it stands on)
+            taken, not_taken = (condition.replace("c", carry) for condition in (taken, not_taken))
+        elif fused is None:
             self.uses(flag)
         else:  # the condition on the value itself; N and Z set only where a path needs them
             taken, not_taken = (condition.replace(flag, fused) for condition in (taken, not_taken))
@@ -1273,7 +1316,7 @@ class _BlockWriter:
                 cycles, count = self.cycles, self.count
                 self.cycles += extra
                 self.sequence(target, indent + 1, None)
-                self.cycles, self.count = cycles, count
+                self.cycles, self.count, self.carry = cycles, count, carry
             elif restore and target == self.start and self._sets_nz_next(target, MAX_BLOCK, until=None,
                                                                             entering=True):
                 self.goto(target, indent + 1, extra, restore, dead_at=target)
@@ -1287,14 +1330,24 @@ class _BlockWriter:
         self.emit(f"if {not_taken}:", indent)
         if restore and not self._sets_nz_next(following, until=target):
             self.emit(restore, indent + 1)
+        taken_way = []  # what the taken way, straight to the target, sets (an else)
         if self.sequence(following, indent + 1, target):
             # the skipped code ran: count it now; after the if, both paths count as the taken one
             self.cycles -= cycles + extra
             self.count -= count
             self.sync(indent + 1)
+            if self.carry != carry:  # the two ways meet with different carries: both set C
+                self.carry_out(indent + 1)
+                if carry is not None:
+                    self.uses("", "c")
+                    taken_way.append(f"c = {carry}")
+        else:
+            self.carry = carry  # (the skipped code left the block: the taken way goes on alone)
         self.cycles, self.count = cycles + extra, count
         if restore and not self._sets_nz_next(target, until=until):
-            self.emit(f"else:\n{_INDENT}{restore}", indent)  # the taken way, straight to the target
+            taken_way.append(restore)
+        if taken_way:
+            self.emit("else:\n" + _indented("\n".join(taken_way)), indent)
         return target
 
     def _skips(self, following: int, target: int, until: int | None) -> bool:
@@ -1325,6 +1378,7 @@ class _BlockWriter:
         """Run one instruction on the interpreter, with the state handed over: every
         register is stored before and loaded after."""
         self.region.plain_clock = True
+        self.carry_out(indent)
         self.uses(" ".join(_LOCALS), " ".join(_LOCALS))
         self.emit("\n".join(_STORE_CODE[r] for r in _LOCALS), indent)
         self.emit(f"cpu.pc = {pc}\ncpu.cycles = cycles = {self.now()}\n"
@@ -1510,6 +1564,7 @@ class _BlockWriter:
         if not _comes_back(block.lines, chain[0]):
             self.goto(following, indent)
             return
+        self.carry_set(indent)
         self.sync(indent)
         self.lines.append(_Splice(indent, following, tuple(block.lines)))
         self.successors.append(following)  # (a block of the region as before: see _Splice)
@@ -1640,8 +1695,8 @@ class _BlockWriter:
         # Code translated from the stack page is dropped when pushed over; the region
         # that pushes runs on (code that overwrites itself through the stack while
         # running from the stack page is beyond what this core follows).
-        self.uses("sp " + " ".join(value.reads), "sp")
-        self.emit(f"mem[STACK[sp]] = {value.text}", indent)
+        self.emit(Code(f"mem[STACK[sp]] = {value.text}", value.reads | {"sp"}), indent)  # (PHP reads C)
+        self.uses("", "sp")
         mark = len(self.lines)
         self.emit("if watch[STACK[sp]]:\n    written(STACK[sp], 0)", indent)
         self._checked(mark, (0x100, 0x200))
@@ -1824,11 +1879,14 @@ class _BlockWriter:
             else:
                 value = self.load(mode, operand, self.address(mode, operand, indent), indent)
             if mode is Mode.IMM and name in _COMPARES:  # register - value + 256, folded
-                self.emit(self._flags_used(
-                    Code(f"t = {_COMPARES[name]} + {256 - operand[0]}\nc = CARRY[t]\nnr = zr = LOW[t]",
-                         frozenset({_COMPARES[name]}), frozenset({"c", "nr", "zr"})), following), indent)
+                code = Code(f"t = {_COMPARES[name]} + {256 - operand[0]}\nc = CARRY[t]\nnr = zr = LOW[t]",
+                            frozenset({_COMPARES[name]}), frozenset({"c", "nr", "zr"}))
             else:
-                self.emit(self._flags_used(_READS[name], following), indent, v=value)
+                code = _READS[name]
+            code, carry = self._carry_fused(self._flags_used(code, following), following)
+            self.emit(code, indent, v=value)
+            if carry is not None:
+                self.carry = carry
             if op.page_penalty:
                 self.penalty(mode, operand, indent)
         elif name in _WRITES:
@@ -1847,6 +1905,8 @@ class _BlockWriter:
             address = self._stored_address(mode, operand, indent)
             old = self.load(mode, operand, address, indent, modify=True)
             modify, value = _MODIFIES[name]
+            if name in ("asl", "lsr"):
+                self.carry = None  # (a carry standing for C: this instruction replaces it unread)
             # where the store may reach a chip, it is given the old value first (see store)
             to_chip = mode is Mode.ABS and int(address) >> 12 == IO_PAGE_HIGH or mode is Mode.ABX and (
                 self._base <= 0xDFFF and self._base + 0xFF >= 0xD000)
@@ -1860,6 +1920,10 @@ class _BlockWriter:
                                modify.writes | {"nr", "zr"}), indent)
                 self.compiled_store(op, mode, address, _code("s"), following, indent, old="t")
                 return self._going_on(following)
+            if name in ("asl", "lsr"):
+                modify, carry = self._carry_fused(modify, following)
+                if carry is not None:
+                    self.carry = carry  # (set before the store: its watch check's way out sets C)
             lean = None
             if self._reach(address, mode) is not None and self._sets_nz_next(following):
                 lean = Code(f"{modify.text}\nmem[{address}] = {value}".lstrip(), modify.reads, modify.writes)
@@ -1923,6 +1987,45 @@ class _BlockWriter:
             self.fused = line.split(" = ")[0]
             lines[setting[0]] = line.replace("nr = zr = ", "")
         return Code("\n".join(lines), code.reads, code.writes)
+
+    def _sets_c_next(self, start: int) -> bool:
+        """Whether the code at this block's start (where a loop's turn goes back) sets C
+        before it reads it or the block can end: after at most a few instructions that
+        leave C alone and cannot end the block (loads, logic, transfers, PHA)."""
+        cpu = self.cpu
+        memory = cpu.memory
+        pc = start
+        for step in range(4):
+            if step and (pc == self.start or cpu.stops[pc] or (cpu.break_on_brk and memory[pc] == 0)
+                         or (self.region.region and cpu._changed(pc)) or cpu._in_io(pc)):
+                return False  # the block ends there (see sequence)
+            op = OPCODES.get(memory[pc])
+            if op is None or not op.documented:
+                return False
+            name = op.mnemonic
+            if name in _COMPARES or name in ("asl", "lsr", "clc", "sec"):
+                return True  # (a shift of memory sets C before its store's watch check)
+            implied = _IMPLIED.get(name) if op.mode is Mode.IMP else None
+            leaves_c = name in ("lda", "ldx", "ldy", "and", "ora", "eor", "bit", "nop", "pha") or (
+                implied is not None and name not in ("cli", "plp")
+                and "c" not in implied.reads | implied.writes)
+            if not leaves_c:
+                return False
+            pc = (pc + op.length) & 0xFFFF
+        return False
+
+    def _carry_fused(self, code: Code, following: int) -> tuple[Code, str | None]:
+        """``code`` without the statement that sets C from an expression on t, and that
+        expression, where a BCC or BCS comes right after it in this block (see carry)."""
+        op = OPCODES.get(self.cpu.memory[following])
+        if op is None or op.mnemonic not in _CARRY_BRANCHES or not self._joins_run(following):
+            return code, None
+        lines = code.text.splitlines()
+        setting = [line for line in lines if line.startswith("c = ") and line.endswith("[t]")]
+        if len(setting) != 1 or sum(" c = " in line or line.startswith("c = ") for line in lines) != 1:
+            return code, None
+        lines.remove(setting[0])
+        return Code("\n".join(lines), code.reads, code.writes - {"c"}), setting[0].removeprefix("c = ")
 
     def _unfuse(self, indent: int) -> None:
         """N and Z for the code that follows, where they stand fused (see :meth:`_fused`)
