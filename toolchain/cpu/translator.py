@@ -865,11 +865,16 @@ def _ranges(addresses: set[int]) -> tuple[tuple[int, int], ...]:
     return tuple(ranges)
 
 
+class _PlainClock(Exception):
+    """A region being written with the packed clock needs the plain one (see
+    _RegionWriter.written)."""
+
+
 class _RegionWriter:
     """Finds a region's blocks from its entry and writes the region's Python source."""
 
     def __init__(self, cpu: TranslatingCPU, entry: int, region: bool,
-                 takes: frozenset[int] = frozenset(), packed: bool = True) -> None:
+                 takes: frozenset[int] = frozenset(), packed: bool = False) -> None:
         self.cpu = cpu
         self.entry = entry
         self.region = region  # False: the entry's block alone
@@ -882,19 +887,42 @@ class _RegionWriter:
         self.writes: set[str] = set()  # ... and writes
         self.covered: set[int] = set()
         self.instructions = 0
-        self.uses_io = False  # the region holds compiled I/O accesses
         self.packed = packed  # its clock in one local (see CLOCK_SHIFT), where the code allows
-        # its code needs cycles and instructions apart (an instruction run on the interpreter)
-        self.plain_clock = False
+        self._uses_io = False
+        self._plain_clock = False
+
+    @property
+    def uses_io(self) -> bool:
+        """Whether the region holds compiled I/O accesses."""
+        return self._uses_io
+
+    @uses_io.setter
+    def uses_io(self, value: bool) -> None:
+        if value and self.packed:
+            raise _PlainClock  # (see written)
+        self._uses_io = value
+
+    @property
+    def plain_clock(self) -> bool:
+        """Whether the region's code needs cycles and instructions apart (an instruction
+        run on the interpreter)."""
+        return self._plain_clock
+
+    @plain_clock.setter
+    def plain_clock(self, value: bool) -> None:
+        if value and self.packed:
+            raise _PlainClock
+        self._plain_clock = value
 
     @classmethod
     def written(cls, cpu: TranslatingCPU, entry: int, region: bool, takes: frozenset[int] = frozenset()
                 ) -> tuple[_RegionWriter, str, tuple[int, ...], tuple[tuple[int, int], ...]]:
         """The writer of a region once it has written it, and what :meth:`write` gives:
         with the packed clock where its code allows, else written again without."""
-        writer = cls(cpu, entry, region, takes)
-        source, starts, covered = writer.write()
-        if writer.uses_io or writer.plain_clock:
+        try:
+            writer = cls(cpu, entry, region, takes, packed=True)
+            source, starts, covered = writer.write()
+        except _PlainClock:  # given up where the code first needs the plain clock (writing is pure)
             writer = cls(cpu, entry, region, takes, packed=False)
             source, starts, covered = writer.write()
         return writer, source, starts, covered
