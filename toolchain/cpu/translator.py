@@ -198,6 +198,7 @@ _TABLES: dict[str, tuple[int, ...]] = {
     "ABOVE2": tuple(0x100 + ((sp + 2) & 0xFF) for sp in range(256)),
     "INC2": tuple((sp + 2) & 0xFF for sp in range(256)),
     "DEC2": tuple((sp - 2) & 0xFF for sp in range(256)),
+    "RETURN": tuple(high * 256 + 1 for high in range(256)),  # an RTS's high byte pulled, and the + 1
 }
 # operations on a value {v} read from memory or an immediate.  Carries come from a
 # result in 0-511: t is past $FF after an ADC's carry, a - v + 256 past $FF when a >= v
@@ -1860,8 +1861,8 @@ class _BlockWriter:
         if name == "rts":
             self.cycles += op.cycles
             self.count += 1
-            # (+ and * of small ints: see _TABLES; $FFFF + 1 wraps to 0)
-            self.emit(_code("pc = mem[ABOVE2[sp]] * 256 + mem[ABOVE[sp]] + 1\nsp = INC2[sp]\n"
+            # ($FFFF + 1 wraps to 0)
+            self.emit(_code("pc = RETURN[mem[ABOVE2[sp]]] + mem[ABOVE[sp]]\nsp = INC2[sp]\n"
                             "if pc > 0xFFFF:\n    pc = 0", "sp", "sp"),
                       indent)
             self.jump("pc", indent)
