@@ -1268,8 +1268,7 @@ class _BlockWriter:
                 self._unfuse(indent)
                 return True
             if pc != self.start or self.lines:
-                if pc == self.start or cpu.stops[pc] or (cpu.break_on_brk and memory[pc] == 0) or (
-                        self.budget == 0 or (region.region and cpu._changed(pc)) or cpu._in_io(pc)):
+                if pc == self.start or self.budget == 0 or self._stops_before(pc):
                     self._unfuse(indent)
                     self.goto(pc, indent)  # back at the start: a loop of its own
                     return False
@@ -1394,9 +1393,7 @@ class _BlockWriter:
         while pc < target:
             opcode = memory[pc]
             op = OPCODES.get(opcode)
-            if (op is None or opcode in JAM_OPCODES or opcode in UNSTABLE_OPCODES or cpu.stops[pc]
-                    or (cpu.break_on_brk and opcode == 0) or (self.region.region and cpu._changed(pc))
-                    or cpu._in_io(pc)):
+            if op is None or opcode in JAM_OPCODES or opcode in UNSTABLE_OPCODES or self._stops_before(pc):
                 return False
             pc += op.length
             count += 1
@@ -1646,9 +1643,14 @@ class _BlockWriter:
     def _joins_run(self, pc: int) -> bool:
         """Whether the instruction at ``pc`` may be written into the block here (the
         checks of :meth:`sequence`), as the next store of a run."""
+        return not (pc == self._until or pc == self.start or self.budget == 0 or self._stops_before(pc))
+
+    def _stops_before(self, pc: int) -> bool:
+        """Whether a block ends before the instruction at ``pc``, wherever it comes (see
+        sequence): a stop address, a BRK the caller sees, an instruction that has changed
+        (in a region), code in the I/O area."""
         cpu = self.cpu
-        return not (pc == self._until or pc == self.start or cpu.stops[pc]
-                    or (cpu.break_on_brk and cpu.memory[pc] == 0) or self.budget == 0
+        return bool(cpu.stops[pc] or (cpu.break_on_brk and cpu.memory[pc] == 0)
                     or (self.region.region and cpu._changed(pc)) or cpu._in_io(pc))
 
     def store_run(self, op: Any, mode: Mode, address: str, value: Code, following: int,
@@ -2025,8 +2027,7 @@ class _BlockWriter:
         memory = cpu.memory
         pc = start
         for step in range(4):
-            if step and (pc == self.start or cpu.stops[pc] or (cpu.break_on_brk and memory[pc] == 0)
-                         or (self.region.region and cpu._changed(pc)) or cpu._in_io(pc)):
+            if step and (pc == self.start or self._stops_before(pc)):
                 return False  # the block ends there (see sequence)
             op = OPCODES.get(memory[pc])
             if op is None or not op.documented:
@@ -2080,9 +2081,7 @@ class _BlockWriter:
         if until == _WRITING:
             until = self._until  # the end of the skip being written: its branches' ifs end there
         for _ in range(4):
-            if (budget == 0 or (pc == self.start and not entering) or cpu.stops[pc]
-                    or (cpu.break_on_brk and memory[pc] == 0)
-                    or (self.region.region and cpu._changed(pc)) or cpu._in_io(pc)):
+            if budget == 0 or (pc == self.start and not entering) or self._stops_before(pc):
                 return False  # the block ends there (see sequence): the flags go back to the CPU
             entering = False
             if pc == until:
