@@ -16,7 +16,11 @@ far as code that has run, compiled into one Python function: the registers stay 
 local variables, every operand the code holds (addresses, immediates, branch
 targets) is a constant, and the blocks dispatch among themselves in a ``while``
 loop (a binary search on the PC); a block that branches back to its own start is a
-loop of its own.  Every start of a block in the region is an entry: the region runs
+loop of its own.  A JSR to a block of the region has the subroutine's code written in
+its place, and an RTS the code it returns to, where the region's calls show where that
+is (one call site for the subroutine; :class:`_Return`): a test of the PC, then that
+block's code, without the trip through the dispatch (each after the same look at the
+horizon a change of block makes; the copies at most double the region's source).  Every start of a block in the region is an entry: the region runs
 from ``cpu.pc``.  The region returns to its caller when the code goes somewhere
 outside it (a stop address, a BRK, code of another region), when a write changes
 translated code or an address the owner watches, or when the cycle count reaches the
@@ -289,6 +293,18 @@ class _Goto:
     # block's start) sets them before it reads them, the loop's turn back there goes without it
     restore: str = ""
     dead_at: int | None = None
+    call: bool = False  # a JSR's: the subroutine's code may be written in its place (_written_in)
+
+
+@dataclass(frozen=True)
+class _Return:
+    """An RTS's way out, its address pulled into ``pc``, written once the region's blocks
+    are known: where the region's calls say where the subroutine that ``block`` belongs
+    to goes back (:meth:`_RegionWriter._returns`), the code there follows a test of the
+    PC and the look at the horizon, without the trip through the region's dispatch."""
+
+    indent: int
+    block: int  # the start of the block whose code holds the RTS
 
 
 @dataclass(frozen=True)
@@ -333,10 +349,10 @@ class _Splice:
 
     indent: int
     target: int
-    lines: tuple[str | _Goto | _Checked | _Lean | _Splice, ...]
+    lines: tuple[str | _Goto | _Return | _Checked | _Lean | _Splice, ...]
 
 
-_Line = str | _Goto | _Checked | _Lean | _Splice
+_Line = str | _Goto | _Return | _Checked | _Lean | _Splice
 
 
 def _most_cycles(op: Any) -> int:
@@ -345,6 +361,11 @@ def _most_cycles(op: Any) -> int:
     if op is None:
         return 8
     return op.cycles + (1 if op.page_penalty else 0) + (2 if op.mode is Mode.REL else 0)
+
+
+def _size(lines: Iterable[_Line]) -> int:
+    """How many lines of code these give, about (those of blocks written into them too)."""
+    return sum(_size(line.lines) if isinstance(line, _Splice) else 1 for line in lines)
 
 
 def _comes_back(lines: Iterable[_Line], start: int) -> bool:
@@ -888,6 +909,12 @@ class _RegionWriter:
         self.writes: set[str] = set()  # ... and writes
         self.covered: set[int] = set()
         self.instructions = 0
+        # the region's calls: per subroutine, the addresses its JSRs return to; per block,
+        # where its code goes and which of those are calls (see returns)
+        self.calls: dict[int, set[int]] = {}
+        self.edges: dict[int, tuple[list[int], set[int]]] = {}
+        self.returns: dict[int, int] = {}  # per block holding an RTS: where it goes back, when known
+        self.splice_left = 0  # the lines that blocks written in place of calls and returns may still take
         self.packed = packed  # its clock in one local (see CLOCK_SHIFT), where the code allows
         self._uses_io = False
         self._plain_clock = False
@@ -938,13 +965,46 @@ class _RegionWriter:
             block.write()
             self.blocks[start] = block.lines
             self.bounds[start] = block.most
+            self.edges[start] = (block.successors, block.called)
             if not self.region:
                 break
             for target in block.successors:
                 if target not in seen and self._may_join(target):
                     seen.add(target)
                     queue.append(target)
+        self.returns = self._returns()
+        self.splice_left = sum(_size(lines) for lines in self.blocks.values())
         return self._source(), tuple(self.blocks), _ranges(self.covered)
+
+    def _returns(self) -> dict[int, int]:
+        """Per block, where its RTS goes back, where the region's code tells: the block
+        belongs to one subroutine only (found from its start along the region's blocks,
+        past the calls it makes itself) and the region calls that from one place only.
+        (Code may reach the block otherwise, a program may change the return address on
+        the stack: the RTS then finds its PC is not the one foreseen, see _Return.)"""
+        owners: dict[int, set[int]] = {}
+        for subroutine in self.calls:
+            queue, seen = deque([subroutine]), {subroutine}
+            while queue:
+                start = queue.popleft()
+                edges = self.edges.get(start)
+                if edges is None:
+                    continue
+                owners.setdefault(start, set()).add(subroutine)
+                successors, called = edges
+                for target in successors:
+                    if target not in seen and target not in called:
+                        seen.add(target)
+                        queue.append(target)
+        returns = {}
+        for start, subroutines in owners.items():
+            if len(subroutines) == 1:
+                (points,) = (self.calls[subroutine] for subroutine in subroutines)
+                if len(points) == 1:
+                    (point,) = points
+                    if point in self.blocks:
+                        returns[start] = point
+        return returns
 
     def _may_join(self, address: int) -> bool:
         """Whether a block can start at ``address`` in this region: code that has run
@@ -1025,8 +1085,24 @@ class _RegionWriter:
             keyword = "elif"
         out.append(f"{pad}else:\n{pad}{_INDENT}break")
 
+    def _written_in(self, target: int, chain: tuple[int, ...]) -> list[_Line] | None:
+        """The lines of the block at ``target`` to write in place of a call of it or a
+        return to it, within the region's allowance (``splice_left``: at most the lines
+        of the blocks themselves once more, which bounds the time the region takes to
+        compile); None where it is not one of the region's blocks or already in the
+        chain of blocks being written one into another."""
+        lines = self.blocks.get(target)
+        if lines is None or target in chain:
+            return None
+        size = _size(lines)
+        if size > self.splice_left:
+            return None
+        self.splice_left -= size
+        return lines
+
     def _emit_block(self, out: list[str], start: int, lines: Iterable[_Line], base: int,
-                    starts: set[int]) -> None:
+                    starts: set[int], chain: tuple[int, ...] = ()) -> None:
+        chain = chain or (start,)
         for line in lines:
             if isinstance(line, _Checked):
                 if self._unwatched(line.reach):
@@ -1040,12 +1116,27 @@ class _RegionWriter:
                 if line.target in starts:  # the look at the horizon a change of block makes, then its code
                     pad = _INDENT * (base + line.indent)
                     out.append(f"{pad}if cycles >= horizon:\n{pad}    pc = {line.target}\n{pad}    break")
-                    self._emit_block(out, start, line.lines, base + line.indent, starts)
+                    self._emit_block(out, start, line.lines, base + line.indent, starts, chain)
                 else:
-                    self._emit_block(out, start, [_Goto(line.indent, line.target)], base, starts)
+                    self._emit_block(out, start, [_Goto(line.indent, line.target)], base, starts, chain)
+            elif isinstance(line, _Return):
+                pad = _INDENT * (base + line.indent)
+                point = self.returns.get(line.block)
+                called = None if point is None else self._written_in(point, chain)
+                if point is not None and called is not None:  # the return foreseen: that code, in here
+                    out.append(f"{pad}if pc == {point}:\n{pad}    if cycles >= horizon:\n{pad}        break")
+                    self._emit_block(out, start, called, base + line.indent + 1, starts, (*chain, point))
+                out.append(f"{pad}break")
             elif isinstance(line, _Goto):
                 pad = _INDENT * (base + line.indent)
                 restore = [pad + text for text in line.restore.splitlines()]
+                called = (self._written_in(line.target, chain)
+                          if line.call and line.target != start and line.target in starts else None)
+                if called is not None:  # a call: the subroutine's code, in here
+                    out.extend(restore)
+                    out.append(f"{pad}if cycles >= horizon:\n{pad}    pc = {line.target}\n{pad}    break")
+                    self._emit_block(out, start, called, base + line.indent, starts, (*chain, line.target))
+                    continue
                 if line.target == start and line.dead_at == start:  # the turn back needs no flags
                     out.append(f"{pad}if cycles < horizon:\n{pad}    continue")
                     out.extend(restore)
@@ -1085,6 +1176,7 @@ class _BlockWriter:
         self.budget = MAX_BLOCK
         self.most = 0  # the cycles of every instruction written, each at its longest
         self.successors: list[int] = []  # where the code goes next (and where calls return)
+        self.called: set[int] = set()  # the subroutines its JSRs call
         self.inlined: set[int] = set()  # code from elsewhere copied into this block (each once)
         self._base = 0  # the operand's address of the store being written (for indexed stores)
         self._until: int | None = None  # where the code being written must stop (see sequence)
@@ -1140,7 +1232,7 @@ class _BlockWriter:
         return f"cycles += {cycles} << {CLOCK_SHIFT}" if self.region.packed else f"cycles += {cycles}"
 
     def goto(self, target: int, indent: int, extra_cycles: int = 0, restore: str = "",
-             dead_at: int | None = None) -> None:
+             dead_at: int | None = None, call: bool = False) -> None:
         """Leave the block for a known address (``restore``, ``dead_at``: see :class:`_Goto`;
         a carry that stands for C goes with them where the turn back needs no C either)."""
         if self.carry is not None:
@@ -1151,7 +1243,7 @@ class _BlockWriter:
             else:
                 self.emit(carry, indent)
         self.sync(indent, extra_cycles)
-        self.lines.append(_Goto(indent, target & 0xFFFF, restore, dead_at))
+        self.lines.append(_Goto(indent, target & 0xFFFF, restore, dead_at, call))
         self.successors.append(target & 0xFFFF)
 
     def jump(self, pc: str, indent: int) -> None:
@@ -1857,7 +1949,10 @@ class _BlockWriter:
             self.count += 1
             return_address = (pc + 2) & 0xFFFF
             self.push_return_address(return_address, indent)
-            self.goto(operand[0] | operand[1] << 8, indent)
+            target = operand[0] | operand[1] << 8
+            self.goto(target, indent, call=True)
+            self.called.add(target)
+            self.region.calls.setdefault(target, set()).add((return_address + 1) & 0xFFFF)
             self.successors.append((return_address + 1) & 0xFFFF)  # where its RTS comes back
             return None
         if name == "rts":
@@ -1867,7 +1962,9 @@ class _BlockWriter:
             self.emit(_code("pc = RETURN[mem[ABOVE2[sp]]] + mem[ABOVE[sp]]\nsp = INC2[sp]\n"
                             "if pc > 0xFFFF:\n    pc = 0", "sp", "sp"),
                       indent)
-            self.jump("pc", indent)
+            self.carry_set(indent)
+            self.sync(indent)
+            self.lines.append(_Return(indent, self.start))
             return None
         if name in ("rti", "brk"):
             self.fallback(pc, indent)
