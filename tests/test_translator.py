@@ -388,34 +388,73 @@ def _random_body(rng: random.Random, size: int) -> bytes:
     return bytes(code)
 
 
-@pytest.mark.parametrize("seed", range(40))
-def test_random_programs_with_calls_agree_with_the_interpreter(seed: int) -> None:
-    """A main loop of random code calling three subroutines of random code (one from
-    two places, one that calls another), stopped at random cycles and run long: the
-    translating core agrees with the interpreter everywhere."""
-    rng = random.Random(seed)
-    subroutines = [0x1100, 0x1180, 0x1200]
-    main = bytearray()
-    for target in (subroutines[0], subroutines[1], subroutines[0], subroutines[2]):
-        main += _random_body(rng, rng.randrange(2, 30)) + bytes([0x20, target & 0xFF, target >> 8])
-    main += _random_body(rng, 4) + bytes([0x4C, 0x00, 0x10])
-    reference, translated = _pair(bytes(main), hot=rng.choice([0, 3]))
-    _random_data(rng, reference.memory)
-    for number, at in enumerate(subroutines):
-        body = _random_body(rng, rng.randrange(2, 40))
-        if number == 1:  # it calls the third one
-            body += bytes([0x20, subroutines[2] & 0xFF, subroutines[2] >> 8]) + _random_body(rng, 6)
-        reference.memory[at : at + len(body) + 1] = body + bytes([0x60])
-    translated.memory[:] = reference.memory
-    slices = [rng.randrange(MAX_BLOCK_CYCLES, 3 * MAX_BLOCK_CYCLES) for _ in range(30)]
+def _random_piece(rng: random.Random, size: int) -> bytes:
+    """Random code (:func:`_random_body`), half the time followed by a loop of random
+    code that counts down in $F0 (LDA #n : STA $F0 : loop: ... : DEC $F0 : BNE loop)."""
+    code = _random_body(rng, size)
+    if rng.randrange(2):
+        inner = _random_body(rng, rng.randrange(2, 20))
+        code += bytes([0xA9, rng.randrange(1, 9), 0x85, 0xF0]) + inner + bytes([0xC6, 0xF0, 0xD0,
+                                                                              -(len(inner) + 4) & 0xFF])
+    return code
+
+
+def _sliced_runs_agree(reference: CPU, translated: TranslatingCPU, slices: list[int]) -> None:
+    """Both cores run the same slices of cycles (max_cycles is exact: translated code
+    stops at a horizon MAX_BLOCK_CYCLES before each limit, the interpreter runs the
+    rest) and agree after each, or halt alike."""
     states: list[list[tuple[object, ...]]] = [[], []]
     halts = []
     for cpu, seen in zip((reference, translated), states):
         try:
-            for cycles in slices:  # (max_cycles is exact: the region stops at its horizon before it)
+            for cycles in slices:
                 cpu.run(max_cycles=cycles)
                 seen.append(_state(cpu))
         except CpuHalted as halted:  # stores may rewrite the code into a JAM: both must agree
             halts.append(str(halted))
     assert len(halts) in (0, 2) and len(set(halts)) <= 1
     assert states[1] == states[0]
+
+
+# outer: LDX #3 : inner: ROL $2000,X : BCC skip : INC $20 : skip: DEX : BPL inner : DEY : BNE outer :
+# INC $21 : LDY #5 : JMP outer  (the inner loop's block is written into the outer one's, as a loop in it,
+# and the outer one into the inner one's)
+_NESTED_LOOPS = bytes([0xA2, 0x03, 0x3E, 0x00, 0x20, 0x90, 0x02, 0xE6, 0x20, 0xCA, 0x10, 0xF6, 0x88, 0xD0, 0xF1,
+                       0xE6, 0x21, 0xA0, 0x05, 0x4C, 0x00, 0x10])
+
+
+def test_a_loop_written_into_the_block_that_goes_to_it_stops_at_its_horizon() -> None:
+    """A block that goes to another block of the region that is a loop of its own has
+    that loop's code written in, inside a loop of its own; its way back to the block
+    goes round without the dispatch.  Run in slices of lengths one cycle apart (each
+    ends at a horizon somewhere in the loops), both cores agree."""
+    reference, translated = _pair(_NESTED_LOOPS)
+    for cpu in (reference, translated):
+        cpu.memory[0x2000:0x2004] = bytes([0x5A, 0xFF, 0x81, 0x33])
+    _sliced_runs_agree(reference, translated, [4 * MAX_BLOCK_CYCLES + extra for extra in range(120)])
+    source = translated._owner[0x1000].source
+    assert "if pc == 4096 and cycles < horizon:" in source  # the inner loop's way back to the outer one
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_programs_with_calls_agree_with_the_interpreter(seed: int) -> None:
+    """A main loop of random code calling three subroutines of random code (one from
+    two places, one that calls another), some with loops, run in random slices of
+    cycles: the translating core agrees with the interpreter everywhere."""
+    rng = random.Random(seed)
+    subroutines = [0x1100, 0x1180, 0x1200]
+    main = bytearray()
+    for target in (subroutines[0], subroutines[1], subroutines[0], subroutines[2]):
+        main += _random_piece(rng, rng.randrange(2, 20)) + bytes([0x20, target & 0xFF, target >> 8])
+    main += _random_body(rng, 4) + bytes([0x4C, 0x00, 0x10])
+    assert len(main) <= 0x100
+    reference, translated = _pair(bytes(main), hot=rng.choice([0, 3]))
+    _random_data(rng, reference.memory)
+    for number, at in enumerate(subroutines):
+        body = _random_piece(rng, rng.randrange(2, 40))
+        if number == 1:  # it calls the third one
+            body += bytes([0x20, subroutines[2] & 0xFF, subroutines[2] >> 8]) + _random_body(rng, 6)
+        reference.memory[at : at + len(body) + 1] = body + bytes([0x60])
+    translated.memory[:] = reference.memory
+    _sliced_runs_agree(reference, translated, [rng.randrange(2 * MAX_BLOCK_CYCLES, 10 * MAX_BLOCK_CYCLES)
+                                               for _ in range(30)])

@@ -16,12 +16,14 @@ far as code that has run, compiled into one Python function: the registers stay 
 local variables, every operand the code holds (addresses, immediates, branch
 targets) is a constant, and the blocks dispatch among themselves in a ``while``
 loop (a binary search on the PC); a block that branches back to its own start is a
-loop of its own.  A JSR to a block of the region has the subroutine's code written in
-its place, and an RTS the code it returns to, where the region's calls show where that
-is (one call site for the subroutine; :class:`_Return`): a test of the PC, then that
-block's code, without the trip through the dispatch (each after the same look at the
-horizon a change of block makes; the copies at most double the region's source).  Every start of a block in the region is an entry: the region runs
-from ``cpu.pc``.  The region returns to its caller when the code goes somewhere
+loop of its own.  Some changes of block skip the dispatch: the next block's code is
+written in place, after the same look at the horizon (the copies at most twice the
+region's own source, see _RegionWriter._written_in).  So it is for a JSR to a block of
+the region (the subroutine), for an RTS where the region's calls show where it
+returns (one call site; a test of the PC first, :class:`_Return`), and for a jump or
+branch to a block that is a loop of its own (written inside a loop in place: its way
+back to the block it is written into turns that one's loop).  Every start of a
+block in the region is an entry: the region runs from ``cpu.pc``.  The region returns to its caller when the code goes somewhere
 outside it (a stop address, a BRK, code of another region), when a write changes
 translated code or an address the owner watches, or when the cycle count reaches the
 caller's ``horizon``: checked each time control passes from one block to another, so
@@ -293,7 +295,7 @@ class _Goto:
     # block's start) sets them before it reads them, the loop's turn back there goes without it
     restore: str = ""
     dead_at: int | None = None
-    call: bool = False  # a JSR's: the subroutine's code may be written in its place (_written_in)
+    call: bool = False  # a JSR's: the subroutine's code is written in its place where it may (_written_in)
 
 
 @dataclass(frozen=True)
@@ -914,7 +916,7 @@ class _RegionWriter:
         self.calls: dict[int, set[int]] = {}
         self.edges: dict[int, tuple[list[int], set[int]]] = {}
         self.returns: dict[int, int] = {}  # per block holding an RTS: where it goes back, when known
-        self.splice_left = 0  # the lines that blocks written in place of calls and returns may still take
+        self.splice_left = 0  # the lines that blocks written in place of changes of block may still take
         self.packed = packed  # its clock in one local (see CLOCK_SHIFT), where the code allows
         self._uses_io = False
         self._plain_clock = False
@@ -973,7 +975,7 @@ class _RegionWriter:
                     seen.add(target)
                     queue.append(target)
         self.returns = self._returns()
-        self.splice_left = sum(_size(lines) for lines in self.blocks.values())
+        self.splice_left = 2 * sum(_size(lines) for lines in self.blocks.values())
         return self._source(), tuple(self.blocks), _ranges(self.covered)
 
     def _returns(self) -> dict[int, int]:
@@ -1086,11 +1088,12 @@ class _RegionWriter:
         out.append(f"{pad}else:\n{pad}{_INDENT}break")
 
     def _written_in(self, target: int, chain: tuple[int, ...]) -> list[_Line] | None:
-        """The lines of the block at ``target`` to write in place of a call of it or a
-        return to it, within the region's allowance (``splice_left``: at most the lines
-        of the blocks themselves once more, which bounds the time the region takes to
-        compile); None where it is not one of the region's blocks or already in the
-        chain of blocks being written one into another."""
+        """The lines of the block at ``target`` to write in place of a change of block
+        to it (a call, a return, a way into a loop), within the region's allowance
+        (``splice_left``: at most twice the lines of the blocks themselves, which bounds
+        the time the region takes to compile; the first blocks written take it first);
+        None where it is not one of the region's blocks or already in the chain of
+        blocks being written one into another."""
         lines = self.blocks.get(target)
         if lines is None or target in chain:
             return None
@@ -1131,11 +1134,18 @@ class _RegionWriter:
                 pad = _INDENT * (base + line.indent)
                 restore = [pad + text for text in line.restore.splitlines()]
                 called = (self._written_in(line.target, chain)
-                          if line.call and line.target != start and line.target in starts else None)
-                if called is not None:  # a call: the subroutine's code, in here
+                          if line.target != start and line.target in starts
+                          and (line.call or _comes_back(self.blocks[line.target], line.target)) else None)
+                if called is not None:  # the block's code, in here
                     out.extend(restore)
                     out.append(f"{pad}if cycles >= horizon:\n{pad}    pc = {line.target}\n{pad}    break")
-                    self._emit_block(out, start, called, base + line.indent, starts, (*chain, line.target))
+                    if _comes_back(called, line.target):  # a loop of its own: a loop in here
+                        out.append(f"{pad}while True:")
+                        self._emit_block(out, line.target, called, base + line.indent + 1, starts,
+                                         (*chain, line.target))
+                        out.append(f"{pad}if pc == {start} and cycles < horizon:\n{pad}    continue\n{pad}break")
+                    else:
+                        self._emit_block(out, start, called, base + line.indent, starts, (*chain, line.target))
                     continue
                 if line.target == start and line.dead_at == start:  # the turn back needs no flags
                     out.append(f"{pad}if cycles < horizon:\n{pad}    continue")
