@@ -101,7 +101,7 @@ def _indented(text: str) -> str:
 # the CPU comes at or after the oscillator's ``since``: _Oscillator.set_frequency's check
 # is left out.  The names beginning with ``sid_`` are the source's own.
 _VOICE2_FREQUENCY_WRITTEN = f"""sid_oscillator = {{chip}}.voice2
-sid_frequency = {{chip}}.registers[{VOICE2_FREQUENCY}] | {{chip}}.registers[{VOICE2_FREQUENCY + 1}] << 8
+sid_frequency = {{chip}}.registers[{VOICE2_FREQUENCY}] + {{chip}}.registers[{VOICE2_FREQUENCY + 1}] * 256
 if not sid_oscillator.test:
     sid_oscillator.base += (sid_oscillator.frequency - sid_frequency) * ({{now}})
 sid_oscillator.since, sid_oscillator.frequency = {{now}}, sid_frequency"""
@@ -109,7 +109,7 @@ _VOICE3_FREQUENCY_WRITTEN = f"""sid_oscillator = {{chip}}.voice3
 if sid_oscillator.test:
     {{chip}}.voice3_frequency_written({{now}})
 else:
-    sid_frequency = {{chip}}.registers[{FREQUENCY_LO}] | {{chip}}.registers[{FREQUENCY_HI}] << 8
+    sid_frequency = {{chip}}.registers[{FREQUENCY_LO}] + {{chip}}.registers[{FREQUENCY_HI}] * 256
     sid_oscillator.base += (sid_oscillator.frequency - sid_frequency) * ({{now}})
     sid_oscillator.since, sid_oscillator.frequency = {{now}}, sid_frequency
     {{chip}}.shift_since = {{now}} + {NOISE_DELAY}"""
@@ -120,7 +120,8 @@ else:
 # is Sid.rates_written's
 _HELD_IN_RELEASE = f"sid_envelope.hold_zero and sid_envelope.state == {RELEASE!r}"
 _HELD_RATES_WRITTEN = {
-    ATTACK_DECAY: "sid_envelope.attack, sid_envelope.decay = ({value}) >> 4, ({value}) & 0x0F",
+    ATTACK_DECAY: """sid_envelope.attack = {chip}.HIGH_NIBBLES[{value}]
+sid_envelope.decay = {chip}.LOW_NIBBLES[{value}]""",
     SUSTAIN_RELEASE: f"""sid_period = {tuple(period + 1 for period in RATE_PERIODS)}[sid_envelope.release]
 sid_count = sid_envelope.rate_count
 sid_counted = sid_count + ({{now}}) - sid_envelope.rate_since
@@ -128,8 +129,10 @@ if sid_count < sid_period:
     sid_counted %= sid_period
 elif sid_counted > 0x7FFF:
     sid_counted = (sid_counted - 0x7FFF) % sid_period
-sid_envelope.rate_count, sid_envelope.rate_since = sid_counted, {{now}}
-sid_envelope.sustain, sid_envelope.release = ({{value}}) >> 4, ({{value}}) & 0x0F""",
+sid_envelope.rate_count = sid_counted
+sid_envelope.rate_since = {{now}}
+sid_envelope.sustain = {{chip}}.HIGH_NIBBLES[{{value}}]
+sid_envelope.release = {{chip}}.LOW_NIBBLES[{{value}}]""",
 }
 _RATES_WRITTEN = {register: f"""sid_envelope = {{chip}}.envelope
 if {_HELD_IN_RELEASE}:
@@ -143,15 +146,22 @@ else:
 # (f0 - f2) * t1 + (f1 - f2) * (t2 - t1), where f1 - f2 is the second register's old byte
 # less its new one, shifted to its place; a byte a register holds already counts 0 there
 # (Sid.write leaves it out: the line is the same).  The oscillator's ``since`` (and the
-# noise's pipeline) is the time of the last store that changed a byte.
-_FREQUENCY_PAIR_WRITTEN = """sid_frequency = {low} | {high} << 8
-sid_oscillator = {{chip}}.{voice}
-if sid_frequency != sid_oscillator.frequency:
-    sid_since = {{now2}} if ({{value2}}) != {{chip}}.registers[{second}] else {{now}}
-    if not sid_oscillator.test:
-        sid_oscillator.base += ((sid_oscillator.frequency - sid_frequency) * ({{now}})
-                                + ({{chip}}.registers[{second}] - ({{value2}})) * {apart}){noise}
-    sid_oscillator.since, sid_oscillator.frequency = sid_since, sid_frequency
+# noise's pipeline) is the time of the last store that changed a byte: the branches on
+# the second byte give each case only its own statements (each bytecode counts: a loop
+# that writes frequencies runs this on every pass).
+_FREQUENCY_PAIR_WRITTEN = """sid_frequency = {low} + {{chip}}.HIGH_BYTES[{high}]
+sid_delta = {{chip}}.{voice}.frequency - sid_frequency
+if sid_delta:
+    sid_old = {{chip}}.registers[{second}]
+    if {{chip}}.{voice}.test:
+        {{chip}}.{voice}.since = {{now2}} if ({{value2}}) != sid_old else {{now}}
+    elif ({{value2}}) != sid_old:
+        {{chip}}.{voice}.base += sid_delta * ({{now}}) + (sid_old - ({{value2}})) * {apart}
+        {{chip}}.{voice}.since = {{now2}}{noise2}
+    else:
+        {{chip}}.{voice}.base += sid_delta * ({{now}})
+        {{chip}}.{voice}.since = {{now}}{noise}
+    {{chip}}.{voice}.frequency = sid_frequency
     {{chip}}.registers[{first}] = {{value}}
     {{chip}}.registers[{second}] = {{value2}}"""
 
@@ -618,7 +628,14 @@ class Sid(Slotted):
 
     # never bound again after __init__: the CPU's translated code keeps it as a local
     # (toolchain.c64.io.IOArea.plug)
-    FIXED_ATTRIBUTES = ("registers", "voice2", "voice3", "envelope")
+    FIXED_ATTRIBUTES = ("registers", "voice2", "voice3", "envelope",
+                        "HIGH_BYTES", "HIGH_NIBBLES", "LOW_NIBBLES")
+    # the source's tables (fixed too: locals of the translated code): a byte's place in a
+    # frequency, a rate register's two rates; a subscript of a tuple costs less than a
+    # shift or an AND, which CPython 3.11 does not specialize
+    HIGH_BYTES = tuple(byte << 8 for byte in range(256))
+    HIGH_NIBBLES = tuple(byte >> 4 for byte in range(256))
+    LOW_NIBBLES = tuple(byte & 0x0F for byte in range(256))
     # and evaluated once as a region starts: the write log (its consumer, the sound engine,
     # sets it between runs; reading voice 3 back empties it in place)
     REGION_CONSTANTS = {"{chip}.write_log": "write_log"}
@@ -677,10 +694,11 @@ class Sid(Slotted):
         if voice is None:
             return None
         low_first = first < second
+        noise = "" if voice == "voice2" else "\n        {chip}.shift_since = {now} + " + str(NOISE_DELAY)
         return _FREQUENCY_PAIR_WRITTEN.format(
-            low="({value})" if low_first else "({value2})", high="({value2})" if low_first else "({value})",
+            low="({value})" if low_first else "({value2})", high="{value2}" if low_first else "{value}",
             voice=voice, first=first, second=second, apart=(256 if low_first else 1) * apart,
-            noise="" if voice == "voice2" else f"\n        {{chip}}.shift_since = sid_since + {NOISE_DELAY}")
+            noise=noise, noise2=noise.replace("{now}", "{now2}"))
 
     # A run of consecutive stores to the chip (the CPU's translated code: see
     # toolchain.c64.io.IOArea.write_run_source): each store does compiled_write_run's
