@@ -12,8 +12,11 @@ from hypothesis import strategies as st
 
 from toolchain.c64.chips import NEVER
 from toolchain.c64.chips.sid import (
+    NOISE_DELAY,
     RATE_PERIODS,
     Sid,
+    _noise_level,
+    _Oscillator,
     _shift_once,
     noise_output,
     shift_register_after,
@@ -325,3 +328,96 @@ def test_a_frequency_written_while_the_test_bit_holds_leaves_the_fading_alone(
         return [sid.read(OSCILLATOR, begin + written_after_fade + 4 + k * step // 2) for k in range(10)]
 
     assert held_reads(True) == held_reads(False)
+
+
+class _OscillatorWithSince(_Oscillator):
+    """The accumulator as it was kept before: the line held at its value at the last
+    write (``since``) for a time before it."""
+
+    __slots__ = ("since",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.since = 0
+
+    def unwrapped(self, now: int) -> int:
+        return super().unwrapped(max(now, self.since))
+
+    def set_frequency(self, frequency: int, now: int) -> None:
+        self.since = max(now, self.since)
+        super().set_frequency(frequency, self.since)
+
+    def release(self, now: int) -> None:
+        super().release(now)
+        self.since = now
+
+
+class _SidWithSince(Sid):
+    """The model as it was: the oscillators held before their last write, and a
+    frequency write keeping the noise's clocks up to it in the pipeline."""
+
+    def __init__(self, model: str) -> None:
+        super().__init__(model)
+        self.voice2, self.voice3 = _OscillatorWithSince(), _OscillatorWithSince()
+
+    def voice3_frequency_written(self, now: int) -> None:
+        if not self.voice3.test:
+            self.shift_since = now + NOISE_DELAY
+        super().voice3_frequency_written(now)
+
+    def _write_control(self, value: int, now: int) -> None:
+        released = self.voice3.test and not value & 0x08
+        super()._write_control(value, now)
+        if released:  # the noise's count from the line held at the release
+            self.shift_level = _noise_level(self.voice3.unwrapped(now - NOISE_DELAY))
+
+
+# a step of a 6502 program: a store (the cycles since the last access, register, byte), a
+# read-modify-write's two stores a cycle apart (INC $D412: the byte read, then the new
+# one), a read of voice 3
+_WAVE_REGISTERS = (0x07, 0x08, 0x0B, FREQUENCY_LO, FREQUENCY_HI, 0x10, 0x11, CONTROL)
+_WAVE_BYTES = st.one_of(st.integers(0, 255), st.sampled_from([0x00, 0x08, 0x09, 0x11, 0x14, 0x15, 0x21, 0x41,
+                                                              0x49, 0x81, 0x88, 0xFF]))
+_GAP = st.one_of(st.integers(0, 8), st.integers(0, 3_000), st.integers(0, 60_000))
+_WAVE_REGISTER = st.sampled_from(_WAVE_REGISTERS)
+_Step = tuple[str, int, int, int, int]
+_STEP = st.one_of(st.tuples(st.just("store"), _GAP, _WAVE_REGISTER, _WAVE_BYTES, st.just(0)),
+                  st.tuples(st.just("modify"), _GAP, _WAVE_REGISTER, _WAVE_BYTES, _WAVE_BYTES),
+                  st.tuples(st.just("read"), _GAP, st.sampled_from([OSCILLATOR, ENVELOPE]), st.just(0),
+                            st.just(0)))
+
+
+@settings(derandomize=True, max_examples=300, deadline=None)
+@given(st.sampled_from(["6581", "8580"]), st.sampled_from([0x11, 0x15, 0x21, 0x41, 0x61, 0x81]),
+       st.integers(1, 0xFFFF), st.integers(0, 0xFFFF), st.lists(_STEP, min_size=1, max_size=40))
+# a frequency store, then voice 3 read as soon as a 6502 can (pulse and sawtooth, noise)
+@example("8580", 0x61, 0x1000, 0, [("store", 0, FREQUENCY_HI, 0x80, 0), ("store", 0, FREQUENCY_HI, 0x10, 0),
+                                   ("read", 0, OSCILLATOR, 0, 0)])
+@example("6581", 0x81, 0xFFFF, 0, [("store", 300, FREQUENCY_HI, 0x12, 0), ("read", 0, OSCILLATOR, 0, 0)])
+# the test bit released by a read-modify-write's first store and set again by its second
+@example("8580", 0x81, 0x7F00, 0, [("store", 0, CONTROL, 0x89, 0), ("modify", 40_000, CONTROL, 0x81, 0x89),
+                                   ("store", 0, CONTROL, 0x81, 0), ("read", 0, OSCILLATOR, 0, 0)])
+def test_voice_3_reads_as_with_the_line_held_before_a_write(model: str, waveform: int, frequency: int,
+                                                           voice2: int, steps: list[_Step]) -> None:
+    """The accumulators' lines are not held at their value before a write (_Oscillator):
+    at a 6502's timing (a store at least four cycles after the last access, a
+    read-modify-write's second store a cycle after its first, a read at least four
+    cycles after a store) every read of voice 3 is what the model that held them gives."""
+    sid, held, now = Sid(model), _SidWithSince(model), 0
+    start = [(FREQUENCY_LO, frequency & 0xFF), (FREQUENCY_HI, frequency >> 8), (0x07, voice2 & 0xFF),
+             (0x08, voice2 >> 8), (CONTROL, waveform)]
+    steps = [("store", 0, register, value, 0) for register, value in start] + steps
+    for kind, gap, register, value, second in steps:
+        now += 4 + gap
+        if kind == "read":
+            assert sid.read(register, now) == held.read(register, now), (now, steps)
+            continue
+        sid.write(register, value, now)
+        held.write(register, value, now)
+        if kind == "modify":
+            now += 1
+            sid.write(register, second, now)
+            held.write(register, second, now)
+    for later in (4, 5, 6, 300, 70_000):
+        assert [sid.read(register, now + later) for register in (OSCILLATOR, ENVELOPE)] == \
+            [held.read(register, now + later) for register in (OSCILLATOR, ENVELOPE)]

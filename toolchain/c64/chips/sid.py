@@ -94,25 +94,19 @@ def _indented(text: str) -> str:
     return "\n".join("    " + line for line in text.splitlines())
 
 
-# Sid.voice2_frequency_written, voice3_frequency_written (but with the test bit set),
-# rates_written (held at level 0, in release) and control_written (the byte it holds,
-# held at level 0) as source: a player writes these every frame, and a call costs more
-# than the statements (tests/test_chips_fast.py holds them to the methods).  A write from
-# the CPU comes at or after the oscillator's ``since``: _Oscillator.set_frequency's check
-# is left out.  The names beginning with ``sid_`` are the source's own.
-_VOICE2_FREQUENCY_WRITTEN = f"""sid_oscillator = {{chip}}.voice2
-sid_frequency = {{chip}}.registers[{VOICE2_FREQUENCY}] + {{chip}}.registers[{VOICE2_FREQUENCY + 1}] * 256
+# Sid.voice2_frequency_written, voice3_frequency_written, rates_written (held at level 0,
+# in release) and control_written (the byte it holds, held at level 0) as source: a
+# player writes these every frame, and a call costs more than the statements
+# (tests/test_chips_fast.py holds them to the methods).  The names beginning with
+# ``sid_`` are the source's own.
+_FREQUENCY_WRITTEN = """sid_oscillator = {{chip}}.{voice}
+sid_frequency = {{chip}}.registers[{low}] + {{chip}}.registers[{high}] * 256
 if not sid_oscillator.test:
     sid_oscillator.base += (sid_oscillator.frequency - sid_frequency) * ({{now}})
-sid_oscillator.since, sid_oscillator.frequency = {{now}}, sid_frequency"""
-_VOICE3_FREQUENCY_WRITTEN = f"""sid_oscillator = {{chip}}.voice3
-if sid_oscillator.test:
-    {{chip}}.voice3_frequency_written({{now}})
-else:
-    sid_frequency = {{chip}}.registers[{FREQUENCY_LO}] + {{chip}}.registers[{FREQUENCY_HI}] * 256
-    sid_oscillator.base += (sid_oscillator.frequency - sid_frequency) * ({{now}})
-    sid_oscillator.since, sid_oscillator.frequency = {{now}}, sid_frequency
-    {{chip}}.shift_since = {{now}} + {NOISE_DELAY}"""
+sid_oscillator.frequency = sid_frequency"""
+_VOICE2_FREQUENCY_WRITTEN = _FREQUENCY_WRITTEN.format(voice="voice2", low=VOICE2_FREQUENCY,
+                                                      high=VOICE2_FREQUENCY + 1)
+_VOICE3_FREQUENCY_WRITTEN = _FREQUENCY_WRITTEN.format(voice="voice3", low=FREQUENCY_LO, high=FREQUENCY_HI)
 # voice 3's envelope held at level 0 (no gate since the reset or the release's end:
 # _Envelope.hold_zero) and in release, as a player leaves it between notes: the
 # attack/decay register is not the one in effect, and a new release rate keeps the rate
@@ -145,22 +139,14 @@ else:
 # and the second (at t2) f2: base += (f0 - f1) * t1 + (f1 - f2) * t2, which is
 # (f0 - f2) * t1 + (f1 - f2) * (t2 - t1), where f1 - f2 is the second register's old byte
 # less its new one, shifted to its place; a byte a register holds already counts 0 there
-# (Sid.write leaves it out: the line is the same).  The oscillator's ``since`` (and the
-# noise's pipeline) is the time of the last store that changed a byte: the branches on
-# the second byte give each case only its own statements (each bytecode counts: a loop
-# that writes frequencies runs this on every pass).
+# (Sid.write leaves it out: the line is the same).  Each bytecode counts here: a loop
+# that writes frequencies runs this on every pass.
 _FREQUENCY_PAIR_WRITTEN = """sid_frequency = {low} + {{chip}}.HIGH_BYTES[{high}]
 sid_delta = {{chip}}.{voice}.frequency - sid_frequency
 if sid_delta:
-    sid_old = {{chip}}.registers[{second}]
-    if {{chip}}.{voice}.test:
-        {{chip}}.{voice}.since = {{now2}} if ({{value2}}) != sid_old else {{now}}
-    elif ({{value2}}) != sid_old:
-        {{chip}}.{voice}.base += sid_delta * ({{now}}) + (sid_old - ({{value2}})) * {apart}
-        {{chip}}.{voice}.since = {{now2}}{noise2}
-    else:
-        {{chip}}.{voice}.base += sid_delta * ({{now}})
-        {{chip}}.{voice}.since = {{now}}{noise}
+    if not {{chip}}.{voice}.test:
+        {{chip}}.{voice}.base += (sid_delta * ({{now}})
+                                  + ({{chip}}.registers[{second}] - ({{value2}})) * {apart})
     {{chip}}.{voice}.frequency = sid_frequency
     {{chip}}.registers[{first}] = {{value}}
     {{chip}}.registers[{second}] = {{value2}}"""
@@ -284,46 +270,53 @@ def noise_output(register: int) -> int:
 
 class _Oscillator(Slotted):
     """An accumulator adding ``frequency`` every cycle, held at 0 while the test bit is
-    set.  Kept as a line: from cycle ``since`` on, its value with the carries out of 24
-    bits kept (``unwrapped``) is ``base + frequency * cycle``.  A frequency write moves
-    ``base`` so that the new line goes on from where the old one was, and the count of
-    bit 19's rises between two cycles (the noise's clocks) is a difference of the line's
-    values, whatever frequencies came in between: a write is three statements."""
+    set.  Kept as a line: its value with the carries out of 24 bits kept (``unwrapped``)
+    is ``base + frequency * cycle``.  A frequency write moves ``base`` so that the new
+    line goes on from where the old one was, and the count of bit 19's rises between two
+    cycles (the noise's clocks) is a difference of the line's values, whatever
+    frequencies came in between: a write is two statements.
 
-    __slots__ = ("base", "since", "frequency", "test")
+    The line is the accumulator's from the last write that set it (a frequency, the
+    test bit's release) on; before that write it is not, and nothing asks for it there.
+    A read of voice 3 looks back at most two cycles (the pulse comparison and the
+    8580's wave one, the noise's pipeline two) and comes at least four cycles after a
+    6502's write (an STA's last cycle, then an LDA's fourth), as does a control write of
+    another instruction; a read-modify-write's second store (INC $D412) looks back past
+    a release by its first only for the noise's count, which the line there (at most
+    2 * $FFFF below 0) gives as 0 does.  (A ``since`` that held the line at the write's
+    value before it cost a twelfth of benchmarks/chip_speed.py's loop of SID stores;
+    tests/test_chips_sid.py keeps that model and compares.)"""
+
+    __slots__ = ("base", "frequency", "test")
 
     def __init__(self) -> None:
         self.base = 0x555555  # reSID's power-on value (wave.cc); a reset leaves it alone
-        self.since = 0
         self.frequency = 0
         self.test = False
 
     def unwrapped(self, now: int) -> int:
-        """The accumulator at ``now`` with its carries (at ``since`` for a cycle before)."""
+        """The accumulator at ``now`` (at or after the last write) with its carries."""
         if self.test:
             return 0
-        return self.base + self.frequency * (now if now > self.since else self.since)
+        return self.base + self.frequency * now
 
     def at(self, now: int) -> int:
         return self.unwrapped(now) & 0xFFFFFF
 
     def set_frequency(self, frequency: int, now: int) -> None:
-        """A new frequency from ``now`` on (from ``since`` for a cycle before)."""
-        if now < self.since:
-            now = self.since
+        """A new frequency from ``now`` on."""
         if not self.test:
             self.base += (self.frequency - frequency) * now
-        self.since, self.frequency = now, frequency
+        self.frequency = frequency
 
-    def hold(self, now: int) -> None:
-        """The test bit set at ``now``: the accumulator reads 0 until it is cleared."""
+    def hold(self) -> None:
+        """The test bit set: the accumulator reads 0 until it is cleared."""
         self.test = True
-        self.since = max(now, self.since)
 
     def release(self, now: int) -> None:
         """The test bit cleared at ``now``: the accumulator counts up from 0."""
         self.test = False
-        self.base, self.since = -self.frequency * now, now
+        self.base = -self.frequency * now
 
 
 class _Envelope(Slotted):
@@ -500,9 +493,8 @@ class Sid(Slotted):
                     register |= 1
                     register = (register | register << 1) & SHIFT_MASK
             return register
-        # the clocks a read at ``now`` shows are those up to now - NOISE_DELAY, and those a
-        # frequency write left in the pipeline: applied and kept, so that polling costs
-        # only the clocks since the last read
+        # the clocks a read at ``now`` shows are those up to now - NOISE_DELAY: applied and
+        # kept, so that polling costs only the clocks since the last read
         if now > self.shift_since:
             self.shift_since = now
         level = _noise_level(self.voice3.unwrapped(self.shift_since - NOISE_DELAY))
@@ -560,7 +552,7 @@ class Sid(Slotted):
             # the clocks up to now - NOISE_DELAY taken, those in the pipeline dropped
             self._shift_register_at(now)
             self.shift_since = now
-            oscillator.hold(now)
+            oscillator.hold()
             self.test_since = now
         elif not test and oscillator.test:
             register = self._shift_register_at(now)
@@ -568,7 +560,7 @@ class Sid(Slotted):
             self.shift_register = ((register << 1) | (~register >> 17 & 1)) & SHIFT_MASK
             self.shift_since = now
             oscillator.release(now)
-            self.shift_level = _noise_level(oscillator.unwrapped(now - NOISE_DELAY))
+            self.shift_level = _noise_level(0)  # the accumulator counts up from 0: no rise before
         self.control = value
         self.envelope.advance(now)
         self.envelope.write_control(value, now)
@@ -694,11 +686,9 @@ class Sid(Slotted):
         if voice is None:
             return None
         low_first = first < second
-        noise = "" if voice == "voice2" else "\n        {chip}.shift_since = {now} + " + str(NOISE_DELAY)
         return _FREQUENCY_PAIR_WRITTEN.format(
             low="({value})" if low_first else "({value2})", high="{value2}" if low_first else "{value}",
-            voice=voice, first=first, second=second, apart=(256 if low_first else 1) * apart,
-            noise=noise, noise2=noise.replace("{now}", "{now2}"))
+            voice=voice, first=first, second=second, apart=(256 if low_first else 1) * apart)
 
     # A run of consecutive stores to the chip (the CPU's translated code: see
     # toolchain.c64.io.IOArea.write_run_source): each store does compiled_write_run's
@@ -720,22 +710,19 @@ class Sid(Slotted):
 
     def voice3_frequency_written(self, now: int) -> None:
         """Voice 3's frequency registers were written at ``now``: the new frequency from
-        now on, and the noise's clocks up to now kept in the pipeline.  With the test bit
-        set the shift register is left alone: it fades to ones by the time since the bit
-        was set (_shift_register_at), and reSID's frequency write only stores the
-        frequency (VICE 3.10 resid/wave.cc, writeFREQ_LO/HI).  Bringing it to ``now``
-        here applied the fading steps up to now twice."""
-        oscillator = self.voice3
-        if not oscillator.test:
-            self.shift_since = now + NOISE_DELAY
+        now on.  The shift register is left alone: the noise's clocks up to a read are a
+        difference of the accumulator's line, which goes on through the write, and with
+        the test bit set it fades to ones by the time since the bit was set
+        (_shift_register_at; reSID's frequency write only stores the frequency: VICE 3.10
+        resid/wave.cc, writeFREQ_LO/HI)."""
         registers = self.registers
-        oscillator.set_frequency(registers[FREQUENCY_LO] | registers[FREQUENCY_HI] << 8, now)
+        self.voice3.set_frequency(registers[FREQUENCY_LO] + registers[FREQUENCY_HI] * 256, now)
 
     def voice2_frequency_written(self, now: int) -> None:
         """Voice 2's frequency registers were written at ``now`` (its accumulator is
         kept for voice 3's ring modulation)."""
         registers = self.registers
-        self.voice2.set_frequency(registers[VOICE2_FREQUENCY] | registers[VOICE2_FREQUENCY + 1] << 8, now)
+        self.voice2.set_frequency(registers[VOICE2_FREQUENCY] + registers[VOICE2_FREQUENCY + 1] * 256, now)
 
     def read(self, register: int, now: int) -> int:
         register &= 0x1F
@@ -753,9 +740,7 @@ class Sid(Slotted):
         if value == self.registers[register]:
             # the byte the register holds: a frequency, control byte or rate the chip runs
             # with already.  The oscillator's line and the envelope's rate counter go on as
-            # they were (a frequency's noise pipeline, voice3_frequency_written, matters
-            # only to a read within two cycles, which no 6502 instruction makes after its
-            # write); compiled_write leaves these out the same way
+            # they were; compiled_write leaves these out the same way
             return
         self.registers[register] = value
         if register in (FREQUENCY_LO, FREQUENCY_HI):
@@ -773,6 +758,6 @@ class Sid(Slotted):
         """Voice 2's control register was written at ``now`` with its test bit changed
         (the accumulator, kept for voice 3's ring modulation, is held at 0 while it is set)."""
         if value & TEST:
-            self.voice2.hold(now)
+            self.voice2.hold()
         else:
             self.voice2.release(now)
