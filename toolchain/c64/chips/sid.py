@@ -114,8 +114,7 @@ _VOICE3_FREQUENCY_WRITTEN = _FREQUENCY_WRITTEN.format(voice="voice3", low=FREQUE
 # is Sid.rates_written's
 _HELD_IN_RELEASE = f"sid_envelope.hold_zero and sid_envelope.state == {RELEASE!r}"
 _HELD_RATES_WRITTEN = {
-    ATTACK_DECAY: """sid_envelope.attack = {chip}.HIGH_NIBBLES[{value}]
-sid_envelope.decay = {chip}.LOW_NIBBLES[{value}]""",
+    ATTACK_DECAY: "sid_envelope.attack, sid_envelope.decay = {chip}.NIBBLES[{value}]",
     SUSTAIN_RELEASE: f"""sid_period = {tuple(period + 1 for period in RATE_PERIODS)}[sid_envelope.release]
 sid_count = sid_envelope.rate_count
 sid_counted = sid_count + ({{now}}) - sid_envelope.rate_since
@@ -125,8 +124,7 @@ elif sid_counted > 0x7FFF:
     sid_counted = (sid_counted - 0x7FFF) % sid_period
 sid_envelope.rate_count = sid_counted
 sid_envelope.rate_since = {{now}}
-sid_envelope.sustain = {{chip}}.HIGH_NIBBLES[{{value}}]
-sid_envelope.release = {{chip}}.LOW_NIBBLES[{{value}}]""",
+sid_envelope.sustain, sid_envelope.release = {{chip}}.NIBBLES[{{value}}]""",
 }
 _RATES_WRITTEN = {register: f"""sid_envelope = {{chip}}.envelope
 if {_HELD_IN_RELEASE}:
@@ -620,14 +618,14 @@ class Sid(Slotted):
 
     # never bound again after __init__: the CPU's translated code keeps it as a local
     # (toolchain.c64.io.IOArea.plug)
-    FIXED_ATTRIBUTES = ("registers", "voice2", "voice3", "envelope",
-                        "HIGH_BYTES", "HIGH_NIBBLES", "LOW_NIBBLES")
-    # the source's tables (fixed too: locals of the translated code): a byte's place in a
-    # frequency, a rate register's two rates; a subscript of a tuple costs less than a
-    # shift or an AND, which CPython 3.11 does not specialize
+    FIXED_ATTRIBUTES = ("registers", "voice2", "voice3", "envelope", "HIGH_BYTES", "NIBBLES")
+    # the source's tables (fixed too: locals of the translated code, looked up as a
+    # region starts where its code names them): a byte's place in a frequency, a rate
+    # register's two rates; a subscript of a tuple costs less than a shift or an AND,
+    # which CPython 3.11 does not specialize.  (Class attributes: slots would be copied
+    # with every snapshot; a lookup as a region starts costs a few subscripts' saving.)
     HIGH_BYTES = tuple(byte << 8 for byte in range(256))
-    HIGH_NIBBLES = tuple(byte >> 4 for byte in range(256))
-    LOW_NIBBLES = tuple(byte & 0x0F for byte in range(256))
+    NIBBLES = tuple((byte >> 4, byte & 0x0F) for byte in range(256))
     # and evaluated once as a region starts: the write log (its consumer, the sound engine,
     # sets it between runs; reading voice 3 back empties it in place)
     REGION_CONSTANTS = {"{chip}.write_log": "write_log"}
