@@ -182,8 +182,8 @@ def _functions(chip: Chip, index: int) -> tuple[Functions, Functions, Functions]
         if run is not None:  # as a run of one store (IOArea.write_run_source): memory shows the byte
             name = CHIP_NAMES[index]
             lines.append(f"def write_{register}(io, address, value, now):\n    {name} = io.{name}\n"
-                         f"    if (wl := {name}.write_log) is not None:\n"
-                         f"        wl.append((now, {register}, value))")
+                         f"    if {name}.write_log is not None:\n"
+                         f"        {name}.write_log.append((now, {register}, value))")
             lines.extend(_indented(_fill(part, index).format(value="value", now="now")) for part in run)
             lines.append("    io.memory[address] = value")
         elif write is not None:
@@ -681,7 +681,7 @@ class IOArea:
         source = _source(self.chips[index], register, True)
         lines = [] if source is None else source.code.split("\n")
         if len(lines) != 3 or not _STORES_VALUE.match(lines[0]) \
-                or lines[1] != "if (wl := {chip}.write_log) is not None:":
+                or lines[1] != "if {chip}.write_log is not None:":
             return None
         return Source(self._local("\n".join(lines[1:]), index))
 

@@ -1798,8 +1798,9 @@ class _BlockWriter:
             cycles += store_op.cycles
         entries = ", ".join(f"({now}, {found.register}, {stored.text})"
                             for now, (_, _, stored, _, found) in zip(nows, stores, strict=True))
-        lines = [f"if (wl := {first.log or first.chip + '.write_log'}) is not None:",
-                 f"    wl.extend(({entries},))" if len(stores) > 1 else f"    wl.append({entries})"]
+        log = first.log or first.chip + ".write_log"
+        lines = [f"if {log} is not None:",
+                 f"    {log}.extend(({entries},))" if len(stores) > 1 else f"    {log}.append({entries})"]
         pair_source = getattr(io, "write_pair_source", None)
         index = 0
         while index < len(stores):  # each store's part, or two stores' as one piece where the owner has it

@@ -657,8 +657,8 @@ class Sid(Slotted):
         stored = _write_without_log_and_bus(register)
         if stored is None:
             return None
-        return ("if (wl := {chip}.write_log) is not None:\n"
-                f"    wl.append(({{now}}, {register}, {{value}}))\n"
+        return ("if {chip}.write_log is not None:\n"
+                f"    {{chip}}.write_log.append(({{now}}, {register}, {{value}}))\n"
                 f"{_RUN_END}\n{stored}")
 
     @staticmethod
@@ -668,8 +668,8 @@ class Sid(Slotted):
         a write of the byte the register holds does (Sid.write: the log and the bus),
         and those statements; else the register's compiled write is called."""
         return ("{chip}.registers[{chip}_register] == {value}",
-                "if (wl := {chip}.write_log) is not None:\n"
-                "    wl.append(({now}, {chip}_register, {value}))\n" + _RUN_END)
+                "if {chip}.write_log is not None:\n"
+                "    {chip}.write_log.append(({now}, {chip}_register, {value}))\n" + _RUN_END)
 
     @staticmethod
     def compiled_write_pair(first: int, second: int, apart: int) -> str | None:

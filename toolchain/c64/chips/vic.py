@@ -342,8 +342,8 @@ class Vic(Slotted):
         if register not in _STORED:
             return None
         return Source(f"{{chip}}.registers[{register}] = {{value}}\n"
-                      "if (wl := {chip}.write_log) is not None:\n"
-                      f"    wl.append(({{now}}, {register}, {{value}}))", guard="{chip}.beam is None")
+                      "if {chip}.write_log is not None:\n"
+                      f"    {{chip}}.write_log.append(({{now}}, {register}, {{value}}))", guard="{chip}.beam is None")
 
     def write(self, register: int, value: int, now: int) -> None:
         register &= 0x3F
