@@ -7,6 +7,7 @@ import random
 import pytest
 
 from tests.conftest import shared_path
+from toolchain.cpu import translator
 from toolchain.cpu.core import CPU, CpuHalted
 from toolchain.cpu.opcodes import JAM_OPCODES, OPCODES, UNSTABLE_OPCODES, Mode
 from toolchain.cpu.translator import MAX_BLOCK_CYCLES, TranslatingCPU
@@ -405,7 +406,7 @@ def _sliced_runs_agree(reference: CPU, translated: TranslatingCPU, slices: list[
     rest) and agree after each, or halt alike."""
     states: list[list[tuple[object, ...]]] = [[], []]
     halts = []
-    for cpu, seen in zip((reference, translated), states):
+    for cpu, seen in zip((reference, translated), states, strict=True):
         try:
             for cycles in slices:
                 cpu.run(max_cycles=cycles)
@@ -419,8 +420,8 @@ def _sliced_runs_agree(reference: CPU, translated: TranslatingCPU, slices: list[
 # outer: LDX #3 : inner: ROL $2000,X : BCC skip : INC $20 : skip: DEX : BPL inner : DEY : BNE outer :
 # INC $21 : LDY #5 : JMP outer  (the inner loop's block is written into the outer one's, as a loop in it,
 # and the outer one into the inner one's)
-_NESTED_LOOPS = bytes([0xA2, 0x03, 0x3E, 0x00, 0x20, 0x90, 0x02, 0xE6, 0x20, 0xCA, 0x10, 0xF6, 0x88, 0xD0, 0xF1,
-                       0xE6, 0x21, 0xA0, 0x05, 0x4C, 0x00, 0x10])
+_NESTED_LOOPS = bytes([0xA2, 0x03, 0x3E, 0x00, 0x20, 0x90, 0x02, 0xE6, 0x20, 0xCA, 0x10, 0xF6, 0x88, 0xD0,
+                       0xF1, 0xE6, 0x21, 0xA0, 0x05, 0x4C, 0x00, 0x10])
 
 
 def test_a_loop_written_into_the_block_that_goes_to_it_stops_at_its_horizon() -> None:
@@ -458,3 +459,35 @@ def test_random_programs_with_calls_agree_with_the_interpreter(seed: int) -> Non
     translated.memory[:] = reference.memory
     _sliced_runs_agree(reference, translated, [rng.randrange(2 * MAX_BLOCK_CYCLES, 10 * MAX_BLOCK_CYCLES)
                                                for _ in range(30)])
+
+
+def _call_chain(depth: int) -> bytes:
+    """At $1000 a loop calling the first of ``depth`` subroutines ($1100 on, 9 bytes
+    each), each a loop of its own that calls the next: LDX #3 : a: DEX : BNE a :
+    JSR next : RTS (the last returns at once)."""
+    code = bytearray(0x100 + 9 * depth)
+    code[0:6] = bytes([0x20, 0x00, 0x11, 0x4C, 0x00, 0x10])
+    for number in range(depth):
+        at = 0x100 + 9 * number
+        following = 0x1000 + at + 9
+        code[at : at + 9] = bytes([0xA2, 0x03, 0xCA, 0xD0, 0xFD, 0x20, following & 0xFF, following >> 8,
+                                   0x60])
+    code[0x100 + 9 * (depth - 1) + 5] = 0x60
+    return bytes(code)
+
+
+@pytest.mark.parametrize("splice_depth", [None, 200], ids=["as-built", "unbounded"])
+def test_a_long_chain_of_calls_into_loops_compiles_and_agrees(splice_depth: int | None,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Forty subroutines, each a loop calling the next: each written in place of its
+    call is a loop nested in the one before, and CPython compiles at most 20 nested
+    loops and 100 levels of indentation.  The chain of copies stops at
+    MAX_SPLICE_DEPTH; with that bound lifted, the region is written again without the
+    copies when it does not compile.  Either way both cores agree."""
+    if splice_depth is not None:
+        monkeypatch.setattr(translator, "MAX_SPLICE_DEPTH", splice_depth)
+    reference, translated = _pair(_call_chain(40))
+    _sliced_runs_agree(reference, translated, [4 * MAX_BLOCK_CYCLES + extra for extra in range(0, 400, 7)])
+    # as built, the main loop's region has the first loops written in place (their way
+    # back to the block they are in), not written again without copies
+    assert splice_depth or " and cycles < horizon:" in translated._owner[0x1000].source

@@ -23,9 +23,10 @@ the region (the subroutine), for an RTS where the region's calls show where it
 returns (one call site; a test of the PC first, :class:`_Return`), and for a jump or
 branch to a block that is a loop of its own (written inside a loop in place: its way
 back to the block it is written into turns that one's loop).  Every start of a
-block in the region is an entry: the region runs from ``cpu.pc``.  The region returns to its caller when the code goes somewhere
-outside it (a stop address, a BRK, code of another region), when a write changes
-translated code or an address the owner watches, or when the cycle count reaches the
+block in the region is an entry: the region runs from ``cpu.pc``.  The region returns
+to its caller when the code goes somewhere outside it (a stop address, a BRK, code of
+another region), when a write changes translated code or an address the owner
+watches, or when the cycle count reaches the
 caller's ``horizon``: checked each time control passes from one block to another, so
 a region overruns its horizon by less than one block (``MAX_BLOCK_CYCLES``).  (A region
 that needs neither the chips nor the interpreter counts its cycles and instructions in
@@ -753,7 +754,15 @@ class TranslatingCPU(CPU):
         writer, source, starts, covered = _RegionWriter.written(self, start, region, frozenset(takes))
         code = self._compiled.get(source)
         if code is None:
-            code = self._compiled[source] = compile(source, f"<6502 region ${start:04X}>", "exec")
+            try:
+                code = compile(source, f"<6502 region ${start:04X}>", "exec")
+            except (SyntaxError, RecursionError):
+                # blocks written into blocks nested deeper than CPython takes (100 levels
+                # of indentation): written again without those copies, each block once
+                writer, source, starts, covered = _RegionWriter.written(self, start, region, frozenset(takes),
+                                                                        copies=False)
+                code = compile(source, f"<6502 region ${start:04X}>", "exec")
+            self._compiled[source] = code
         key = self._next_key
         self._next_key += 1
         namespace: dict[str, Any] = {"decimal_adc": decimal_adc, "decimal_sbc_result": decimal_sbc_result,
@@ -898,7 +907,7 @@ class _RegionWriter:
     """Finds a region's blocks from its entry and writes the region's Python source."""
 
     def __init__(self, cpu: TranslatingCPU, entry: int, region: bool,
-                 takes: frozenset[int] = frozenset(), packed: bool = False) -> None:
+                 takes: frozenset[int] = frozenset(), packed: bool = False, copies: bool = True) -> None:
         self.cpu = cpu
         self.entry = entry
         self.region = region  # False: the entry's block alone
@@ -917,6 +926,7 @@ class _RegionWriter:
         self.edges: dict[int, tuple[list[int], set[int]]] = {}
         self.returns: dict[int, int] = {}  # per block holding an RTS: where it goes back, when known
         self.splice_left = 0  # the lines that blocks written in place of changes of block may still take
+        self.copies = copies  # whether blocks may be written in place of changes of block at all
         self.packed = packed  # its clock in one local (see CLOCK_SHIFT), where the code allows
         self._uses_io = False
         self._plain_clock = False
@@ -945,15 +955,17 @@ class _RegionWriter:
         self._plain_clock = value
 
     @classmethod
-    def written(cls, cpu: TranslatingCPU, entry: int, region: bool, takes: frozenset[int] = frozenset()
+    def written(cls, cpu: TranslatingCPU, entry: int, region: bool, takes: frozenset[int] = frozenset(),
+                copies: bool = True
                 ) -> tuple[_RegionWriter, str, tuple[int, ...], tuple[tuple[int, int], ...]]:
         """The writer of a region once it has written it, and what :meth:`write` gives:
-        with the packed clock where its code allows, else written again without."""
+        with the packed clock where its code allows, else written again without
+        (``copies``: see _written_in)."""
         try:
-            writer = cls(cpu, entry, region, takes, packed=True)
+            writer = cls(cpu, entry, region, takes, packed=True, copies=copies)
             source, starts, covered = writer.write()
         except _PlainClock:  # given up where the code first needs the plain clock (writing is pure)
-            writer = cls(cpu, entry, region, takes, packed=False)
+            writer = cls(cpu, entry, region, takes, packed=False, copies=copies)
             source, starts, covered = writer.write()
         return writer, source, starts, covered
 
@@ -975,7 +987,7 @@ class _RegionWriter:
                     seen.add(target)
                     queue.append(target)
         self.returns = self._returns()
-        self.splice_left = 2 * sum(_size(lines) for lines in self.blocks.values())
+        self.splice_left = 2 * sum(_size(lines) for lines in self.blocks.values()) if self.copies else 0
         return self._source(), tuple(self.blocks), _ranges(self.covered)
 
     def _returns(self) -> dict[int, int]:
@@ -1093,10 +1105,10 @@ class _RegionWriter:
         (``splice_left``: at most twice the lines of the blocks themselves, which bounds
         the time the region takes to compile; the first blocks written take it first);
         None where it is not one of the region's blocks or already in the chain of
-        blocks being written one into another."""
+        blocks being written one into another, or that chain is MAX_SPLICE_DEPTH long."""
         lines = self.blocks.get(target)
-        if lines is None or target in chain:
-            return None
+        if lines is None or target in chain or len(chain) > MAX_SPLICE_DEPTH:
+            return None  # (each may be a loop: CPython compiles at most 20 nested ones)
         size = _size(lines)
         if size > self.splice_left:
             return None
@@ -1139,13 +1151,14 @@ class _RegionWriter:
                 if called is not None:  # the block's code, in here
                     out.extend(restore)
                     out.append(f"{pad}if cycles >= horizon:\n{pad}    pc = {line.target}\n{pad}    break")
+                    inner = (*chain, line.target)
                     if _comes_back(called, line.target):  # a loop of its own: a loop in here
                         out.append(f"{pad}while True:")
-                        self._emit_block(out, line.target, called, base + line.indent + 1, starts,
-                                         (*chain, line.target))
-                        out.append(f"{pad}if pc == {start} and cycles < horizon:\n{pad}    continue\n{pad}break")
+                        self._emit_block(out, line.target, called, base + line.indent + 1, starts, inner)
+                        out.append(f"{pad}if pc == {start} and cycles < horizon:\n"
+                                   f"{pad}    continue\n{pad}break")
                     else:
-                        self._emit_block(out, start, called, base + line.indent, starts, (*chain, line.target))
+                        self._emit_block(out, start, called, base + line.indent, starts, inner)
                     continue
                 if line.target == start and line.dead_at == start:  # the turn back needs no flags
                     out.append(f"{pad}if cycles < horizon:\n{pad}    continue")

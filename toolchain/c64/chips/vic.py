@@ -343,7 +343,8 @@ class Vic(Slotted):
             return None
         return Source(f"{{chip}}.registers[{register}] = {{value}}\n"
                       "if {chip}.write_log is not None:\n"
-                      f"    {{chip}}.write_log.append(({{now}}, {register}, {{value}}))", guard="{chip}.beam is None")
+                      f"    {{chip}}.write_log.append(({{now}}, {register}, {{value}}))",
+                      guard="{chip}.beam is None")
 
     def write(self, register: int, value: int, now: int) -> None:
         register &= 0x3F
