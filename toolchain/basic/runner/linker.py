@@ -121,11 +121,11 @@ class Linker:
             code.extend((statement, segment.line) for statement in self.resolved_code(segment))
             target = self.target(segment.exit or Exit(ExitTo.NEXT_LINE), segment)
             if target is None:
-                return _clock_into_str(_clock_after_quiet_jumps(_clock_added_once(code)))
+                return _linked(code)
             fixed = isinstance(target, int) and 0 <= target < self.end
             if not fixed or target in seen or len(seen) >= MAX_SUPERBLOCK:
                 code.append((f"    return {target}", segment.line))
-                return _clock_into_str(_clock_after_quiet_jumps(_clock_added_once(code)))
+                return _linked(code)
             assert isinstance(target, int)
             index = target
 
@@ -239,8 +239,21 @@ _SET = re.compile(r"^    N_[A-Z][A-Z0-9]? = -?\d+\.\d*(?:e[-+]?\d+)?$")
 # (the _kept variant: its room in string space taken after FOUT's time, before ``then``)
 _SET_STR = re.compile(r"^    (?P<call>S_[A-Z][A-Z0-9]? = _fout_(?:digits|text)(?:_kept)?"
                       r"\(N_[A-Z][A-Z0-9]?)\)$")
+# NEXT's test of its own frame's variable (statements.statement_NEXT): the variable is
+# the frame's value, or whole and inside +-(2**32 - 1)
+_NEXT_TEST = re.compile(r"^    if STACK and STACK\[-1\] is (?P<frame>_F\d+) and "
+                        r"\((?P<variable>N_[A-Z][A-Z0-9]?) is (?P=frame)\.value or "
+                        r"\((?P=variable) % 1\.0 == 0\.0 and (?P=variable) (?P<compare>>=|<=) "
+                        r"(?P<bound>-?4294967295\.0)\)\):$")
+_LITERAL = re.compile(r"^    (?P<variable>N_[A-Z][A-Z0-9]?) = (?P<value>-?\d+\.\d*(?:e[-+]?\d+)?)$")
 # statements in whose body a ``continue`` would not reach the function's loop
 _OWN_BODY = re.compile(r"^ *(?:for|while|def|class|async|with)\b")
+
+
+def _linked(code: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """A superblock's code with the clock's additions moved (fewer of them) and the
+    tests its own assignments answer dropped."""
+    return _clock_into_str(_clock_after_quiet_jumps(_clock_added_once(_next_after_literal(code))))
 
 
 def _jump_target(text: str) -> int | None:
@@ -290,6 +303,30 @@ def _clock_added_once(code: list[tuple[str, int]]) -> list[tuple[str, int]]:
             last = -1  # the time is looked at or the code may leave here: added before
         merged.append((text, line))
     return merged
+
+
+def _next_after_literal(code: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """A NEXT whose variable was just given a literal (``I=7:NEXT``, Nikolaus's way out
+    of its loop), with nothing between but comments, additions to the clock and literals
+    given to other variables: its test of the variable is known when compiling, and
+    where it holds (a whole number inside the bound) the NEXT tests the frame alone."""
+    out = list(code)
+    known: dict[str, float] = {}  # the literals the variables hold at this point
+    for index, (text, line) in enumerate(out):
+        literal = _LITERAL.match(text)
+        if literal:
+            known[literal["variable"]] = float(literal["value"])
+            continue
+        test = _NEXT_TEST.match(text)
+        value = known.get(test["variable"]) if test else None
+        if test and value is not None:
+            bound = float(test["bound"])
+            inside = value >= bound if test["compare"] == ">=" else value <= bound
+            if value % 1.0 == 0.0 and inside:
+                out[index] = (f"    if STACK and STACK[-1] is {test['frame']}:", line)
+        if not (text.startswith(_BASE + "#") or text.startswith(CLOCK_ADD)):
+            known.clear()  # anything else may change a variable or go elsewhere
+    return out
 
 
 def _quiet(node: ast.expr) -> bool:
