@@ -708,7 +708,13 @@ class ExpressionCompiler:
         # a start that is not known: the slice from a table of the whole starts in range
         # (values.MidSlices), which works out any other start or raises the error
         table = self.define(f"_MID{int(count)}", f"_MidSlices({int(count)})")
-        return f"{text}[{table}[{start}]]"
+        if not self.is_simple(start):
+            return f"{text}[{table}[{start}]]"
+        # a start read twice at most: the table's ``get`` (a plain dict's look-up; a
+        # look-up in a dict subclass goes through its __getitem__ method), and for a
+        # start that is no key the look-up that works it out (slices are never false)
+        get = self.define(f"{table}G", f"{table}.get")
+        return f"{text}[{get}({start}) or {table}[{start}]]"
 
     @staticmethod
     def at_most_one_character(code: str) -> bool:
@@ -720,6 +726,9 @@ class ExpressionCompiler:
         if not isinstance(tree, ast.Subscript):
             return False
         index = tree.slice
+        if isinstance(index, ast.BoolOp) and isinstance(get := index.values[0], ast.Call) \
+                and isinstance(get.func, ast.Name) and get.func.id in ("_MID0G", "_MID1G"):
+            index = index.values[-1]  # slice_mid's ``get`` of its table, or the table
         if isinstance(index, ast.Subscript):
             return isinstance(index.value, ast.Name) and index.value.id in ("_MID0", "_MID1")
         if not isinstance(index, ast.Slice) or index.step is not None or index.upper is None:
