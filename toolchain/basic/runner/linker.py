@@ -309,24 +309,67 @@ def _next_after_literal(code: list[tuple[str, int]]) -> list[tuple[str, int]]:
     """A NEXT whose variable was just given a literal (``I=7:NEXT``, Nikolaus's way out
     of its loop), with nothing between but comments, additions to the clock and literals
     given to other variables: its test of the variable is known when compiling, and
-    where it holds (a whole number inside the bound) the NEXT tests the frame alone."""
-    out = list(code)
+    where it holds (a whole number inside the bound) the NEXT tests the frame alone.
+    Where the sum with the step is then past the limit and inside the range the loop
+    ends in (statements.statement_NEXT's shortcut), the NEXT ends the loop with the sum
+    as a literal: the same float as the addition Python makes when it runs."""
+    out: list[tuple[str, int]] = []
     known: dict[str, float] = {}  # the literals the variables hold at this point
-    for index, (text, line) in enumerate(out):
+    index = 0
+    while index < len(code):
+        text, line = code[index]
+        index += 1
+        out.append((text, line))
         literal = _LITERAL.match(text)
         if literal:
             known[literal["variable"]] = float(literal["value"])
             continue
         test = _NEXT_TEST.match(text)
         value = known.get(test["variable"]) if test else None
-        if test and value is not None:
-            bound = float(test["bound"])
-            inside = value >= bound if test["compare"] == ">=" else value <= bound
-            if value % 1.0 == 0.0 and inside:
-                out[index] = (f"    if STACK and STACK[-1] is {test['frame']}:", line)
         if not (text.startswith(_BASE + "#") or text.startswith(CLOCK_ADD)):
             known.clear()  # anything else may change a variable or go elsewhere
+        if not (test and value is not None):
+            continue
+        bound = float(test["bound"])
+        if not (value % 1.0 == 0.0 and (value >= bound if test["compare"] == ">=" else value <= bound)):
+            continue
+        out[-1] = (f"    if STACK and STACK[-1] is {test['frame']}:", line)
+        ended = _next_ended(code[index : index + len(_NEXT_LINES)], test["variable"], value)
+        if ended is not None:
+            out.append((f"        {test['variable']} = {ended!r}", line))
+            out.append(("        " + code[index + len(_NEXT_LINES) - 2][0].lstrip(), line))  # the frame's pop
+            index += len(_NEXT_LINES)
     return out
+
+
+def _next_ended(code: list[tuple[str, int]], variable: str, value: float) -> float | None:
+    """The sum of ``value`` and the step, where the NEXT's shortcut ``code`` (the lines
+    after its test) ends the loop with it; None where it may go on or is not the shortcut."""
+    if len(code) != len(_NEXT_LINES):
+        return None
+    lines = zip(_NEXT_LINES, code, strict=True)
+    matches = [re.match(pattern.format(variable=variable), text) for pattern, (text, _) in lines]
+    if not all(matches):
+        return None
+    step, goes_on, past = matches[0], matches[1], matches[4]
+    assert step is not None and goes_on is not None and past is not None
+    total = value + float(step["step"])
+    limit = float(goes_on["limit"])
+    if (total <= limit if goes_on["compare"] == "<=" else total >= limit):
+        return None
+    return total if float(past["low"]) < total < float(past["high"]) else None
+
+
+# the lines of statements.statement_NEXT's shortcut after its test, in a superblock
+_NUMBER = r"-?\d+\.\d*(?:e[-+]?\d+)?"
+_NEXT_LINES = (rf"^        v = {{variable}} \+ (?P<step>{_NUMBER})$",
+               rf"^        if v (?P<compare><=|>=) (?P<limit>{_NUMBER}):$",
+               r"^            _F\d+\.value = {variable} = v$",
+               r"^            return \d+$",
+               rf"^        if (?P<low>{_NUMBER}) < v < (?P<high>{_NUMBER}):$",
+               r"^            {variable} = v$",
+               r"^            STACK\.pop\(\); rt\.stack_bytes -= \d+$",
+               r"^        elif _next\(rt, (?:None|'{variable}')\): return STACK\[-1\]\.resume$")
 
 
 def _quiet(node: ast.expr) -> bool:
