@@ -99,6 +99,12 @@ TAKE_OVER = 400  # a new region takes blocks from regions of up to this many ins
 # Superhirn's scoring loop stayed two regions of 170 and 346 instructions calling each other:
 # some 480 region exits and entries a game)
 MAX_SPLICED = 2 * MAX_BLOCK  # instructions of other blocks written for one block's _Splice (nested too)
+# lines of blocks written in place of changes of block in one region (_written_in): each
+# thousand costs some 4 ms to compile, and a region is compiled up to MAX_GROWTH times
+MAX_COPIED_LINES = 3000
+# ... and of one block: a longer one holds blocks written into it after stores to the chips
+# (_Splice), whose own work outweighs a trip through the dispatch
+MAX_COPIED_BLOCK = 200
 MAX_SPLICE_DEPTH = 4  # blocks written one into another (each a _Splice of the one before)
 MAX_GROWTH = 3  # times a region is translated again to hold hot code it leads to
 MAX_SKIP = 0x40  # the farthest forward branch that becomes an ``if`` in its block (bytes)
@@ -926,6 +932,7 @@ class _RegionWriter:
         self.edges: dict[int, tuple[list[int], set[int]]] = {}
         self.returns: dict[int, int] = {}  # per block holding an RTS: where it goes back, when known
         self.splice_left = 0  # the lines that blocks written in place of changes of block may still take
+        self.sizes: dict[int, int] = {}  # per block, the lines of its code (_size)
         self.copies = copies  # whether blocks may be written in place of changes of block at all
         self.packed = packed  # its clock in one local (see CLOCK_SHIFT), where the code allows
         self._uses_io = False
@@ -987,7 +994,8 @@ class _RegionWriter:
                     seen.add(target)
                     queue.append(target)
         self.returns = self._returns()
-        self.splice_left = 2 * sum(_size(lines) for lines in self.blocks.values()) if self.copies else 0
+        self.sizes = {start: _size(lines) for start, lines in self.blocks.items()}
+        self.splice_left = min(2 * sum(self.sizes.values()), MAX_COPIED_LINES) if self.copies else 0
         return self._source(), tuple(self.blocks), _ranges(self.covered)
 
     def _returns(self) -> dict[int, int]:
@@ -1102,15 +1110,16 @@ class _RegionWriter:
     def _written_in(self, target: int, chain: tuple[int, ...]) -> list[_Line] | None:
         """The lines of the block at ``target`` to write in place of a change of block
         to it (a call, a return, a way into a loop), within the region's allowance
-        (``splice_left``: at most twice the lines of the blocks themselves, which bounds
-        the time the region takes to compile; the first blocks written take it first);
+        (``splice_left``: at most twice the lines of the blocks themselves, and at most
+        MAX_COPIED_LINES, which bounds the time the region takes to compile; the first
+        blocks written take it first; none of more than MAX_COPIED_BLOCK lines);
         None where it is not one of the region's blocks or already in the chain of
         blocks being written one into another, or that chain is MAX_SPLICE_DEPTH long."""
         lines = self.blocks.get(target)
         if lines is None or target in chain or len(chain) > MAX_SPLICE_DEPTH:
             return None  # (each may be a loop: CPython compiles at most 20 nested ones)
-        size = _size(lines)
-        if size > self.splice_left:
+        size = self.sizes[target]
+        if size > self.splice_left or size > MAX_COPIED_BLOCK:
             return None
         self.splice_left -= size
         return lines
