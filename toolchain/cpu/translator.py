@@ -933,6 +933,7 @@ class _RegionWriter:
         self.returns: dict[int, int] = {}  # per block holding an RTS: where it goes back, when known
         self.splice_left = 0  # the lines that blocks written in place of changes of block may still take
         self.sizes: dict[int, int] = {}  # per block, the lines of its code (_size)
+        self.loops: set[int] = set()  # the blocks that are loops of their own (_comes_back)
         self.copies = copies  # whether blocks may be written in place of changes of block at all
         self.packed = packed  # its clock in one local (see CLOCK_SHIFT), where the code allows
         self._uses_io = False
@@ -995,6 +996,7 @@ class _RegionWriter:
                     queue.append(target)
         self.returns = self._returns()
         self.sizes = {start: _size(lines) for start, lines in self.blocks.items()}
+        self.loops = {start for start, lines in self.blocks.items() if _comes_back(lines, start)}
         self.splice_left = min(2 * sum(self.sizes.values()), MAX_COPIED_LINES) if self.copies else 0
         return self._source(), tuple(self.blocks), _ranges(self.covered)
 
@@ -1156,12 +1158,12 @@ class _RegionWriter:
                 restore = [pad + text for text in line.restore.splitlines()]
                 called = (self._written_in(line.target, chain)
                           if line.target != start and line.target in starts
-                          and (line.call or _comes_back(self.blocks[line.target], line.target)) else None)
+                          and (line.call or line.target in self.loops) else None)
                 if called is not None:  # the block's code, in here
                     out.extend(restore)
                     out.append(f"{pad}if cycles >= horizon:\n{pad}    pc = {line.target}\n{pad}    break")
                     inner = (*chain, line.target)
-                    if _comes_back(called, line.target):  # a loop of its own: a loop in here
+                    if line.target in self.loops:  # a loop of its own: a loop in here
                         out.append(f"{pad}while True:")
                         self._emit_block(out, line.target, called, base + line.indent + 1, starts, inner)
                         out.append(f"{pad}if pc == {start} and cycles < horizon:\n"

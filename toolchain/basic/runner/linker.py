@@ -234,7 +234,9 @@ _IF_JUMP = re.compile(r"^    if (?P<condition>not \(.*\)): return (?P<target>\d+
 _ADD = re.compile(rf"^(?P<indent> *){CLOCK} \+= (?P<cycles>-?\d+)$")
 _TAKE_GROUP = f"for _group in {GROUPS}: break"
 # an assignment of a literal number to a variable: it can neither raise nor look
-_SET = re.compile(r"^    N_[A-Z][A-Z0-9]? = -?\d+\.\d*(?:e[-+]?\d+)?$")
+# a number literal as the generated code writes it (repr of a float)
+_NUMBER = r"-?\d+\.\d*(?:e[-+]?\d+)?"
+_SET = re.compile(rf"^    N_[A-Z][A-Z0-9]? = {_NUMBER}$")
 # a string variable set to STR$ of a number variable (io.install_fout), as LET compiles it
 # (the _kept variant: its room in string space taken after FOUT's time, before ``then``)
 _SET_STR = re.compile(r"^    (?P<call>S_[A-Z][A-Z0-9]? = _fout_(?:digits|text)(?:_kept)?"
@@ -245,7 +247,7 @@ _NEXT_TEST = re.compile(r"^    if STACK and STACK\[-1\] is (?P<frame>_F\d+) and 
                         r"\((?P<variable>N_[A-Z][A-Z0-9]?) is (?P=frame)\.value or "
                         r"\((?P=variable) % 1\.0 == 0\.0 and (?P=variable) (?P<compare>>=|<=) "
                         r"(?P<bound>-?4294967295\.0)\)\):$")
-_LITERAL = re.compile(r"^    (?P<variable>N_[A-Z][A-Z0-9]?) = (?P<value>-?\d+\.\d*(?:e[-+]?\d+)?)$")
+_LITERAL = re.compile(rf"^    (?P<variable>N_[A-Z][A-Z0-9]?) = (?P<value>{_NUMBER})$")
 # statements in whose body a ``continue`` would not reach the function's loop
 _OWN_BODY = re.compile(r"^ *(?:for|while|def|class|async|with)\b")
 
@@ -361,7 +363,6 @@ def _next_ended(code: list[tuple[str, int]], variable: str, value: float) -> flo
 
 
 # the lines of statements.statement_NEXT's shortcut after its test, in a superblock
-_NUMBER = r"-?\d+\.\d*(?:e[-+]?\d+)?"
 _NEXT_LINES = (rf"^        v = {{variable}} \+ (?P<step>{_NUMBER})$",
                rf"^        if v (?P<compare><=|>=) (?P<limit>{_NUMBER}):$",
                r"^            _F\d+\.value = {variable} = v$",
